@@ -1,0 +1,22 @@
+import type { RecordedEvent } from '../src/eventstore/port.js';
+import type { Document, IndexSpec } from '../src/readmodel/port.js';
+
+/** What a projection may do to its read model while it handles one event. */
+export interface ProjectionView {
+  get(collection: string, id: string): Promise<Document | null>;
+  put(collection: string, doc: Document): void;
+  delete(collection: string, id: string): void;
+}
+
+/**
+ * A read model derived from the log. `apply` must depend only on the event and the documents
+ * it reads, so replaying the log rebuilds the same documents.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Collections this projection owns (dropped on rebuild). */
+  readonly collections: string[];
+  /** Indexes its readers' queries need. */
+  readonly indexes: IndexSpec[];
+  apply(event: RecordedEvent, view: ProjectionView): Promise<void>;
+}

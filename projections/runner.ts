@@ -1,0 +1,149 @@
+import type { AllSubscription, EventStore, Position } from '../src/eventstore/port.js';
+import type { ReadModelStore } from '../src/readmodel/port.js';
+import type { Projection } from './projection.js';
+import { createUnitOfWork } from './unitOfWork.js';
+
+export interface ProjectionLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  checkpoint: Position | null;
+  caughtUp: boolean;
+  /** The last failure, while the runner is retrying it. */
+  failure: { position: Position; streamId: string; message: string } | null;
+}
+
+export interface RunningProjection {
+  readonly name: string;
+  status(): ProjectionStatus;
+  /** Resolves true once everything up to `position` is applied, false after `timeoutMs`. */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export interface RunnerOptions {
+  batchSize?: number;
+  /** Waits after a failure, doubling up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+}
+
+/**
+ * Runs one projection: subscribe to the log from the stored checkpoint, apply each batch,
+ * commit the documents and the new checkpoint together.
+ *
+ * A failing event is never skipped: the runner logs it, reports it in `status()`, and retries
+ * the batch from the checkpoint with backoff until it succeeds or is stopped.
+ */
+export function runProjection(
+  projection: Projection,
+  eventStore: EventStore,
+  readModel: ReadModelStore,
+  logger: ProjectionLogger,
+  options: RunnerOptions = {},
+): RunningProjection {
+  const batchSize = options.batchSize ?? 100;
+  const retryDelayMs = options.retryDelayMs ?? 200;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
+  const state: ProjectionStatus = { name: projection.name, checkpoint: null, caughtUp: false, failure: null };
+  const waiters = new Set<{ position: Position; resolve: (reached: boolean) => void }>();
+  let stopped = false;
+  const current: { subscription: AllSubscription | null } = { subscription: null };
+  let wakeRetry: (() => void) | null = null;
+
+  function advance(position: Position | null) {
+    if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
+    state.checkpoint = position;
+    for (const waiter of waiters) {
+      if (waiter.position <= position) {
+        waiters.delete(waiter);
+        waiter.resolve(true);
+      }
+    }
+  }
+
+  async function runOnce() {
+    const checkpoint = await readModel.getCheckpoint(projection.name);
+    advance(checkpoint);
+    const subscription = eventStore.subscribeToAll({ after: checkpoint, batchSize });
+    current.subscription = subscription;
+    for await (const item of subscription) {
+      if (stopped) break;
+      if (item.kind === 'caughtUp') {
+        state.caughtUp = true;
+        advance(item.position);
+        continue;
+      }
+      state.caughtUp = false;
+      const unitOfWork = createUnitOfWork(readModel);
+      for (const event of item.events) {
+        try {
+          await projection.apply(event, unitOfWork.viewAt(event.position));
+        } catch (error) {
+          state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
+          throw error;
+        }
+      }
+      const last = item.events.at(-1);
+      if (!last) continue;
+      await readModel.commit(projection.name, unitOfWork.changes(), last.position);
+      state.failure = null;
+      advance(last.position);
+    }
+  }
+
+  const done = (async () => {
+    let delay = retryDelayMs;
+    while (!stopped) {
+      try {
+        await runOnce();
+        delay = retryDelayMs;
+      } catch (error) {
+        if (stopped) break;
+        logger.error({ err: error, projection: projection.name, failure: state.failure }, 'projection failed; retrying');
+        await current.subscription?.close();
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          wakeRetry = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        delay = Math.min(delay * 2, maxRetryDelayMs);
+      }
+    }
+  })();
+
+  return {
+    name: projection.name,
+    status: () => ({ ...state }),
+    waitFor(position, timeoutMs) {
+      if (state.checkpoint !== null && state.checkpoint >= position) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const waiter = {
+          position,
+          resolve: (reached: boolean) => {
+            clearTimeout(timer);
+            resolve(reached);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    async stop() {
+      stopped = true;
+      wakeRetry?.();
+      await current.subscription?.close();
+      await done;
+      for (const waiter of waiters) waiter.resolve(false);
+      waiters.clear();
+    },
+  };
+}

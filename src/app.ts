@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { createMatchCommands } from './commands/matchCommands.js';
+import type { Config } from './config.js';
+import { createWriteTokenHasher } from './domain/writeToken.js';
+import type { Engine } from './engine.js';
+import { registerErrorHandling } from './http/errors.js';
+import { health } from './http/health.js';
+import { registerJsonBody } from './http/jsonBody.js';
+import { matchApi } from './http/matchApi.js';
+import { matchPage } from './http/matchPage.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerValidation } from './http/validation.js';
+
+export interface AppDeps {
+  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel'>;
+  engine: Engine;
+  writeTokenKey: Buffer;
+  /** Pino options or false; tests pass a stream to read the logs. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Headers whose values are secrets: never written to a log. */
+export const REDACTED_PATHS = [
+  'req.headers["x-write-token"]',
+  'req.headers["x-app-key"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the application from its dependencies; main.ts listens, tests inject. */
+export async function buildApp({ config, engine, writeTokenKey, logger }: AppDeps) {
+  let shuttingDown = false;
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    bodyLimit: config.maxBodyBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+  });
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  registerJsonBody(app, config.maxBodyBytes);
+  await registerOpenApi(app, config.publicBaseUrl);
+
+  const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
+  const matches = createMatchCommands({
+    eventStore: engine.eventStore,
+    hashWriteToken: createWriteTokenHasher(writeTokenKey),
+    waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs),
+    onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
+  });
+
+  await app.register(matchApi, { matches, readModel: engine.readModel, matchUrl });
+  await app.register(matchPage, { readModel: engine.readModel });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: 1000 });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,75 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { unavailable } from '../domain/errors.js';
+import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/port.js';
+import { WrongExpectedRevisionError } from '../eventstore/port.js';
+
+export interface EncodedEvent {
+  type: string;
+  /** JSON text. */
+  data: string;
+}
+
+/** A pure decider plus how its events are stored. */
+export interface Decider<State, Command, Event> {
+  initialState: () => State;
+  /** Rejects by throwing a DomainError. */
+  decide: (command: Command, state: State) => Event[];
+  evolve: (state: State, event: Event) => State;
+  encode: (event: Event) => EncodedEvent;
+  /** null for stored events this decider does not fold. */
+  decode: (recorded: RecordedEvent) => Event | null;
+}
+
+export interface HandledCommand<Event> {
+  events: Event[];
+  append: AppendResult;
+}
+
+/**
+ * Read the stream, fold it into state, decide, append with the revision that was read.
+ * A conflicting append means another writer got there first: read again and decide again,
+ * so the rules are always applied to the latest state (at most `maxAttempts` times).
+ */
+export async function handleCommand<State, Command, Event>(
+  eventStore: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  metadata: EventMetadata,
+  maxAttempts = 20,
+): Promise<HandledCommand<Event>> {
+  const attemptId = randomUUID();
+  for (let attempt = 1; ; attempt += 1) {
+    const recorded = await eventStore.readStream(streamId);
+    let state = decider.initialState();
+    for (const stored of recorded) {
+      const event = decider.decode(stored);
+      if (event !== null) state = decider.evolve(state, event);
+    }
+    const revision = recorded.at(-1)?.revision ?? null;
+    const events = decider.decide(command, state);
+    const toAppend = events.map((event, index) => ({
+      ...decider.encode(event),
+      id: eventId(attemptId, streamId, revision, index),
+      metadata,
+    }));
+    try {
+      const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
+      return { events, append };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      if (attempt >= maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
+    }
+  }
+}
+
+/**
+ * Event ids derive from this handling and the place in the stream: an append retried by a
+ * transport carries the same ids and the store deduplicates it, while a decision taken again
+ * after a conflict (another revision) gets new ids.
+ */
+function eventId(attemptId: string, streamId: string, revision: number | null, index: number): string {
+  const hex = createHash('sha256').update(`${attemptId}\0${streamId}\0${String(revision)}\0${index}`).digest('hex');
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+
+export type ClubSyncEnforcement = 'log' | 'enforce';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Base of public page URLs, without a trailing slash. */
+  publicBaseUrl: string;
+  eventStoreUrl: string;
+  readModelUrl: string;
+  clubSyncEnforcement: ClubSyncEnforcement;
+  maxBodyBytes: number;
+  /** Base64 key for hashing write tokens; when absent, one is kept in DATA_DIR. */
+  writeTokenKey: string | null;
+  logLevel: string;
+  /** Longest a write waits for the public view to show it (read-your-writes). */
+  readYourWritesTimeoutMs: number;
+  /** Run projections inside the API process: RUN_PROJECTIONS=auto (default) does so on SQLite read models. */
+  runProjections: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, fallback: string, schemes: readonly string[]): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(name, `must start with ${schemes.map((s) => `${s}:`).join(' or ')}`);
+  }
+  return raw;
+}
+
+/** Reads and checks the environment; throws one ConfigError naming the bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http', 'https']).replace(/\/+$/, '');
+  const writeTokenKey = env.WRITE_TOKEN_KEY || null;
+  if (writeTokenKey !== null && Buffer.from(writeTokenKey, 'base64').length < 32) {
+    throw new ConfigError('WRITE_TOKEN_KEY', 'must be base64 of at least 32 random bytes');
+  }
+  const eventStoreUrl = url(env, 'EVENT_STORE_URL', `sqlite:${resolve(dataDir, 'events.sqlite')}`, ['sqlite', 'esdb', 'esdb+discover']);
+  if (writeTokenKey === null && !eventStoreUrl.startsWith('sqlite:')) {
+    // Several API processes share the log; they must hash tokens with the same key.
+    throw new ConfigError('WRITE_TOKEN_KEY', 'is required when EVENT_STORE_URL is not sqlite (base64 of 32 random bytes)');
+  }
+  const readModelUrl = url(env, 'READ_MODEL_URL', `sqlite:${resolve(dataDir, 'readmodel.sqlite')}`, ['sqlite', 'mongodb', 'mongodb+srv']);
+  const runProjections = oneOf(env, 'RUN_PROJECTIONS', ['auto', 'yes', 'no'] as const, 'auto');
+  return {
+    port,
+    host,
+    dataDir,
+    publicBaseUrl,
+    eventStoreUrl,
+    readModelUrl,
+    clubSyncEnforcement: oneOf(env, 'CLUB_SYNC_ENFORCEMENT', ['log', 'enforce'] as const, 'log'),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    writeTokenKey,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
+    runProjections: runProjections === 'yes' || (runProjections === 'auto' && readModelUrl.startsWith('sqlite:')),
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * The few errors the service raises on purpose. The HTTP layer maps each code to one status
+ * (src/http/errors.ts); nothing matches on message text.
+ */
+export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const validationError = (message: string) => new DomainError('validation', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const unavailable = (message: string) => new DomainError('unavailable', message);

@@ -1,0 +1,64 @@
+import { forbidden } from './errors.js';
+import type { JsonText } from './jsonText.js';
+import type { MatchEvent, Protection, WriteVia } from './matchEvents.js';
+import { sameWriteTokenHash } from './writeToken.js';
+
+/**
+ * The match decider: the write-protection rules of the spec (section 3), pure.
+ * `decide` says what happens to an upload; `evolve` folds the match's events into the state
+ * `decide` needs.
+ */
+export type MatchState =
+  | { exists: false }
+  | { exists: true; protection: Protection; writeTokenHash: string | null };
+
+export const initialMatchState = (): MatchState => ({ exists: false });
+
+/** POST or PUT of a whole match payload. The token arrives already hashed for this match. */
+export interface UploadMatch {
+  type: 'UploadMatch';
+  via: WriteVia;
+  matchId: string;
+  payload: JsonText;
+  writeTokenHash: string | null;
+}
+
+export type MatchCommand = UploadMatch;
+
+export function decideMatch(command: MatchCommand, state: MatchState): MatchEvent[] {
+  const { matchId, payload, via, writeTokenHash } = command;
+  if (!state.exists) {
+    // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does.
+    const protect = via === 'POST' && writeTokenHash !== null;
+    return [
+      {
+        type: 'MatchCreated',
+        data: protect
+          ? { matchId, protection: 'protected', writeTokenHash, createdVia: via, payload }
+          : { matchId, protection: 'unprotected', createdVia: via, payload },
+      },
+    ];
+  }
+  if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeTokenHash)) {
+    throw forbidden(
+      writeTokenHash === null
+        ? 'this match is write-protected: send the X-Write-Token it was created with'
+        : 'X-Write-Token does not match the token this match was created with',
+    );
+  }
+  // Rule 3: an unprotected match stays unprotected, whatever header later uploads carry.
+  return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payload } }];
+}
+
+function tokenMatches(stored: string | null, given: string | null): boolean {
+  return stored !== null && given !== null && sameWriteTokenHash(stored, given);
+}
+
+export function evolveMatch(state: MatchState, event: MatchEvent): MatchState {
+  switch (event.type) {
+    case 'MatchCreated':
+      return { exists: true, protection: event.data.protection, writeTokenHash: event.data.writeTokenHash ?? null };
+    case 'MatchReplaced':
+      return state;
+  }
+}

@@ -1,0 +1,81 @@
+import type { Config } from './config.js';
+import { openEventStore } from './eventstore/open.js';
+import type { EventStore, Position } from './eventstore/port.js';
+import { openReadModel } from './readmodel/open.js';
+import type { ReadModelStore } from './readmodel/port.js';
+import { allProjections, readYourWritesProjections } from '../projections/all.js';
+import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjection } from '../projections/runner.js';
+
+export interface Engine {
+  eventStore: EventStore;
+  readModel: ReadModelStore;
+  /** Resolves true once the read models a reader sees include `position`; false on timeout. */
+  waitForReaders(position: Position, timeoutMs: number): Promise<boolean>;
+  projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the stores named by the configuration and, when asked, runs the projections in this
+ * process. Without in-process projections, read-your-writes polls the stored checkpoints.
+ */
+export async function openEngine(
+  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections'>,
+  logger: ProjectionLogger,
+): Promise<Engine> {
+  const eventStore = await openEventStore(config.eventStoreUrl);
+  const readModel = await openReadModel(config.readModelUrl);
+  for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
+  const running: RunningProjection[] = config.runProjections
+    ? allProjections.map((projection) => runProjection(projection, eventStore, readModel, logger))
+    : [];
+
+  async function checkpoints(): Promise<Map<string, Position | null>> {
+    const byName = new Map<string, Position | null>();
+    for (const projection of allProjections) {
+      const inProcess = running.find((r) => r.name === projection.name);
+      byName.set(projection.name, inProcess ? inProcess.status().checkpoint : await readModel.getCheckpoint(projection.name));
+    }
+    return byName;
+  }
+
+  async function pollCheckpoints(position: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const reached = await checkpoints();
+      if (readYourWritesProjections.every((name) => (reached.get(name) ?? 0) >= position)) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  return {
+    eventStore,
+    readModel,
+    async waitForReaders(position, timeoutMs) {
+      if (running.length === 0) return pollCheckpoints(position, timeoutMs);
+      const waits = running.filter((r) => readYourWritesProjections.includes(r.name)).map((r) => r.waitFor(position, timeoutMs));
+      return (await Promise.all(waits)).every(Boolean);
+    },
+    async projectionStatus() {
+      const head = (await eventStore.headPosition()) ?? 0;
+      const reached = await checkpoints();
+      return allProjections.map((projection) => {
+        const inProcess = running.find((r) => r.name === projection.name)?.status();
+        const checkpoint = reached.get(projection.name) ?? null;
+        return {
+          name: projection.name,
+          checkpoint,
+          caughtUp: inProcess?.caughtUp ?? head - (checkpoint ?? 0) === 0,
+          failure: inProcess?.failure ?? null,
+          lag: head - (checkpoint ?? 0),
+        };
+      });
+    },
+    async close() {
+      await Promise.all(running.map((r) => r.stop()));
+      await readModel.close();
+      await eventStore.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The event store port: streams of events with revisions, one global order over all of them.
+ * Adapters: SQLite (embedded default, ./sqlite.ts) and EventStoreDB (./esdb.ts).
+ * Every adapter is held to the same behaviour by test/contract/eventStoreContract.ts.
+ */
+
+/** Position of an event in the global log: strictly increasing in commit order. */
+export type Position = number;
+
+/** Revision of an event within its stream, 0 for the first. */
+export type Revision = number;
+
+/** What the writer believes the stream looks like; the append fails if it is wrong. */
+export type ExpectedRevision = 'no_stream' | 'any' | Revision;
+
+export interface EventMetadata {
+  /** The request that caused the event, for tracing. */
+  requestId?: string;
+  /** Where the request came from, as a class only (never an address): loopback, private, public. */
+  clientAddressClass?: string;
+  /** Version of the metadata shape. */
+  schemaVersion: number;
+}
+
+export interface NewEvent {
+  /** Unique id; appending the same ids again at the same place is a no-op (idempotent retry). */
+  id: string;
+  type: string;
+  /** JSON text, stored and returned byte for byte. */
+  data: string;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent extends NewEvent {
+  streamId: string;
+  revision: Revision;
+  position: Position;
+  /** ISO-8601 time the store recorded the event. */
+  recordedAt: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended: pass it as the next expected revision. */
+  nextExpectedRevision: Revision;
+  /** Global position of the last event appended. */
+  position: Position;
+}
+
+export interface ReadStreamOptions {
+  fromRevision?: Revision;
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Read events after this position (exclusive); null reads from the start. */
+  after: Position | null;
+  maxCount: number;
+}
+
+export type SubscriptionItem =
+  | { kind: 'events'; events: RecordedEvent[] }
+  /** Everything up to `position` has been delivered; more will come as it is appended. */
+  | { kind: 'caughtUp'; position: Position | null };
+
+export interface AllSubscription extends AsyncIterable<SubscriptionItem> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically: all events or none. Resolves only once the events are durable
+   * (fsync'd or quorum-acknowledged). Rejects with WrongExpectedRevisionError when the stream
+   * is not at `expectedRevision`.
+   */
+  appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** The stream's events in order; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of all streams in global order. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest event, null for an empty store. */
+  headPosition(): Promise<Position | null>;
+  /**
+   * Delivers every event after `after` in global order, batch by batch, then keeps delivering
+   * new ones; says when it has caught up. Ordered, at least once per subscription.
+   */
+  subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: Revision | 'no_stream',
+  ) {
+    super(`stream ${streamId} is at ${String(actual)}, expected ${String(expected)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}

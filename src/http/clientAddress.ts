@@ -1,0 +1,25 @@
+import { BlockList, isIPv6 } from 'node:net';
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+const privateRanges = new BlockList();
+for (const [net, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16], ['100.64.0.0', 10]] as const) {
+  privateRanges.addSubnet(net, prefix, 'ipv4');
+}
+privateRanges.addSubnet('fc00::', 7, 'ipv6');
+privateRanges.addSubnet('fe80::', 10, 'ipv6');
+
+/** Events record where a write came from only as a class, never the address itself. */
+export function classifyClientAddress(ip: string): 'loopback' | 'private' | 'public' | 'unknown' {
+  const mapped = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const family = isIPv6(mapped) ? 'ipv6' : 'ipv4';
+  try {
+    if (loopback.check(mapped, family)) return 'loopback';
+    if (privateRanges.check(mapped, family)) return 'private';
+    return 'public';
+  } catch {
+    return 'unknown';
+  }
+}

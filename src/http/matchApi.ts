@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MatchCommands } from '../commands/matchCommands.js';
+import { notFound, validationError } from '../domain/errors.js';
+import { withPayload } from '../domain/jsonText.js';
+import type { WriteVia } from '../domain/matchEvents.js';
+import type { ReadModelReader } from '../readmodel/port.js';
+import { readPublicView } from '../../projections/publicView.js';
+import { classifyClientAddress } from './clientAddress.js';
+import { MatchParams, MatchPayload, MatchView, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
+
+export interface MatchApiDeps {
+  matches: MatchCommands;
+  readModel: ReadModelReader;
+  matchUrl: (id: string) => string;
+}
+
+/** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, matchUrl }) => {
+  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, writeToken: string | undefined): Promise<UploadResponse> {
+    const payload = request.rawJson;
+    if (payload === null) throw validationError('send the match as a JSON object');
+    await matches.upload({
+      via,
+      matchId,
+      payload,
+      writeToken: writeToken ?? null,
+      requestId: request.id,
+      clientAddressClass: classifyClientAddress(request.ip),
+    });
+    return { id: matchId, url: matchUrl(matchId) };
+  }
+
+  app.post(
+    '/api/matches',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Create or upsert a match',
+        description:
+          'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
+          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe.',
+        body: MatchPayload,
+        headers: WriteHeaders,
+        response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
+      },
+    },
+    async (request, reply) => {
+      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers['x-write-token']);
+      return reply.code(201).send(body);
+    },
+  );
+
+  app.put(
+    '/api/matches/:id',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Create (unprotected) or replace a match',
+        description:
+          'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
+          'A protected match needs its X-Write-Token. Answers 200 in both cases.',
+        params: MatchParams,
+        body: MatchPayload,
+        headers: WriteHeaders,
+        response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (request.body.id !== undefined && request.body.id !== id) {
+        throw validationError(`the body's id "${request.body.id}" differs from the id in the path "${id}"; send the same id or leave it out of the body`);
+      }
+      return upload(request, 'PUT', id, request.headers['x-write-token']);
+    },
+  );
+
+  app.get(
+    '/api/matches/:id',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'View a match',
+        description: 'The payload as last uploaded, with its metadata. No authentication.',
+        params: MatchParams,
+        response: { 200: MatchView, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const doc = await readPublicView(readModel, request.params.id);
+      if (doc === null) throw notFound(`no match with id "${request.params.id}"`);
+      const meta = {
+        id: doc.id,
+        url: matchUrl(doc.id),
+        createdAt: doc.createdAt,
+        updatedAt: doc.updatedAt,
+        revision: doc.revision,
+        versions: doc.versions,
+        protected: doc.protected,
+      };
+      // The payload text is sent as stored, without a parse and re-serialise.
+      // Already JSON text: Fastify sends strings as they are, so widen the typed reply to say so.
+      const untyped: FastifyReply = reply;
+      return untyped.type('application/json; charset=utf-8').header('etag', `"r${doc.revision}"`).send(withPayload(meta, doc.payload));
+    },
+  );
+};

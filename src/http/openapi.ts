@@ -1,0 +1,26 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+/** The OpenAPI document, generated from the route schemas, at /openapi.json; a docs page at /docs. */
+export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'matchlog',
+        version: '1.0.0',
+        description:
+          'Open match storage for sports scoring apps. Upload a match as JSON; anyone can view it. ' +
+          'X-Write-Token on the creating POST protects a match; X-App-Key authenticates club sync.',
+      },
+      servers: [{ url: publicBaseUrl }],
+      tags: [
+        { name: 'matches', description: 'Upload and view matches' },
+        { name: 'operations', description: 'Health and readiness' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

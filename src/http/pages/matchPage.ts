@@ -1,0 +1,97 @@
+import type { ActionLine, MatchSummary, PlayerLine, ScoreLine } from '../../domain/matchPayload.js';
+import { html, type SafeHtml } from './html.js';
+import { layout } from './layout.js';
+
+export interface MatchPageView {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  versions: number;
+  protected: boolean;
+  summary: MatchSummary;
+}
+
+const teamName = (name: string | null, fallback: string) => name ?? fallback;
+
+function scoreboard(s: MatchSummary): SafeHtml {
+  const score = (n: number | null) => (n === null ? '–' : n);
+  return html`<section class="scoreboard" aria-label="score">
+  <span class="team home">${teamName(s.home.name, 'Home')}</span>
+  <span class="score" data-testid="score">${score(s.home.score)} : ${score(s.away.score)}</span>
+  <span class="team away">${teamName(s.away.name, 'Away')}</span>
+  ${s.scoreUnit === 'sets' ? html`<span class="muted">sets</span>` : ''}
+</section>`;
+}
+
+function lineScore(s: MatchSummary): SafeHtml | string {
+  if (s.lines.length === 0) return '';
+  const cell = (line: ScoreLine, side: 'home' | 'away') => html`<td class="num">${line[side] ?? '–'}</td>`;
+  return html`<h2>Score by ${s.lines[0]?.label.startsWith('Set') ? 'set' : 'period'}</h2>
+<div class="scroll"><table class="line-score">
+<thead><tr><th>Team</th>${s.lines.map((l) => html`<th class="num">${l.label}</th>`)}</tr></thead>
+<tbody>
+<tr><th>${teamName(s.home.name, 'Home')}</th>${s.lines.map((l) => cell(l, 'home'))}</tr>
+<tr><th>${teamName(s.away.name, 'Away')}</th>${s.lines.map((l) => cell(l, 'away'))}</tr>
+</tbody></table></div>`;
+}
+
+function playerTable(title: string, players: PlayerLine[]): SafeHtml {
+  const columns = [...new Set(players.flatMap((p) => Object.keys(p.stats)))].sort();
+  return html`<h3>${title}</h3>
+<div class="scroll"><table class="player-stats">
+<thead><tr><th class="num">#</th><th>Player</th><th>Pos</th>${columns.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
+<tbody>${players.map(
+    (p) => html`<tr><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td>${p.position ?? ''}</td>${columns.map(
+      (c) => html`<td class="num">${p.stats[c] ?? 0}</td>`,
+    )}</tr>`,
+  )}</tbody></table></div>`;
+}
+
+function playerStats(s: MatchSummary): SafeHtml | string {
+  if (s.players.length === 0) return '';
+  const sides = [
+    { key: 'home', title: teamName(s.home.name, 'Home') },
+    { key: 'away', title: teamName(s.away.name, 'Away') },
+  ];
+  const known = new Set(sides.map((side) => side.key));
+  const groups = sides
+    .map((side) => ({ title: side.title, players: s.players.filter((p) => p.team === side.key) }))
+    .concat([{ title: 'Players', players: s.players.filter((p) => p.team === null || !known.has(p.team)) }])
+    .filter((g) => g.players.length > 0);
+  return html`<h2>Player stats</h2>${groups.map((g) => playerTable(g.title, g.players))}`;
+}
+
+function playByPlay(s: MatchSummary): SafeHtml | string {
+  if (s.actions.length === 0) return '';
+  const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p.name ?? p.playerId]));
+  const side = (team: string | null) =>
+    team === 'home' ? teamName(s.home.name, 'Home') : team === 'away' ? teamName(s.away.name, 'Away') : (team ?? '');
+  const row = (a: ActionLine) =>
+    html`<tr><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${a.playerId === null ? '' : (names.get(a.playerId) ?? a.playerId)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`;
+  return html`<h2>Play-by-play</h2>
+<details class="play-by-play"><summary>${s.actions.length} actions</summary>
+<div class="scroll"><table>
+<thead><tr><th class="num">#</th><th>Phase</th><th>Clock</th><th>Team</th><th>Player</th><th>Action</th><th class="num">Score</th></tr></thead>
+<tbody>${s.actions.map(row)}</tbody></table></div></details>`;
+}
+
+export function renderMatchPage(view: MatchPageView): string {
+  const s = view.summary;
+  const title = s.home.name || s.away.name ? `${teamName(s.home.name, 'Home')} vs ${teamName(s.away.name, 'Away')}` : `Match ${view.id}`;
+  const updated = view.versions > 1 ? html` · updated ${view.versions - 1} ${view.versions === 2 ? 'time' : 'times'}, last at <time datetime="${view.updatedAt}">${view.updatedAt}</time>` : '';
+  return layout(
+    title,
+    html`<h1>${title}</h1>
+<p class="muted">Match <code>${view.id}</code> · created <time datetime="${view.createdAt}">${view.createdAt}</time>${updated}${view.protected ? ' · write-protected' : ''}</p>
+${scoreboard(s)}
+${s.details.length > 0 ? html`<dl class="details">${s.details.map((d) => html`<dt>${d.label}</dt><dd>${d.value}</dd>`)}</dl>` : ''}
+${lineScore(s)}
+${playerStats(s)}
+${playByPlay(s)}
+<p class="muted"><a href="/api/matches/${view.id}">This match as JSON</a></p>`,
+  );
+}
+
+export function renderNotFoundPage(id: string): string {
+  return layout('Match not found', html`<h1>Match not found</h1><p>There is no match with id <code>${id}</code>.</p>`);
+}

@@ -1,0 +1,62 @@
+import type { Position } from '../eventstore/port.js';
+
+/**
+ * The read-model port: named collections of JSON documents keyed by id, written only by
+ * projections, read by the HTTP layer. Adapters: SQLite (./sqlite.ts) and MongoDB (./mongo.ts),
+ * both held to test/contract/readModelContract.ts.
+ */
+export interface Document {
+  id: string;
+  [field: string]: unknown;
+}
+
+export type FieldValue = string | number | boolean | null;
+
+export interface Query {
+  /** Equality on top-level or dotted fields. */
+  where?: Record<string, FieldValue>;
+  orderBy?: { field: string; direction: 'asc' | 'desc' }[];
+  limit?: number;
+  offset?: number;
+}
+
+/** A document put (or deleted when `doc` is null) by the event at `position`. */
+export interface DocumentChange {
+  collection: string;
+  id: string;
+  doc: Document | null;
+  position: Position;
+}
+
+export interface IndexSpec {
+  collection: string;
+  fields: string[];
+}
+
+export interface ReadModelReader {
+  get(collection: string, id: string): Promise<Document | null>;
+  find(collection: string, query?: Query): Promise<Document[]>;
+  count(collection: string, where?: Record<string, FieldValue>): Promise<number>;
+  getCheckpoint(projection: string): Promise<Position | null>;
+}
+
+export interface ReadModelStore extends ReadModelReader {
+  ensureIndexes(indexes: IndexSpec[]): Promise<void>;
+  /**
+   * Applies the changes and moves the projection's checkpoint. A change never overwrites a
+   * document written by a later position, so redelivered or reordered changes are harmless.
+   * SQLite does it all in one transaction; MongoDB per document, checkpoint last.
+   */
+  commit(projection: string, changes: DocumentChange[], checkpoint: Position): Promise<void>;
+  /** Removes the collections' documents and the projection's checkpoint, for a rebuild. */
+  reset(projection: string, collections: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** Field names come from code, but are checked anyway since adapters splice them into queries. */
+export function assertFieldPath(field: string): string {
+  if (!FIELD_PATH.test(field)) throw new Error(`invalid field path: ${field}`);
+  return field;
+}
