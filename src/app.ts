@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import { createMatchCommands } from './commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from './domain/writeToken.js';
@@ -17,12 +17,12 @@ export interface AppDeps {
   config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel'>;
   engine: Engine;
   writeTokenKey: Buffer;
-  /** Pino options or false; tests pass a stream to read the logs. */
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (stdout by default); tests pass a stream to read them. */
+  logStream?: { write(line: string): void };
 }
 
 /** Headers whose values are secrets: never written to a log. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers["x-write-token"]',
   'req.headers["x-app-key"]',
   'req.headers.cookie',
@@ -33,10 +33,10 @@ export const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logger }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: config.maxBodyBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

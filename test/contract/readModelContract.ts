@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { Test } from 'tap';
+import type { ReadModelStore } from '../../src/readmodel/port.js';
+
+/** The behaviour every read-model adapter must have; collection names are unique per run. */
+export function readModelContract(t: Test, adapter: string, open: () => Promise<ReadModelStore>) {
+  const run = randomUUID().slice(0, 8);
+  const coll = (name: string) => `c${run}_${name}`;
+
+  t.test(`${adapter}: read model contract`, async (t) => {
+    const store = await open();
+    t.teardown(() => store.close());
+
+    t.test('documents round-trip; a missing one is null', async (t) => {
+      const c = coll('roundtrip');
+      const doc = { id: 'a', n: 1, text: 'Zoë ⚽ "quoted"', nested: { list: [1, 2], flag: true }, none: null };
+      await store.commit('p-roundtrip', [{ collection: c, id: 'a', doc, position: 1 }], 1);
+      t.same(await store.get(c, 'a'), doc);
+      t.equal(await store.get(c, 'missing'), null);
+      t.equal(await store.get(coll('other'), 'a'), null, 'collections are separate');
+    });
+
+    t.test('checkpoints move with the commit', async (t) => {
+      t.equal(await store.getCheckpoint('p-checkpoint'), null);
+      await store.commit('p-checkpoint', [], 7);
+      t.equal(await store.getCheckpoint('p-checkpoint'), 7);
+      await store.commit('p-checkpoint', [{ collection: coll('cp'), id: 'x', doc: { id: 'x' }, position: 9 }], 9);
+      t.equal(await store.getCheckpoint('p-checkpoint'), 9);
+    });
+
+    t.test('a change never overwrites a document from a later position', async (t) => {
+      const c = coll('guard');
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10);
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'old' }, position: 5 }], 10);
+      t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'older change ignored');
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10);
+      t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'redelivery harmless');
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 4 }], 10);
+      t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'older delete ignored');
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 11 }], 11);
+      t.equal(await store.get(c, 'a'), null, 'newer delete applies');
+    });
+
+    t.test('find filters by equality, sorts, pages; count agrees', async (t) => {
+      const c = coll('find');
+      await store.ensureIndexes([{ collection: c, fields: ['club', 'at'] }]);
+      await store.ensureIndexes([{ collection: c, fields: ['club', 'at'] }]);
+      const docs = [
+        { id: 'm1', club: 'a', at: '2026-03-01', outcome: 'synced', meta: { season: '2025/26' }, n: 3, ok: true },
+        { id: 'm2', club: 'a', at: '2026-03-03', outcome: 'skipped', meta: { season: '2025/26' }, n: 1, ok: false },
+        { id: 'm3', club: 'a', at: '2026-03-02', outcome: 'synced', meta: { season: '2024/25' }, n: 2, ok: true },
+        { id: 'm4', club: 'b', at: '2026-03-04', outcome: 'synced', meta: { season: '2025/26' }, n: 4, ok: true },
+      ];
+      await store.commit('p-find', docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })), 4);
+      const ids = (list: { id: string }[]) => list.map((d) => d.id);
+      t.same(ids(await store.find(c, { where: { club: 'a' }, orderBy: [{ field: 'at', direction: 'desc' }] })), ['m2', 'm3', 'm1']);
+      t.same(ids(await store.find(c, { where: { club: 'a', outcome: 'synced' }, orderBy: [{ field: 'at', direction: 'asc' }] })), ['m1', 'm3']);
+      t.same(ids(await store.find(c, { where: { 'meta.season': '2025/26' }, orderBy: [{ field: 'n', direction: 'asc' }] })), ['m2', 'm1', 'm4']);
+      t.same(ids(await store.find(c, { where: { ok: false } })), ['m2'], 'booleans compare as booleans');
+      t.same(ids(await store.find(c, { where: { n: 4 } })), ['m4'], 'numbers compare as numbers');
+      t.same(ids(await store.find(c, { where: { club: 'a' }, orderBy: [{ field: 'at', direction: 'desc' }], limit: 1, offset: 1 })), ['m3']);
+      t.same(ids(await store.find(c)), ['m1', 'm2', 'm3', 'm4'], 'id order without a sort');
+      t.equal(await store.count(c, { club: 'a' }), 3);
+      t.equal(await store.count(c), 4);
+      await t.rejects(store.find(c, { where: { "x') OR 1=1 --": 'a' } }), 'field names are checked');
+    });
+
+    t.test('reset drops the collections and the checkpoint', async (t) => {
+      const c = coll('reset');
+      await store.commit('p-reset', [{ collection: c, id: 'a', doc: { id: 'a' }, position: 1 }], 1);
+      await store.reset('p-reset', [c]);
+      t.equal(await store.get(c, 'a'), null);
+      t.equal(await store.getCheckpoint('p-reset'), null);
+      t.equal(await store.count(c), 0);
+    });
+  });
+}

@@ -1,0 +1,11 @@
+import { join } from 'node:path';
+import t from 'tap';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { tempDataDir } from '../helpers/testApp.js';
+import { eventStoreContract } from './eventStoreContract.js';
+import { readModelContract } from './readModelContract.js';
+
+const dir = tempDataDir(t);
+eventStoreContract(t, 'sqlite', async () => openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 }));
+readModelContract(t, 'sqlite', async () => openSqliteReadModel(join(dir, 'readmodel.sqlite')));

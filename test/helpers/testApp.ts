@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { buildApp, type App } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Engine, openEngine } from '../../src/engine.js';
+import { loadWriteTokenKey } from '../../src/writeTokenKey.js';
+
+export interface TestApp {
+  app: App;
+  engine: Engine;
+  config: Config;
+  dataDir: string;
+  /** Every log line the app wrote, as text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A temporary data directory, removed when the test ends. */
+export function tempDataDir(t: { teardown(fn: () => void): void }, prefix = 'matchlog-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * The real application on a fresh SQLite data directory (unless given one), logs captured.
+ * Closed when the test ends.
+ */
+export async function startTestApp(
+  t: { teardown(fn: () => void | Promise<void>): void },
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const dataDir = env.DATA_DIR ?? tempDataDir(t);
+  const config = loadConfig({ PUBLIC_BASE_URL: 'http://matchlog.test', ...env, DATA_DIR: dataDir });
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  let app: App | null = null;
+  const engine = await openEngine(config, {
+    info: (obj, msg) => app?.log.info(obj, msg),
+    error: (obj, msg) => app?.log.error(obj, msg),
+  });
+  app = await buildApp({
+    config,
+    engine,
+    writeTokenKey: loadWriteTokenKey(config),
+    logStream: stream,
+  });
+  const built = app;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await built.close();
+    await engine.close();
+  };
+  t.teardown(close);
+  return { app: built, engine, config, dataDir, logs, close };
+}
+
+export const json = { 'content-type': 'application/json' };
