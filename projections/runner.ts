@@ -1,5 +1,5 @@
 import type { AllSubscription, EventStore, Position } from '../src/eventstore/port.js';
-import type { ReadModelStore } from '../src/readmodel/port.js';
+import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
 import { createUnitOfWork } from './unitOfWork.js';
 
@@ -66,7 +66,9 @@ export function runProjection(
   }
 
   async function runOnce() {
-    const checkpoint = await readModel.getCheckpoint(projection.name);
+    let checkpoint = await readModel.getCheckpoint(projection.name);
+    // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild.
+    state.checkpoint = checkpoint;
     advance(checkpoint);
     const subscription = eventStore.subscribeToAll({ after: checkpoint, batchSize });
     current.subscription = subscription;
@@ -89,7 +91,8 @@ export function runProjection(
       }
       const last = item.events.at(-1);
       if (!last) continue;
-      await readModel.commit(projection.name, unitOfWork.changes(), last.position);
+      await readModel.commit(projection.name, unitOfWork.changes(), last.position, checkpoint);
+      checkpoint = last.position;
       state.failure = null;
       advance(last.position);
     }
@@ -103,6 +106,12 @@ export function runProjection(
         delay = retryDelayMs;
       } catch (error) {
         if (stopped) break;
+        if (error instanceof CheckpointMovedError) {
+          // Another worker or a promoted rebuild moved it: not a failure, just go on from there.
+          logger.info({ projection: projection.name, checkpoint: error.actual }, 'checkpoint moved; resuming from it');
+          await current.subscription?.close();
+          continue;
+        }
         logger.error({ err: error, projection: projection.name, failure: state.failure }, 'projection failed; retrying');
         await current.subscription?.close();
         await new Promise<void>((resolve) => {

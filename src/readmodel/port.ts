@@ -43,14 +43,34 @@ export interface ReadModelReader {
 export interface ReadModelStore extends ReadModelReader {
   ensureIndexes(indexes: IndexSpec[]): Promise<void>;
   /**
-   * Applies the changes and moves the projection's checkpoint. A change never overwrites a
-   * document written by a later position, so redelivered or reordered changes are harmless.
+   * Applies the changes and moves the projection's checkpoint from `expected` to `checkpoint`.
+   * A change never overwrites a document written by a later position, so redelivered or
+   * reordered changes are harmless. When the stored checkpoint is not `expected` (another
+   * worker, or a rebuild that was promoted, moved it) the checkpoint is left alone and the
+   * call rejects with CheckpointMovedError: reload the checkpoint and go on from there.
    * SQLite does it all in one transaction; MongoDB per document, checkpoint last.
    */
-  commit(projection: string, changes: DocumentChange[], checkpoint: Position): Promise<void>;
-  /** Removes the collections' documents and the projection's checkpoint, for a rebuild. */
+  commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
+  /**
+   * Makes what was built under `staged` names live: each live collection is replaced by its
+   * staged twin, the projection's checkpoint becomes the staged projection's, and the staged
+   * names are emptied. Atomic in SQLite; in MongoDB collection by collection, checkpoint last.
+   */
+  promote(projection: string, staged: { projection: string; collections: { live: string; staged: string }[] }): Promise<void>;
+  /** Removes the collections' documents and the projection's checkpoint. */
   reset(projection: string, collections: string[]): Promise<void>;
   close(): Promise<void>;
+}
+
+export class CheckpointMovedError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly expected: Position | null,
+    readonly actual: Position | null,
+  ) {
+    super(`checkpoint of ${projection} is at ${String(actual)}, expected ${String(expected)}`);
+    this.name = 'CheckpointMovedError';
+  }
 }
 
 const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;

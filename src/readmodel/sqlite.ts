@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Position } from '../eventstore/port.js';
-import { assertFieldPath, type Document, type FieldValue, type Query, type ReadModelStore } from './port.js';
+import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type Query, type ReadModelStore } from './port.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (
@@ -47,11 +47,14 @@ export function openSqliteReadModel(file: string): ReadModelStore {
        ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
     ),
     deleteCollection: db.prepare('DELETE FROM documents WHERE collection = ?'),
+    renameCollection: db.prepare('UPDATE documents SET collection = ? WHERE collection = ?'),
     deleteCheckpoint: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
   };
 
   const commit = db.transaction(
-    (projection: string, changes: Parameters<ReadModelStore['commit']>[1], checkpoint: Position) => {
+    (projection: string, changes: Parameters<ReadModelStore['commit']>[1], checkpoint: Position, expected: Position | null) => {
+      const stored = statements.getCheckpoint.get(projection)?.position ?? null;
+      if (stored !== expected) throw new CheckpointMovedError(projection, expected, stored);
       for (const change of changes) {
         if (change.doc === null) statements.delete.run(change.collection, change.id, change.position);
         else statements.put.run(change.collection, change.id, JSON.stringify(change.doc), change.position);
@@ -59,6 +62,17 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       statements.setCheckpoint.run(projection, checkpoint);
     },
   );
+
+  const promote = db.transaction((projection: string, staged: Parameters<ReadModelStore['promote']>[1]) => {
+    for (const { live, staged: from } of staged.collections) {
+      statements.deleteCollection.run(live);
+      statements.renameCollection.run(live, from);
+    }
+    const checkpoint = statements.getCheckpoint.get(staged.projection)?.position ?? null;
+    if (checkpoint === null) statements.deleteCheckpoint.run(projection);
+    else statements.setCheckpoint.run(projection, checkpoint);
+    statements.deleteCheckpoint.run(staged.projection);
+  });
 
   const reset = db.transaction((projection: string, collections: string[]) => {
     for (const collection of collections) statements.deleteCollection.run(collection);
@@ -117,8 +131,12 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       return statements.getCheckpoint.get(projection)?.position ?? null;
     },
 
-    async commit(projection, changes, checkpoint) {
-      commit(projection, changes, checkpoint);
+    async commit(projection, changes, checkpoint, expected) {
+      commit(projection, changes, checkpoint, expected);
+    },
+
+    async promote(projection, staged) {
+      promote(projection, staged);
     },
 
     async reset(projection, collections) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import type { ReadModelStore } from '../../src/readmodel/port.js';
+import { CheckpointMovedError, type ReadModelStore } from '../../src/readmodel/port.js';
 
 /** The behaviour every read-model adapter must have; collection names are unique per run. */
 export function readModelContract(t: Test, adapter: string, open: () => Promise<ReadModelStore>) {
@@ -14,7 +14,7 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
     t.test('documents round-trip; a missing one is null', async (t) => {
       const c = coll('roundtrip');
       const doc = { id: 'a', n: 1, text: 'Zoë ⚽ "quoted"', nested: { list: [1, 2], flag: true }, none: null };
-      await store.commit('p-roundtrip', [{ collection: c, id: 'a', doc, position: 1 }], 1);
+      await store.commit('p-roundtrip', [{ collection: c, id: 'a', doc, position: 1 }], 1, null);
       t.same(await store.get(c, 'a'), doc);
       t.equal(await store.get(c, 'missing'), null);
       t.equal(await store.get(coll('other'), 'a'), null, 'collections are separate');
@@ -22,22 +22,25 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
 
     t.test('checkpoints move with the commit', async (t) => {
       t.equal(await store.getCheckpoint('p-checkpoint'), null);
-      await store.commit('p-checkpoint', [], 7);
+      await store.commit('p-checkpoint', [], 7, null);
       t.equal(await store.getCheckpoint('p-checkpoint'), 7);
-      await store.commit('p-checkpoint', [{ collection: coll('cp'), id: 'x', doc: { id: 'x' }, position: 9 }], 9);
+      await store.commit('p-checkpoint', [{ collection: coll('cp'), id: 'x', doc: { id: 'x' }, position: 9 }], 9, 7);
       t.equal(await store.getCheckpoint('p-checkpoint'), 9);
+      await t.rejects(store.commit('p-checkpoint', [], 12, 7), CheckpointMovedError, 'a moved checkpoint is a conflict');
+      await t.rejects(store.commit('p-checkpoint', [], 12, null), CheckpointMovedError);
+      t.equal(await store.getCheckpoint('p-checkpoint'), 9, 'and it stays where it was');
     });
 
     t.test('a change never overwrites a document from a later position', async (t) => {
       const c = coll('guard');
-      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10);
-      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'old' }, position: 5 }], 10);
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10, null);
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'old' }, position: 5 }], 10, 10);
       t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'older change ignored');
-      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10);
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10, 10);
       t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'redelivery harmless');
-      await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 4 }], 10);
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 4 }], 10, 10);
       t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'older delete ignored');
-      await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 11 }], 11);
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 11 }], 11, 10);
       t.equal(await store.get(c, 'a'), null, 'newer delete applies');
     });
 
@@ -51,7 +54,7 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
         { id: 'm3', club: 'a', at: '2026-03-02', outcome: 'synced', meta: { season: '2024/25' }, n: 2, ok: true },
         { id: 'm4', club: 'b', at: '2026-03-04', outcome: 'synced', meta: { season: '2025/26' }, n: 4, ok: true },
       ];
-      await store.commit('p-find', docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })), 4);
+      await store.commit('p-find', docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })), 4, null);
       const ids = (list: { id: string }[]) => list.map((d) => d.id);
       t.same(ids(await store.find(c, { where: { club: 'a' }, orderBy: [{ field: 'at', direction: 'desc' }] })), ['m2', 'm3', 'm1']);
       t.same(ids(await store.find(c, { where: { club: 'a', outcome: 'synced' }, orderBy: [{ field: 'at', direction: 'asc' }] })), ['m1', 'm3']);
@@ -65,9 +68,31 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       await t.rejects(store.find(c, { where: { "x') OR 1=1 --": 'a' } }), 'field names are checked');
     });
 
+    t.test('promote makes staged collections and checkpoint live, replacing the old ones', async (t) => {
+      const live = coll('promote');
+      const staged = coll('promote__staged');
+      await store.commit('p-promote', [
+        { collection: live, id: 'old-only', doc: { id: 'old-only' }, position: 1 },
+        { collection: live, id: 'both', doc: { id: 'both', v: 'old' }, position: 2 },
+      ], 2, null);
+      await store.commit('p-promote__staged', [
+        { collection: staged, id: 'both', doc: { id: 'both', v: 'rebuilt' }, position: 2 },
+        { collection: staged, id: 'new-only', doc: { id: 'new-only' }, position: 3 },
+      ], 3, null);
+      await store.promote('p-promote', { projection: 'p-promote__staged', collections: [{ live, staged }] });
+      t.same((await store.find(live)).map((d) => d.id), ['both', 'new-only']);
+      t.same(await store.get(live, 'both'), { id: 'both', v: 'rebuilt' });
+      t.equal(await store.getCheckpoint('p-promote'), 3, 'the staged checkpoint is live');
+      t.equal(await store.getCheckpoint('p-promote__staged'), null);
+      t.equal(await store.count(staged), 0, 'staged names are empty');
+      await t.rejects(store.commit('p-promote', [], 4, 2), CheckpointMovedError, 'a runner still at the old checkpoint is told to reload');
+      await store.commit('p-promote', [{ collection: live, id: 'later', doc: { id: 'later' }, position: 4 }], 4, 3);
+      t.equal(await store.count(live), 3);
+    });
+
     t.test('reset drops the collections and the checkpoint', async (t) => {
       const c = coll('reset');
-      await store.commit('p-reset', [{ collection: c, id: 'a', doc: { id: 'a' }, position: 1 }], 1);
+      await store.commit('p-reset', [{ collection: c, id: 'a', doc: { id: 'a' }, position: 1 }], 1, null);
       await store.reset('p-reset', [c]);
       t.equal(await store.get(c, 'a'), null);
       t.equal(await store.getCheckpoint('p-reset'), null);
