@@ -172,14 +172,23 @@ function action(entry: unknown): ActionLine | null {
   };
 }
 
+const DETAIL_LABELS: Record<string, string> = {
+  sport: 'Sport',
+  competition: 'Competition',
+  season: 'Season',
+  category: 'Category',
+  venue: 'Venue',
+  startedAt: 'Started',
+  status: 'Status',
+};
+
 export function summarizeMatch(payload: unknown): MatchSummary {
   const body = isObj(payload) ? payload : {};
   const rawActions = Array.isArray(body.actions) ? body.actions : [];
-  const details = (['sport', 'competition', 'season', 'category', 'venue', 'startedAt', 'status'] as const)
-    .flatMap((field) => {
-      const value = text(body[field]);
-      return value === null ? [] : [{ label: field, value }];
-    });
+  const details = Object.entries(DETAIL_LABELS).flatMap(([field, label]) => {
+    const value = text(body[field]);
+    return value === null ? [] : [{ label, value }];
+  });
   return {
     sport: text(body.sport),
     ...teams(body),

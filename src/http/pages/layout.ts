@@ -30,6 +30,7 @@ export function layout(title: string, body: SafeHtml): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${title} · matchlog</title>
 <style>${STYLE}</style>
 </head>
