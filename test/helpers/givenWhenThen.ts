@@ -16,7 +16,7 @@ export function deciderSpec<State, Command, Event>(decider: PureDecider<State, C
     when: (command: Command) => {
       const decide = () => decider.decide(command, given.reduce(decider.evolve, decider.initialState()));
       return {
-        then(t: Test, expected: Event[], message?: string) {
+        then(t: Test, expected: Event[], message = 'decides these events') {
           t.same(decide(), expected, message);
         },
         thenThrows(t: Test, code: DomainErrorCode, message?: RegExp) {
