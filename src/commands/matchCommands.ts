@@ -4,7 +4,7 @@ import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
 import type { WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/port.js';
-import { type Decider, handleCommand } from './commandHandler.js';
+import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
 
 export const matchDecider: Decider<MatchState, MatchCommand, MatchEvent> = {
   initialState: initialMatchState,
@@ -40,6 +40,8 @@ export interface MatchCommandsDeps {
 
 /** The write side of matches: uploads become events, durable before the caller hears back. */
 export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging }: MatchCommandsDeps) {
+  // A live match is re-uploaded after every rally; without the cache each upload would re-read every version.
+  const cache = createStateCache<MatchState>();
   return {
     async upload(input: UploadInput): Promise<UploadResult> {
       const command: MatchCommand = {
@@ -53,7 +55,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         requestId: input.requestId,
         clientAddressClass: input.clientAddressClass,
         schemaVersion: 1,
-      });
+      }, { cache });
       // The write is durable either way; a lagging read model is reported, not turned into an error.
       if (!(await waitForReaders(append.position))) onReadersLagging(append.position);
       return {
