@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { redactUrl } from './redactUrl.js';
 
 export type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -12,6 +13,8 @@ export interface Config {
   readModelUrl: string;
   clubSyncEnforcement: ClubSyncEnforcement;
   maxBodyBytes: number;
+  /** The EventStoreDB server's MaxAppendSize (bytes per append); only used with esdb URLs. */
+  esdbMaxAppendBytes: number;
   /** Base64 key for hashing write tokens; when absent, one is kept in DATA_DIR. */
   writeTokenKey: string | null;
   logLevel: string;
@@ -52,16 +55,42 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 function url(env: Env, name: string, fallback: string, schemes: readonly string[]): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be a URL, got "${raw}"`);
-  }
-  if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+  // Database URLs may list several hosts (esdb://a:2113,b:2113), which WHATWG URLs reject;
+  // their adapters parse them. Messages never repeat a password.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) throw new ConfigError(name, `must be a URL, got "${redactUrl(raw)}"`);
+  if (!schemes.includes(scheme)) {
     throw new ConfigError(name, `must start with ${schemes.map((s) => `${s}:`).join(' or ')}`);
   }
+  if (scheme === 'http' || scheme === 'https') {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(name, `must be a URL, got "${redactUrl(raw)}"`);
+    }
+  }
   return raw;
+}
+
+/** Room an append needs beside the match payload: event envelope, metadata, sync outcome events. */
+export const APPEND_OVERHEAD_BYTES = 16 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * MAX_BODY_BYTES, kept within what one append can carry: EventStoreDB refuses appends above
+ * its MaxAppendSize, so a larger body would be accepted over HTTP and then fail to store.
+ */
+function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: number): number {
+  if (eventStoreUrl.startsWith('sqlite:')) return integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1024, 64 * 1024 * 1024);
+  const limit = esdbMaxAppendBytes - APPEND_OVERHEAD_BYTES;
+  const value = integer(env, 'MAX_BODY_BYTES', Math.min(DEFAULT_MAX_BODY_BYTES, limit), 1024, 64 * 1024 * 1024);
+  if (value > limit) {
+    throw new ConfigError(
+      'MAX_BODY_BYTES',
+      `must be at most ${limit} with EventStoreDB (ESDB_MAX_APPEND_BYTES ${esdbMaxAppendBytes} minus ${APPEND_OVERHEAD_BYTES} for envelope and metadata), got "${env.MAX_BODY_BYTES ?? ''}"; raise the server's MaxAppendSize and ESDB_MAX_APPEND_BYTES together to accept larger matches`,
+    );
+  }
+  return value;
 }
 
 /** Reads and checks the environment; throws one ConfigError naming the bad variable. */
@@ -81,6 +110,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const readModelUrl = url(env, 'READ_MODEL_URL', `sqlite:${resolve(dataDir, 'readmodel.sqlite')}`, ['sqlite', 'mongodb', 'mongodb+srv']);
   const runProjections = oneOf(env, 'RUN_PROJECTIONS', ['auto', 'yes', 'no'] as const, 'auto');
+  // EventStoreDB's default MaxAppendSize is 1 MiB; the server accepts at most 16 MiB.
+  const esdbMaxAppendBytes = integer(env, 'ESDB_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 16 * 1024 * 1024);
   return {
     port,
     host,
@@ -89,7 +120,8 @@ export function loadConfig(env: Env = process.env): Config {
     eventStoreUrl,
     readModelUrl,
     clubSyncEnforcement: oneOf(env, 'CLUB_SYNC_ENFORCEMENT', ['log', 'enforce'] as const, 'log'),
-    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    maxBodyBytes: maxBodyBytes(env, eventStoreUrl, esdbMaxAppendBytes),
+    esdbMaxAppendBytes,
     writeTokenKey,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),

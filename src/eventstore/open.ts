@@ -1,8 +1,18 @@
+import { type EsdbLogger, openEsdbEventStore } from './esdb.js';
 import type { EventStore } from './port.js';
 import { openSqliteEventStore } from './sqlite.js';
 
+export interface OpenEventStoreOptions {
+  /** EventStoreDB's MaxAppendSize, from ESDB_MAX_APPEND_BYTES. */
+  esdbMaxAppendBytes?: number;
+  logger?: EsdbLogger;
+}
+
 /** Picks the event-store adapter by URL scheme (DESIGN.md: configuration). */
-export async function openEventStore(url: string): Promise<EventStore> {
+export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
   if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length));
-  throw new Error(`no event-store adapter for ${new URL(url).protocol} URLs yet`);
+  if (url.startsWith('esdb:') || url.startsWith('esdb+discover:')) {
+    return openEsdbEventStore(url, { maxAppendBytes: options.esdbMaxAppendBytes, logger: options.logger });
+  }
+  throw new Error(`no event-store adapter for ${url.split(':')[0] ?? ''}: URLs`);
 }

@@ -4,7 +4,11 @@
  * Every adapter is held to the same behaviour by test/contract/eventStoreContract.ts.
  */
 
-/** Position of an event in the global log: strictly increasing in commit order. */
+/**
+ * Position of an event in the global log: strictly increasing in commit order. SQLite numbers
+ * events 1, 2, 3...; EventStoreDB uses the event's byte offset in its log (commit position),
+ * which stays below 2^53 for any log smaller than 8 PiB.
+ */
 export type Position = number;
 
 /** Revision of an event within its stream, 0 for the first. */
@@ -68,10 +72,13 @@ export interface AllSubscription extends AsyncIterable<SubscriptionItem> {
 }
 
 export interface EventStore {
+  /** What the distance between two positions counts: events (SQLite) or bytes of log (EventStoreDB). */
+  readonly positionUnit: 'event' | 'byte';
   /**
    * Appends atomically: all events or none. Resolves only once the events are durable
    * (fsync'd or quorum-acknowledged). Rejects with WrongExpectedRevisionError when the stream
-   * is not at `expectedRevision`.
+   * is not at `expectedRevision`, and with AppendTooLargeError (nothing written) when the
+   * events exceed what the store takes in one append.
    */
   appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in order; an empty array when the stream does not exist. */
@@ -96,5 +103,17 @@ export class WrongExpectedRevisionError extends Error {
   ) {
     super(`stream ${streamId} is at ${String(actual)}, expected ${String(expected)}`);
     this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** The events are larger than the store accepts in one append; nothing was written. */
+export class AppendTooLargeError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`append to ${streamId} is ${bytes} bytes; the event store takes at most ${maxBytes} per append`);
+    this.name = 'AppendTooLargeError';
   }
 }

@@ -182,6 +182,8 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   }
 
   return {
+    positionUnit: 'event',
+
     appendToStream(streamId, events, expectedRevision) {
       if (closed) return Promise.reject(new Error('event store is closed'));
       return new Promise<AppendResult>((resolve, reject) => {

@@ -40,7 +40,12 @@ export function openSqliteReadModel(file: string): ReadModelStore {
        ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
        WHERE excluded.position >= documents.position`,
     ),
-    delete: db.prepare('DELETE FROM documents WHERE collection = ? AND id = ? AND position <= ?'),
+    // A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it.
+    delete: db.prepare(
+      `INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, 'null', ?)
+       ON CONFLICT (collection, id) DO UPDATE SET doc = 'null', position = excluded.position
+       WHERE excluded.position >= documents.position`,
+    ),
     getCheckpoint: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
     setCheckpoint: db.prepare(
       `INSERT INTO checkpoints (projection, position) VALUES (?, ?)
@@ -80,7 +85,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
   });
 
   function whereClause(where: Record<string, FieldValue> = {}) {
-    const clauses = ['collection = ?'];
+    const clauses = ['collection = ?', "doc <> 'null'"];
     const values: FieldValue[] = [];
     for (const [field, value] of Object.entries(where)) {
       if (value === null) clauses.push(`${jsonPath(field)} IS NULL`);

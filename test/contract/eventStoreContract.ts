@@ -33,6 +33,9 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.same(read.map((e) => e.streamId), [s, s, s]);
       t.ok(read.every((e) => !Number.isNaN(Date.parse(e.recordedAt))), 'recordedAt is a time');
       t.same(read[0]?.metadata, { requestId: 'req-A', schemaVersion: 1 }, 'metadata round-trips');
+      t.equal(first.position, read[0]?.position, "an append's position is its last event's");
+      t.equal(second.position, read[2]?.position);
+      t.ok((read[1]?.position ?? 0) > (read[0]?.position ?? 0) && (read[2]?.position ?? 0) > (read[1]?.position ?? 0), 'events of one append have positions of their own');
     });
 
     t.test('data is stored byte for byte', async (t) => {
@@ -127,6 +130,25 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.ok(caughtUp, 'caught up after the old event');
       t.same(seen, ['Old', 'New']);
       await subscription.close();
+    });
+
+    t.test('a subscription from a position starts right after it, batch by batch', async (t) => {
+      const s = stream('resume');
+      await store.appendToStream(s, ['R1', 'R2', 'R3', 'R4', 'R5'].map((type) => event(type)), 'no_stream');
+      const [r1] = await store.readStream(s, { maxCount: 1 });
+      t.ok(r1);
+      if (!r1) return;
+      const subscription = store.subscribeToAll({ after: r1.position, batchSize: 2 });
+      const seen: string[] = [];
+      let largest = 0;
+      for await (const item of subscription) {
+        if (item.kind === 'caughtUp') break;
+        largest = Math.max(largest, item.events.length);
+        seen.push(...ours(item.events).map((e) => e.type));
+      }
+      await subscription.close();
+      t.same(seen, ['R2', 'R3', 'R4', 'R5'], 'the event at the position itself is not repeated');
+      t.ok(largest <= 2, 'batches respect batchSize');
     });
   });
 }

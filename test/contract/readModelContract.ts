@@ -13,11 +13,22 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
 
     t.test('documents round-trip; a missing one is null', async (t) => {
       const c = coll('roundtrip');
-      const doc = { id: 'a', n: 1, text: 'Zoë ⚽ "quoted"', nested: { list: [1, 2], flag: true }, none: null };
+      const doc = { id: 'a', n: 1, big: 2 ** 40, float: -1.25, text: 'Zoë ⚽ "quoted"', nested: { list: [1, 2], flag: true }, none: null };
       await store.commit('p-roundtrip', [{ collection: c, id: 'a', doc, position: 1 }], 1, null);
       t.same(await store.get(c, 'a'), doc);
       t.equal(await store.get(c, 'missing'), null);
       t.equal(await store.get(coll('other'), 'a'), null, 'collections are separate');
+    });
+
+    t.test('keys chosen by users are kept as they are, at any depth', async (t) => {
+      const c = coll('keys');
+      const stats = JSON.parse('{"J. Doe": {"$pts": 3, "100%": true, "": "empty", "a\\u0000b": 1, "__proto__": {"x": 1}}}') as Record<string, unknown>;
+      const doc = { id: 'k', club: 'a', stats, list: [{ 'dot.ted': 1 }, { $dollar: [{ 'x.y': 2 }] }] };
+      await store.commit('p-keys', [{ collection: c, id: 'k', doc, position: 1 }], 1, null);
+      const read = await store.get(c, 'k');
+      t.same(read, doc);
+      t.equal(JSON.stringify(read), JSON.stringify(doc), 'same keys in the same order; "__proto__" stays a key');
+      t.same((await store.find(c, { where: { club: 'a' } })).map((d) => d.id), ['k'], 'and the document is found by its plain fields');
     });
 
     t.test('checkpoints move with the commit', async (t) => {
@@ -42,6 +53,26 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'older delete ignored');
       await store.commit('p-guard', [{ collection: c, id: 'a', doc: null, position: 11 }], 11, 10);
       t.equal(await store.get(c, 'a'), null, 'newer delete applies');
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 11, 11);
+      t.equal(await store.get(c, 'a'), null, 'an older put after the delete does not bring it back');
+      t.equal(await store.count(c), 0, 'a deleted document is not counted');
+      t.same(await store.find(c), [], 'nor found');
+      await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'again' }, position: 12 }], 12, 11);
+      t.same(await store.get(c, 'a'), { id: 'a', v: 'again' }, 'a newer put after the delete applies');
+    });
+
+    t.test('of workers committing from the same checkpoint exactly one moves it', async (t) => {
+      const c = coll('race');
+      const other = await open();
+      t.teardown(() => other.close());
+      await store.commit('p-race', [], 5, null);
+      const outcomes = await Promise.allSettled(
+        [store, other, store, other].map((s, i) => s.commit('p-race', [{ collection: c, id: 'x', doc: { id: 'x', by: i }, position: 6 + i }], 6 + i, 5)),
+      );
+      const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+      t.equal(won.length, 1, 'one commit wins');
+      t.ok(outcomes.every((o) => o.status === 'fulfilled' || o.reason instanceof CheckpointMovedError), 'the others are told the checkpoint moved');
+      t.equal(await store.getCheckpoint('p-race'), 6 + (won[0] ?? 0));
     });
 
     t.test('find filters by equality, sorts, pages; count agrees', async (t) => {
@@ -65,6 +96,10 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       t.same(ids(await store.find(c)), ['m1', 'm2', 'm3', 'm4'], 'id order without a sort');
       t.equal(await store.count(c, { club: 'a' }), 3);
       t.equal(await store.count(c), 4);
+      await store.commit('p-find', [{ collection: c, id: 'm5', doc: { id: 'm5', club: 'b', outcome: null }, position: 5 }], 5, 4);
+      t.same(ids(await store.find(c, { where: { outcome: null } })), ['m5'], 'null matches null');
+      t.same(ids(await store.find(c, { where: { 'meta.season': null } })), ['m5'], 'and a missing field');
+      t.same(ids(await store.find(c, { where: { club: 'b' }, limit: 0 })), [], 'limit 0 finds nothing');
       await t.rejects(store.find(c, { where: { "x') OR 1=1 --": 'a' } }), 'field names are checked');
     });
 

@@ -1,0 +1,190 @@
+import { type AnyBulkWriteOperation, type Collection, type Filter, MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
+import type { Position } from '../eventstore/port.js';
+import { escapeKeys, unescapeKeys } from './documentKeys.js';
+import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
+import {
+  assertFieldPath,
+  type Document,
+  type DocumentChange,
+  type FieldValue,
+  type Query,
+  type ReadModelStore,
+} from './port.js';
+
+/** A read-model document as stored: its position guards it; a delete leaves a tombstone. */
+interface StoredDocument {
+  _id: string;
+  position: Position;
+  /** The document, keys escaped (documentKeys.ts); absent on a tombstone. */
+  doc?: Record<string, unknown>;
+  deleted?: true;
+}
+
+const DUPLICATE_KEY = 11000;
+const NOT_IMPLEMENTED = 238;
+const NAMESPACE_NOT_FOUND = 26;
+const LIVE: Filter<StoredDocument> = { deleted: { $ne: true } };
+const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
+
+/** The database named in the URL's path, `matchlog` when it names none. */
+function databaseName(url: string): string {
+  const path = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/i.exec(url)?.[1];
+  return path ? decodeURIComponent(path) : 'matchlog';
+}
+
+function isDocument(value: unknown): value is Document {
+  return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string';
+}
+
+function decode(stored: StoredDocument | null): Document | null {
+  if (stored === null || stored.deleted || stored.doc === undefined) return null;
+  const doc = unescapeKeys(stored.doc);
+  if (!isDocument(doc)) throw new Error(`stored read-model document ${stored._id} has no id`);
+  return doc;
+}
+
+function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocument> {
+  const filter: Filter<StoredDocument> = { ...LIVE };
+  // Equality on null also matches a missing field, as SQLite's `IS NULL` does.
+  for (const [field, value] of Object.entries(where)) filter[`doc.${assertFieldPath(field)}`] = value;
+  return filter;
+}
+
+const writeErrorsOf = (error: MongoBulkWriteError) => (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]);
+
+/**
+ * Read models in MongoDB (or a MongoDB-wire server such as FerretDB), one collection per
+ * read-model collection, checkpoints as in mongoCheckpoints.ts; selected by a `mongodb://`
+ * READ_MODEL_URL whose path names the database.
+ *
+ * No multi-document transactions: a commit writes each document on its own, then moves the
+ * checkpoint only if it is still where the caller expects. Each write is guarded by the
+ * position of the event that made it: it applies only over an older position, so replays,
+ * redelivery and a lagging duplicate worker change nothing (a delete leaves a tombstone so
+ * an older put cannot bring the document back). What this does not give: readers may see a
+ * batch's documents before its checkpoint moves, and a projection that derives one document
+ * from another must itself skip events a document already reflects (as publicView does by
+ * revision), since a crash can leave part of a batch applied. On FerretDB 1.x a guarded write
+ * is not atomic (the server reads, then writes), so two workers running the same projection at
+ * once could leave a document a batch behind there; on MongoDB they cannot.
+ */
+export async function openMongoReadModel(url: string): Promise<ReadModelStore> {
+  const client = new MongoClient(url, { appName: 'matchlog' });
+  await client.connect();
+  const db = client.db(databaseName(url));
+  const checkpoints = createMongoCheckpoints(db);
+
+  function collection(name: string): Collection<StoredDocument> {
+    if (!COLLECTION_NAME.test(name) || CHECKPOINT_COLLECTIONS.includes(name)) throw new Error(`invalid read-model collection name: ${name}`);
+    return db.collection<StoredDocument>(name);
+  }
+
+  async function collectionExists(name: string): Promise<boolean> {
+    return (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
+  }
+
+  /** Guarded writes of one collection; a duplicate key means a newer version is already there. */
+  async function writeChanges(name: string, changes: DocumentChange[]): Promise<void> {
+    const target = collection(name);
+    const ops = changes.map((change): AnyBulkWriteOperation<StoredDocument> => ({
+      replaceOne: {
+        filter: { _id: change.id, position: { $lt: change.position } },
+        replacement:
+          change.doc === null
+            ? { position: change.position, deleted: true }
+            : { position: change.position, doc: escapeKeys({ ...change.doc, id: change.id }) },
+        upsert: true,
+      },
+    }));
+    let clashed: AnyBulkWriteOperation<StoredDocument>[] = [];
+    try {
+      await target.bulkWrite(ops, { ordered: false });
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      const writeErrors = writeErrorsOf(error);
+      const other = writeErrors.find((writeError) => writeError.code !== DUPLICATE_KEY);
+      if (other) throw error;
+      clashed = writeErrors.flatMap((writeError) => ops[writeError.index] ?? []);
+    }
+    // The upsert found no older version yet hit an existing id: either a newer version (leave
+    // it) or one inserted meanwhile by another worker (replace it if older). Without upsert:
+    const retries = clashed.flatMap((op) => ('replaceOne' in op ? [{ replaceOne: { ...op.replaceOne, upsert: false } }] : []));
+    if (retries.length > 0) await target.bulkWrite(retries, { ordered: false });
+  }
+
+  /** renameCollection with dropTarget, or drop-then-rename where the server lacks it (FerretDB 1.x). */
+  async function replaceCollection(live: string, staged: string): Promise<void> {
+    const liveIndexes = (await collectionExists(live)) ? await collection(live).indexes() : [];
+    for (const index of liveIndexes) {
+      if (index.name !== '_id_') await collection(staged).createIndex(index.key, { name: index.name });
+    }
+    try {
+      await collection(staged).rename(live, { dropTarget: true });
+    } catch (error) {
+      if (!(error instanceof MongoServerError) || error.code !== NOT_IMPLEMENTED) throw error;
+      try {
+        await collection(live).drop();
+      } catch (dropError) {
+        if (!(dropError instanceof MongoServerError) || dropError.code !== NAMESPACE_NOT_FOUND) throw dropError;
+      }
+      await collection(staged).rename(live);
+    }
+  }
+
+  return {
+    async ensureIndexes(indexes) {
+      for (const { collection: name, fields } of indexes) {
+        await collection(name).createIndex(Object.fromEntries(fields.map((field) => [`doc.${assertFieldPath(field)}`, 1])));
+      }
+    },
+
+    async get(name, id) {
+      return decode(await collection(name).findOne({ _id: id }));
+    },
+
+    async find(name, query: Query = {}) {
+      if (query.limit === 0) return [];
+      const sort: Record<string, 1 | -1> = {};
+      for (const { field, direction } of query.orderBy ?? []) sort[`doc.${assertFieldPath(field)}`] = direction === 'desc' ? -1 : 1;
+      sort._id = 1;
+      let cursor = collection(name).find(whereFilter(query.where)).sort(sort);
+      if (query.offset) cursor = cursor.skip(query.offset);
+      if (query.limit !== undefined) cursor = cursor.limit(query.limit);
+      const docs = await cursor.toArray();
+      return docs.flatMap((stored) => decode(stored) ?? []);
+    },
+
+    async count(name, where) {
+      return collection(name).countDocuments(whereFilter(where));
+    },
+
+    getCheckpoint: checkpoints.get,
+
+    async commit(projection, changes, checkpoint, expected) {
+      await checkpoints.move(projection, expected, checkpoint, async () => {
+        const byCollection = new Map<string, DocumentChange[]>();
+        for (const change of changes) byCollection.set(change.collection, [...(byCollection.get(change.collection) ?? []), change]);
+        for (const [name, group] of byCollection) await writeChanges(name, group);
+      });
+    },
+
+    async promote(projection, staged) {
+      for (const { live, staged: from } of staged.collections) {
+        if (await collectionExists(from)) await replaceCollection(live, from);
+        else await collection(live).deleteMany({});
+      }
+      await checkpoints.set(projection, await checkpoints.get(staged.projection));
+      await checkpoints.set(staged.projection, null);
+    },
+
+    async reset(projection, collections) {
+      // Emptied rather than dropped, so the indexes made at start stay.
+      for (const name of collections) await collection(name).deleteMany({});
+      await checkpoints.set(projection, null);
+    },
+
+    async close() {
+      await client.close();
+    },
+  };
+}
