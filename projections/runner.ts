@@ -70,6 +70,7 @@ export function runProjection(
     // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild.
     state.checkpoint = checkpoint;
     advance(checkpoint);
+    logger.info({ projection: projection.name, checkpoint }, 'projection running from its stored checkpoint');
     const subscription = eventStore.subscribeToAll({ after: checkpoint, batchSize });
     current.subscription = subscription;
     for await (const item of subscription) {

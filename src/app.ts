@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { createWriteTokenHasher } from './domain/writeToken.js';
 import type { Engine } from './engine.js';
 import { registerErrorHandling } from './http/errors.js';
-import { health } from './http/health.js';
+import { health, maxReadyLag } from './http/health.js';
 import { registerJsonBody } from './http/jsonBody.js';
 import { matchApi } from './http/matchApi.js';
 import { matchPage } from './http/matchPage.js';
@@ -67,7 +67,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream }: App
 
   await app.register(matchApi, { matches, readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel });
-  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: 1000 });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   return app;
 }

@@ -93,8 +93,13 @@ function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: numbe
   return value;
 }
 
+export interface LoadConfigOptions {
+  /** Processes that never hash write tokens (projection workers) need no WRITE_TOKEN_KEY. */
+  hashesWriteTokens?: boolean;
+}
+
 /** Reads and checks the environment; throws one ConfigError naming the bad variable. */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }: LoadConfigOptions = {}): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -104,7 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('WRITE_TOKEN_KEY', 'must be base64 of at least 32 random bytes');
   }
   const eventStoreUrl = url(env, 'EVENT_STORE_URL', `sqlite:${resolve(dataDir, 'events.sqlite')}`, ['sqlite', 'esdb', 'esdb+discover']);
-  if (writeTokenKey === null && !eventStoreUrl.startsWith('sqlite:')) {
+  if (hashesWriteTokens && writeTokenKey === null && !eventStoreUrl.startsWith('sqlite:')) {
     // Several API processes share the log; they must hash tokens with the same key.
     throw new ConfigError('WRITE_TOKEN_KEY', 'is required when EVENT_STORE_URL is not sqlite (base64 of 32 random bytes)');
   }

@@ -20,10 +20,10 @@ export interface Engine {
  * process. Without in-process projections, read-your-writes polls the stored checkpoints.
  */
 export async function openEngine(
-  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections'>,
+  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'>,
   logger: ProjectionLogger,
 ): Promise<Engine> {
-  const eventStore = await openEventStore(config.eventStoreUrl);
+  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, logger });
   const readModel = await openReadModel(config.readModelUrl);
   for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
   const running: RunningProjection[] = config.runProjections

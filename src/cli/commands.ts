@@ -1,8 +1,9 @@
 import type { CliCommand, CliIo } from './command.js';
 import { openapiCommand } from './openapi.js';
+import { projectionsCommand } from './projections.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [openapiCommand];
+const commands: CliCommand[] = [openapiCommand, projectionsCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { AppendTooLargeError } from '../eventstore/port.js';
 
 const statusOf: Record<DomainErrorCode, number> = {
   validation: 400,
@@ -41,6 +42,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(status).send(errorBody(status, error.message));
     }
     if (error.validation) return reply.code(400).send(errorBody(400, validationMessage(error)));
+    if (error instanceof AppendTooLargeError) {
+      // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
+      request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
+      return reply.code(413).send(errorBody(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload'));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

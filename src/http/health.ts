@@ -5,11 +5,14 @@ import type { Engine } from '../engine.js';
 const ProjectionHealth = Type.Object({
   name: Type.String(),
   checkpoint: Type.Union([Type.Integer(), Type.Null()]),
-  lag: Type.Integer({ description: 'Events in the log not yet applied.' }),
+  lag: Type.Integer({ description: 'How far the checkpoint is behind the newest event: in events (SQLite) or bytes of log (EventStoreDB).' }),
   caughtUp: Type.Boolean(),
   failure: Type.Union([Type.Object({ position: Type.Integer(), streamId: Type.String(), message: Type.String() }), Type.Null()]),
 });
 const Readiness = Type.Object({ status: Type.String(), projections: Type.Array(ProjectionHealth) });
+
+/** Readiness threshold for lag: about a thousand matches, in the event store's position unit. */
+export const maxReadyLag = (positionUnit: 'event' | 'byte') => (positionUnit === 'byte' ? 64 * 1024 * 1024 : 1000);
 
 export interface HealthDeps {
   engine: Pick<Engine, 'projectionStatus'>;

@@ -50,7 +50,13 @@ function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocum
   return filter;
 }
 
-const writeErrorsOf = (error: MongoBulkWriteError) => (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]);
+function onlyDuplicateKeys(error: unknown): boolean {
+  if (error instanceof MongoBulkWriteError) {
+    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    return writeErrors.length > 0 && writeErrors.every((writeError) => writeError.code === DUPLICATE_KEY);
+  }
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
 
 /**
  * Read models in MongoDB (or a MongoDB-wire server such as FerretDB), one collection per
@@ -83,33 +89,39 @@ export async function openMongoReadModel(url: string): Promise<ReadModelStore> {
     return (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
   }
 
-  /** Guarded writes of one collection; a duplicate key means a newer version is already there. */
+  /**
+   * Guarded writes of one collection, one round trip for the lot. A duplicate key means the
+   * upsert found no older version yet hit the id: a newer version is there (leave it), or another
+   * worker inserted an older one meanwhile (replace it, without upsert this time). FerretDB 1.x
+   * stops an unordered bulk at its first error, so on one every write is redone on its own;
+   * each is idempotent.
+   */
   async function writeChanges(name: string, changes: DocumentChange[]): Promise<void> {
     const target = collection(name);
-    const ops = changes.map((change): AnyBulkWriteOperation<StoredDocument> => ({
-      replaceOne: {
-        filter: { _id: change.id, position: { $lt: change.position } },
-        replacement:
-          change.doc === null
-            ? { position: change.position, deleted: true }
-            : { position: change.position, doc: escapeKeys({ ...change.doc, id: change.id }) },
-        upsert: true,
-      },
+    const writes = changes.map((change) => ({
+      filter: { _id: change.id, position: { $lt: change.position } },
+      replacement:
+        change.doc === null
+          ? { position: change.position, deleted: true as const }
+          : { position: change.position, doc: escapeKeys({ ...change.doc, id: change.id }) },
     }));
-    let clashed: AnyBulkWriteOperation<StoredDocument>[] = [];
     try {
-      await target.bulkWrite(ops, { ordered: false });
+      await target.bulkWrite(
+        writes.map((write): AnyBulkWriteOperation<StoredDocument> => ({ replaceOne: { ...write, upsert: true } })),
+        { ordered: false },
+      );
+      return;
     } catch (error) {
-      if (!(error instanceof MongoBulkWriteError)) throw error;
-      const writeErrors = writeErrorsOf(error);
-      const other = writeErrors.find((writeError) => writeError.code !== DUPLICATE_KEY);
-      if (other) throw error;
-      clashed = writeErrors.flatMap((writeError) => ops[writeError.index] ?? []);
+      if (!onlyDuplicateKeys(error)) throw error;
     }
-    // The upsert found no older version yet hit an existing id: either a newer version (leave
-    // it) or one inserted meanwhile by another worker (replace it if older). Without upsert:
-    const retries = clashed.flatMap((op) => ('replaceOne' in op ? [{ replaceOne: { ...op.replaceOne, upsert: false } }] : []));
-    if (retries.length > 0) await target.bulkWrite(retries, { ordered: false });
+    for (const { filter, replacement } of writes) {
+      try {
+        await target.replaceOne(filter, replacement, { upsert: true });
+      } catch (error) {
+        if (!onlyDuplicateKeys(error)) throw error;
+        await target.replaceOne(filter, replacement);
+      }
+    }
   }
 
   /** renameCollection with dropTarget, or drop-then-rename where the server lacks it (FerretDB 1.x). */

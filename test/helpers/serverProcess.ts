@@ -17,9 +17,9 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` as a real server process on a free loopback port. */
-export async function startServerProcess(env: Record<string, string>, script = mainTs): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...typescriptExecArgv(), script], {
+/** Starts `src/main.ts` (or another script that listens, with its args) as a real process on a free loopback port. */
+export async function startServerProcess(env: Record<string, string>, script = mainTs, args: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...typescriptExecArgv(), script, ...args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

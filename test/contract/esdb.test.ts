@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import t from 'tap';
+import { openEsdbEventStore } from '../../src/eventstore/esdb.js';
+import { AppendTooLargeError } from '../../src/eventstore/port.js';
+import { SERVICE_STREAM_PREFIXES } from '../../src/eventstore/streamPrefixes.js';
+import { eventStoreContract } from './eventStoreContract.js';
+
+/**
+ * The event store contract on a real EventStoreDB / KurrentDB server, named by ESDB_URL
+ * (e.g. esdb://127.0.0.1:2113?tls=false). The contract's streams are named `contract…`.
+ */
+const url = process.env.ESDB_URL;
+const NO_ESDB =
+  'ESDB_URL is not set: no EventStoreDB server can be installed on these machines, so this suite needs one started elsewhere (docker compose up eventstore; ESDB_URL=esdb://127.0.0.1:2113?tls=false)';
+
+if (!url) {
+  t.test('esdb: event store contract', { skip: NO_ESDB }, async () => {});
+} else {
+  const open = async () => openEsdbEventStore(url, { streamPrefixes: [...SERVICE_STREAM_PREFIXES, 'contract'] });
+  eventStoreContract(t, 'esdb', open);
+
+  t.test('esdb: an append above MaxAppendSize is refused whole, before it is sent', async (t) => {
+    const store = openEsdbEventStore(url, { maxAppendBytes: 64 * 1024 });
+    t.teardown(() => store.close());
+    const stream = `contract${randomUUID().slice(0, 8)}-large`;
+    const big = JSON.stringify({ text: 'x'.repeat(40 * 1024) });
+    const event = () => ({ id: randomUUID(), type: 'Big', data: big, metadata: { schemaVersion: 1 } });
+    await t.rejects(store.appendToStream(stream, [event(), event()], 'no_stream'), AppendTooLargeError);
+    t.same(await store.readStream(stream), [], 'nothing of it was written');
+  });
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import t from 'tap';
+import { openEsdbEventStore } from '../../src/eventstore/esdb.js';
+import { AppendTooLargeError } from '../../src/eventstore/port.js';
+
+/**
+ * What the EventStoreDB adapter decides before it talks to a server, so it holds without one:
+ * nothing listens on port 1, and none of these reach the network.
+ */
+const secret = 's3cr3t-pa55';
+
+t.test('an append above the configured MaxAppendSize is refused before it is sent', async (t) => {
+  const store = openEsdbEventStore(`esdb://admin:${secret}@127.0.0.1:1?tls=false`, { maxAppendBytes: 64 * 1024 });
+  t.teardown(() => store.close());
+  const data = JSON.stringify({ text: 'é'.repeat(16 * 1024) }); // 32 KiB of UTF-8 in 16 Ki characters
+  const event = (type: string) => ({ id: randomUUID(), type, data, metadata: { requestId: 'r', schemaVersion: 1 } });
+  const error = await store.appendToStream('match-big', [event('MatchCreated'), event('MatchReplaced')], 'no_stream').catch((e: unknown) => e);
+  t.ok(error instanceof AppendTooLargeError, 'AppendTooLargeError');
+  if (error instanceof AppendTooLargeError) {
+    t.ok(error.bytes > 64 * 1024, `counted in UTF-8 bytes plus metadata and type (${error.bytes})`);
+    t.equal(error.maxBytes, 64 * 1024);
+  }
+});
+
+t.test('connection strings are checked without ever repeating the password', async (t) => {
+  const bad: [string, RegExp][] = [
+    [`esdb://admin:${secret}@127.0.0.1:2113?tls=false&tlsVerifyCert=false`, /tlsVerifyCert=false is not supported/],
+    [`esdb://admin:${secret}@127.0.0.1:2113?tls=false&unknownOption=1`, /unknown option "unknownOption"/],
+    [`esdb://admin:${secret}@127.0.0.1:2113?throwOnAppendFailure=false`, /throwOnAppendFailure=false/],
+    [`esdb://admin:${secret}@127.0.0.1:notaport?tls=false`, /not a valid EventStoreDB connection string/],
+  ];
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+  t.teardown(() => {
+    console.warn = warn;
+  });
+  for (const [url, problem] of bad) {
+    const error = (() => {
+      try {
+        openEsdbEventStore(url);
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
+    t.ok(error instanceof Error, `refused: ${problem}`);
+    if (error instanceof Error) {
+      t.match(error.message, problem);
+      t.notMatch(error.message, secret, 'no password in the message');
+    }
+  }
+  t.same(warnings, [], 'and nothing printed by the client');
+});
