@@ -9,7 +9,7 @@ export const NO_MONGODB =
  * A fresh database on the server named by MONGODB_URL, dropped when the test ends; null
  * without MONGODB_URL. The returned URL names the database in its path.
  */
-export function testMongoUrl(t: { teardown(fn: () => Promise<void>): void }, prefix = 'matchlog_test'): string | null {
+export function testMongoUrl(t: { teardown(fn: () => void | Promise<void>): void }, prefix = 'matchlog_test'): string | null {
   const base = process.env.MONGODB_URL;
   if (!base) return null;
   const name = `${prefix}_${randomUUID().slice(0, 8)}`;

@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Engine, openEngine } from '../../src/engine.js';
 import { loadWriteTokenKey } from '../../src/writeTokenKey.js';
+import { mongoWorkerEnv } from './workerProcess.js';
 
 export interface TestApp {
   app: App;
@@ -33,7 +34,9 @@ export async function startTestApp(
   env: Record<string, string> = {},
 ): Promise<TestApp> {
   const dataDir = env.DATA_DIR ?? tempDataDir(t);
-  const config = loadConfig({ PUBLIC_BASE_URL: 'http://matchlog.test', ...env, DATA_DIR: dataDir });
+  // test/e2e/httpOnWorkers.test.ts reruns the HTTP suites with read models on MongoDB and a worker process.
+  const engineEnv = process.env.MATCHLOG_TEST_READ_MODELS === 'mongodb-worker' ? await mongoWorkerEnv(t, dataDir) : {};
+  const config = loadConfig({ PUBLIC_BASE_URL: 'http://matchlog.test', ...env, ...engineEnv, DATA_DIR: dataDir });
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
