@@ -62,10 +62,13 @@ t.test('pages, oldest or newest first, join up to the whole history', async (t) 
     const diffs: unknown[] = [];
     let from: number | null = null;
     for (let pages = 0; pages < 10; pages += 1) {
-      const res = await app.inject({ method: 'GET', url: `/api/matches/hist/history?order=${order}&limit=3${from === null ? '' : `&from=${from}`}` });
-      const page = res.json();
-      seen.push(...page.entries.map((e: { revision: number }) => e.revision));
-      diffs.push(...page.entries.map((e: { diff: unknown }) => e.diff));
+      const query: string = `order=${order}&limit=3${from === null ? '' : `&from=${from}`}`;
+      const page = (await app.inject({ method: 'GET', url: `/api/matches/hist/history?${query}` })).json() as {
+        entries: { revision: number; diff: unknown }[];
+        next: number | null;
+      };
+      seen.push(...page.entries.map((e) => e.revision));
+      diffs.push(...page.entries.map((e) => e.diff));
       from = page.next;
       if (from === null) break;
     }
