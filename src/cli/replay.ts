@@ -1,10 +1,8 @@
 import { diffMatch, type MatchDiff } from '../domain/matchDiff.js';
-import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
-import { matchEvents } from '../history/matchHistory.js';
 import type { PublicEvent } from '../history/publicEvent.js';
 import type { CliCommand } from './command.js';
-import { matchIdArgument, openStores } from './stores.js';
+import { eachMatchEvent } from './stores.js';
 
 const n = (value: number | null) => (value === null ? '–' : String(value));
 const INDENT = '       ';
@@ -45,31 +43,20 @@ export const replayCommand: CliCommand = {
   summary: 'print every version of a match and what changed, for a person at a terminal',
   usage: 'matchlog replay <matchId>',
   async run(args, io) {
-    const matchId = matchIdArgument(args, this.usage);
-    if (!isMatchId(matchId)) throw new Error(MATCH_ID_RULE);
-    const stores = await openStores(io.env);
-    try {
-      let previous: unknown;
-      let count = 0;
-      for await (const event of matchEvents(stores.eventStore, matchId)) {
-        if (count === 0) io.out(`match ${matchId}\n\n`);
-        count += 1;
-        io.out(`${eventLine(event)}\n`);
-        if (event.details) io.out(`${INDENT}${Object.entries(event.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}\n`);
-        if (!event.content) continue;
-        const payload: unknown = JSON.parse(event.content.payloadText);
-        const lines = previous === undefined ? [headline(payload)] : [headline(payload), ...diffLines(diffMatch(previous, payload)).map((l) => `  ${l}`)];
-        for (const line of lines) io.out(`${INDENT}${line}\n`);
-        previous = payload;
-      }
-      if (count === 0) {
-        io.err(`no match with id "${matchId}"\n`);
-        return 1;
-      }
-      io.out(`\n${count} events\n`);
-      return 0;
-    } finally {
-      await stores.close();
-    }
+    let previous: unknown;
+    let count = 0;
+    const code = await eachMatchEvent(args, io, this.usage, (event, index, matchId) => {
+      if (index === 0) io.out(`match ${matchId}\n\n`);
+      count = index + 1;
+      io.out(`${eventLine(event)}\n`);
+      if (event.details) io.out(`${INDENT}${Object.entries(event.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}\n`);
+      if (!event.content) return;
+      const payload: unknown = JSON.parse(event.content.payloadText);
+      const lines = previous === undefined ? [headline(payload)] : [headline(payload), ...diffLines(diffMatch(previous, payload)).map((l) => `  ${l}`)];
+      for (const line of lines) io.out(`${INDENT}${line}\n`);
+      previous = payload;
+    });
+    if (code === 0) io.out(`\n${count} events\n`);
+    return code;
   },
 };
