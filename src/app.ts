@@ -7,6 +7,7 @@ import { createWriteTokenHasher } from './domain/writeToken.js';
 import type { Engine } from './engine.js';
 import { registerErrorHandling } from './http/errors.js';
 import { health, maxReadyLag } from './http/health.js';
+import { historyApi } from './http/historyApi.js';
 import { registerJsonBody } from './http/jsonBody.js';
 import { matchApi } from './http/matchApi.js';
 import { matchPage } from './http/matchPage.js';
@@ -65,8 +66,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream }: App
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
   });
 
-  await app.register(matchApi, { matches, readModel: engine.readModel, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel });
+  await app.register(matchApi, { matches, readModel: engine.readModel, eventStore: engine.eventStore, matchUrl });
+  await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
+  await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   return app;

@@ -1,9 +1,13 @@
 import type { CliCommand, CliIo } from './command.js';
+import { exportCommand } from './export.js';
 import { openapiCommand } from './openapi.js';
 import { projectionsCommand } from './projections.js';
+import { rebuildCommand } from './rebuild.js';
+import { replayCommand } from './replay.js';
+import { verifyCommand } from './verify.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [openapiCommand, projectionsCommand];
+const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, projectionsCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

@@ -23,6 +23,7 @@ interface StoredDocument {
 const DUPLICATE_KEY = 11000;
 const NOT_IMPLEMENTED = 238;
 const NAMESPACE_NOT_FOUND = 26;
+const INDEX_CONFLICTS = [85, 86];
 const LIVE: Filter<StoredDocument> = { deleted: { $ne: true } };
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
 
@@ -128,7 +129,13 @@ export async function openMongoReadModel(url: string): Promise<ReadModelStore> {
   async function replaceCollection(live: string, staged: string): Promise<void> {
     const liveIndexes = (await collectionExists(live)) ? await collection(live).indexes() : [];
     for (const index of liveIndexes) {
-      if (index.name !== '_id_') await collection(staged).createIndex(index.key, { name: index.name });
+      if (index.name === '_id_') continue;
+      try {
+        await collection(staged).createIndex(index.key, { name: index.name });
+      } catch (error) {
+        // The staged collection has it already, under another name: good enough.
+        if (!(error instanceof MongoServerError) || !(typeof error.code === 'number' && INDEX_CONFLICTS.includes(error.code))) throw error;
+      }
     }
     try {
       await collection(staged).rename(live, { dropTarget: true });
