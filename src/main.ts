@@ -1,4 +1,4 @@
-import { buildApp } from './app.js';
+import { type App, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openEngine } from './engine.js';
 import { loadWriteTokenKey } from './writeTokenKey.js';
@@ -16,11 +16,16 @@ async function main() {
     throw error;
   }
   const writeTokenKey = loadWriteTokenKey(config);
+  // Projections start inside openEngine, before the app and its logger exist: their first lines wait.
+  const early: { level: 'info' | 'error'; obj: object; msg: string }[] = [];
+  let log: App['log'] | null = null;
   const engine = await openEngine(config, {
-    info: (obj, msg) => app.log.info(obj, msg),
-    error: (obj, msg) => app.log.error(obj, msg),
+    info: (obj, msg) => (log ? log.info(obj, msg) : early.push({ level: 'info', obj, msg })),
+    error: (obj, msg) => (log ? log.error(obj, msg) : early.push({ level: 'error', obj, msg })),
   });
   const app = await buildApp({ config, engine, writeTokenKey });
+  log = app.log;
+  for (const { level, obj, msg } of early.splice(0)) app.log[level](obj, msg);
 
   let closing = false;
   const shutdown = async (signal: string) => {
