@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Projection benchmark: catch-up time and throughput (events/s) of every projection, run the
+// way a worker runs them (runner + subscription), over a log of N generated matches, into
+// read models on SQLite (the baseline) and, when MONGODB_URL is set, on that MongoDB-wire
+// server (FerretDB in CI), in the same run. Not part of npm test.
+// Usage: npm run bench:projections [-- --matches 10000] [--batch 100]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+import { allProjections } from '../../dist/projections/all.js';
+import { runProjection } from '../../dist/projections/runner.js';
+import { openSqliteEventStore } from '../../dist/src/eventstore/sqlite.js';
+import { openMongoReadModel } from '../../dist/src/readmodel/mongo.js';
+import { openSqliteReadModel } from '../../dist/src/readmodel/sqlite.js';
+import { generatePayloads, seedMatches } from './seed.mjs';
+
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, batch: { type: 'string', default: '100' } } });
+const count = Number(values.matches);
+const batchSize = Number(values.batch);
+const dir = mkdtempSync(join(tmpdir(), 'matchlog-projection-bench-'));
+const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'));
+const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+const failures = [];
+const logger = { info: () => {}, error: (obj, msg) => failures.push(`${msg}: ${String(obj.err)}`) };
+
+/** Every projection from an empty read model to the head of the log, all at once, as a worker does. */
+async function catchUp(readModel, head) {
+  for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
+  const start = process.hrtime.bigint();
+  const runners = allProjections.map((projection) => runProjection(projection, eventStore, readModel, logger, { batchSize }));
+  const reached = await Promise.all(runners.map((runner) => runner.waitFor(head, 3_600_000)));
+  const elapsed = seconds(start);
+  await Promise.all(runners.map((runner) => runner.stop()));
+  if (!reached.every(Boolean)) throw new Error('a projection did not catch up');
+  return elapsed;
+}
+
+const mongoDb = `matchlog_bench_${process.pid}`;
+try {
+  let t = process.hrtime.bigint();
+  const { bytes } = await seedMatches(eventStore, { count, payloads: generatePayloads() });
+  const head = await eventStore.headPosition();
+  console.log(`seeded ${count} matches (${head} events, ${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
+
+  const rows = [];
+  const sqlite = openSqliteReadModel(join(dir, 'readmodel.sqlite'));
+  rows.push({ name: 'SQLite (baseline)', seconds: await catchUp(sqlite, head) });
+  await sqlite.close();
+
+  if (process.env.MONGODB_URL) {
+    const url = process.env.MONGODB_URL.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]*)\/?[^?]*/, `$1/${mongoDb}`);
+    const client = new MongoClient(url);
+    const server = await client.db('admin').command({ buildInfo: 1 });
+    const mongo = await openMongoReadModel(url);
+    try {
+      rows.push({ name: `MongoDB wire (${server.version}${process.env.MONGODB_URL.includes('127.0.0.1') ? ', local' : ''})`, seconds: await catchUp(mongo, head) });
+    } finally {
+      await mongo.close();
+      await client.db(mongoDb).dropDatabase();
+      await client.close();
+    }
+  } else {
+    console.log('MONGODB_URL is not set: MongoDB read models not measured');
+  }
+
+  const baseline = rows[0].seconds;
+  console.log(`\n${count} matches = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), batch ${batchSize}, node ${process.version}\n`);
+  console.log('| read models | catch-up (s) | events/s | throughput vs SQLite |');
+  console.log('|---|---:|---:|---:|');
+  for (const row of rows) console.log(`| ${row.name} | ${row.seconds.toFixed(1)} | ${(head / row.seconds).toFixed(0)} | ${(baseline / row.seconds).toFixed(3)} |`);
+  if (failures.length > 0) console.log(`\n${failures.length} projection failure(s) while running: ${failures.slice(0, 3).join('; ')}`);
+} finally {
+  await eventStore.close();
+  rmSync(dir, { recursive: true, force: true });
+}
