@@ -1,7 +1,7 @@
-import { type AnyBulkWriteOperation, type Collection, type Filter, MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
-import type { Position } from '../eventstore/port.js';
+import { type Collection, type Filter, MongoClient, MongoServerError } from 'mongodb';
 import { escapeKeys, unescapeKeys } from './documentKeys.js';
 import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
+import { type GuardedWrite, type StoredDocument, writeAfterReading, writeConditionally } from './mongoGuardedWrites.js';
 import {
   assertFieldPath,
   type Document,
@@ -11,16 +11,6 @@ import {
   type ReadModelStore,
 } from './port.js';
 
-/** A read-model document as stored: its position guards it; a delete leaves a tombstone. */
-interface StoredDocument {
-  _id: string;
-  position: Position;
-  /** The document, keys escaped (documentKeys.ts); absent on a tombstone. */
-  doc?: Record<string, unknown>;
-  deleted?: true;
-}
-
-const DUPLICATE_KEY = 11000;
 const NOT_IMPLEMENTED = 238;
 const NAMESPACE_NOT_FOUND = 26;
 const INDEX_CONFLICTS = [85, 86];
@@ -51,13 +41,6 @@ function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocum
   return filter;
 }
 
-function onlyDuplicateKeys(error: unknown): boolean {
-  if (error instanceof MongoBulkWriteError) {
-    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    return writeErrors.length > 0 && writeErrors.every((writeError) => writeError.code === DUPLICATE_KEY);
-  }
-  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
-}
 
 /**
  * Read models in MongoDB (or a MongoDB-wire server such as FerretDB), one collection per
@@ -72,14 +55,23 @@ function onlyDuplicateKeys(error: unknown): boolean {
  * batch's documents before its checkpoint moves, and a projection that derives one document
  * from another must itself skip events a document already reflects (as publicView does by
  * revision), since a crash can leave part of a batch applied. On FerretDB 1.x a guarded write
- * is not atomic (the server reads, then writes), so two workers running the same projection at
- * once could leave a document a batch behind there; on MongoDB they cannot.
+ * is not atomic (mongoGuardedWrites.ts), so two workers running the same projection at once
+ * could, rarely, leave a document a version behind there; on MongoDB they cannot.
  */
-export async function openMongoReadModel(url: string): Promise<ReadModelStore> {
+export interface MongoReadModelOptions {
+  /** How guarded writes are made (mongoGuardedWrites.ts); `auto` picks by server. Tests force each. */
+  writes?: 'auto' | 'conditional' | 'afterReading';
+}
+
+export async function openMongoReadModel(url: string, options: MongoReadModelOptions = {}): Promise<ReadModelStore> {
   const client = new MongoClient(url, { appName: 'matchlog' });
   await client.connect();
   const db = client.db(databaseName(url));
   const checkpoints = createMongoCheckpoints(db);
+  // FerretDB answers buildInfo with its own version; it needs writes keyed by _id alone (mongoGuardedWrites.ts).
+  const writeMode = options.writes ?? 'auto';
+  const afterReading =
+    writeMode === 'auto' ? typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string' : writeMode === 'afterReading';
 
   function collection(name: string): Collection<StoredDocument> {
     if (!COLLECTION_NAME.test(name) || CHECKPOINT_COLLECTIONS.includes(name)) throw new Error(`invalid read-model collection name: ${name}`);
@@ -90,39 +82,18 @@ export async function openMongoReadModel(url: string): Promise<ReadModelStore> {
     return (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
   }
 
-  /**
-   * Guarded writes of one collection, one round trip for the lot. A duplicate key means the
-   * upsert found no older version yet hit the id: a newer version is there (leave it), or another
-   * worker inserted an older one meanwhile (replace it, without upsert this time). FerretDB 1.x
-   * stops an unordered bulk at its first error, so on one every write is redone on its own;
-   * each is idempotent.
-   */
   async function writeChanges(name: string, changes: DocumentChange[]): Promise<void> {
-    const target = collection(name);
-    const writes = changes.map((change) => ({
-      filter: { _id: change.id, position: { $lt: change.position } },
-      replacement:
-        change.doc === null
-          ? { position: change.position, deleted: true as const }
-          : { position: change.position, doc: escapeKeys({ ...change.doc, id: change.id }) },
-    }));
-    try {
-      await target.bulkWrite(
-        writes.map((write): AnyBulkWriteOperation<StoredDocument> => ({ replaceOne: { ...write, upsert: true } })),
-        { ordered: false },
-      );
-      return;
-    } catch (error) {
-      if (!onlyDuplicateKeys(error)) throw error;
-    }
-    for (const { filter, replacement } of writes) {
-      try {
-        await target.replaceOne(filter, replacement, { upsert: true });
-      } catch (error) {
-        if (!onlyDuplicateKeys(error)) throw error;
-        await target.replaceOne(filter, replacement);
-      }
-    }
+    const writes = changes.map(
+      (change): GuardedWrite => ({
+        id: change.id,
+        position: change.position,
+        replacement:
+          change.doc === null
+            ? { position: change.position, deleted: true }
+            : { position: change.position, doc: escapeKeys({ ...change.doc, id: change.id }) },
+      }),
+    );
+    await (afterReading ? writeAfterReading : writeConditionally)(collection(name), writes);
   }
 
   /** renameCollection with dropTarget, or drop-then-rename where the server lacks it (FerretDB 1.x). */
