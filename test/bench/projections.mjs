@@ -30,7 +30,12 @@ async function catchUp(readModel, head) {
   for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
   const start = process.hrtime.bigint();
   const runners = allProjections.map((projection) => runProjection(projection, eventStore, readModel, logger, { batchSize }));
-  const reached = await Promise.all(runners.map((runner) => runner.waitFor(head, 3_600_000)));
+  const progress = setInterval(() => {
+    const at = runners.map((runner) => `${runner.name} ${runner.status().checkpoint ?? 0}/${head}`).join(', ');
+    console.error(`  ${seconds(start).toFixed(0)} s: ${at}`);
+  }, 60_000);
+  const reached = await Promise.all(runners.map((runner) => runner.waitFor(head, 24 * 3_600_000)));
+  clearInterval(progress);
   const elapsed = seconds(start);
   await Promise.all(runners.map((runner) => runner.stop()));
   if (!reached.every(Boolean)) throw new Error('a projection did not catch up');
