@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { createClubCommands } from './commands/clubCommands.js';
 import { createMatchCommands } from './commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from './domain/writeToken.js';
@@ -14,7 +15,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel'>;
+  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel' | 'clubSyncEnforcement'>;
   engine: Engine;
   writeTokenKey: Buffer;
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
@@ -58,11 +59,13 @@ export async function buildApp({ config, engine, writeTokenKey, logStream }: App
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
+  const clubs = createClubCommands({ eventStore: engine.eventStore });
   const matches = createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
     waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
+    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
   });
 
   await app.register(matchApi, { matches, readModel: engine.readModel, matchUrl });

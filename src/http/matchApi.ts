@@ -18,18 +18,25 @@ export interface MatchApiDeps {
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, matchUrl }) => {
-  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, writeToken: string | undefined): Promise<UploadResponse> {
+  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
     if (payload === null) throw validationError('send the match as a JSON object');
-    await matches.upload({
+    const result = await matches.upload({
       via,
       matchId,
       payload,
-      writeToken: writeToken ?? null,
+      body: request.body,
+      writeToken: headers['x-write-token'] ?? null,
+      appKey: headers['x-app-key'] ?? null,
       requestId: request.id,
       clientAddressClass: classifyClientAddress(request.ip),
     });
-    return { id: matchId, url: matchUrl(matchId) };
+    if (result.clubSync !== null) {
+      const { type, data } = result.clubSync;
+      request.log.info({ clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } }, 'club sync');
+    }
+    // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
+    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
   }
 
   app.post(
@@ -47,7 +54,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       },
     },
     async (request, reply) => {
-      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers['x-write-token']);
+      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers);
       return reply.code(201).send(body);
     },
   );
@@ -72,7 +79,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       if (request.body.id !== undefined && request.body.id !== id) {
         throw validationError(`the body's id "${request.body.id}" differs from the id in the path "${id}"; send the same id or leave it out of the body`);
       }
-      return upload(request, 'PUT', id, request.headers['x-write-token']);
+      return upload(request, 'PUT', id, request.headers);
     },
   );
 
