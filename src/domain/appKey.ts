@@ -44,9 +44,14 @@ export interface IssuedAppKey {
   hash: string;
 }
 
+/** Writes a key from its parts, checksum included. */
+export function formatAppKey(keyId: string, secret: string): string {
+  const body = `${APP_KEY_PREFIX}${keyId}_${secret}`;
+  return body + checksum(body);
+}
+
 export function generateAppKey(): IssuedAppKey {
-  const body = `${APP_KEY_PREFIX}${newKeyId()}_${newSecret()}`;
-  const key = body + checksum(body);
+  const key = formatAppKey(newKeyId(), newSecret());
   const parsed = parseAppKey(key);
   if (parsed === null) throw new Error('generated an app key that does not parse');
   return { key, keyId: parsed.keyId, prefix: key.slice(0, PREFIX_LENGTH), hash: hashAppKey(key) };
