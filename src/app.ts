@@ -6,6 +6,8 @@ import { createMatchCommands } from './commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from './domain/writeToken.js';
 import type { Engine } from './engine.js';
+import { clubDashboard, type ClubDashboardDeps } from './http/clubDashboard.js';
+import { sessionKey } from './http/dashboard/session.js';
 import { registerErrorHandling } from './http/errors.js';
 import { health } from './http/health.js';
 import { registerJsonBody } from './http/jsonBody.js';
@@ -15,11 +17,13 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel' | 'clubSyncEnforcement'>;
+  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel' | 'clubSyncEnforcement' | 'sessionSecret'>;
   engine: Engine;
   writeTokenKey: Buffer;
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
   logStream?: { write(line: string): void };
+  /** Login and sign-up attempts allowed per client address (tests lower them). */
+  dashboardRateLimits?: ClubDashboardDeps['rateLimits'];
 }
 
 /** Headers whose values are secrets: never written to a log. */
@@ -34,7 +38,7 @@ const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
     logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...(logStream ? { stream: logStream } : {}) },
@@ -71,6 +75,15 @@ export async function buildApp({ config, engine, writeTokenKey, logStream }: App
   await app.register(matchApi, { matches, readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: 1000 });
+  await app.register(clubDashboard, {
+    prefix: '/dashboard',
+    clubs,
+    readModel: engine.readModel,
+    matchUrl,
+    publicBaseUrl: config.publicBaseUrl,
+    sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
+    ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
+  });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   return app;
 }

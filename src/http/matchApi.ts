@@ -16,6 +16,12 @@ export interface MatchApiDeps {
   matchUrl: (id: string) => string;
 }
 
+const CLUB_SYNC_DESCRIPTION =
+  'Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club\'s dashboard, ' +
+  'authenticated by the club\'s app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, ' +
+  'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
+  'or a clubId or teamId that names no club or team of it).';
+
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, matchUrl }) => {
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
@@ -47,7 +53,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         summary: 'Create or upsert a match',
         description:
           'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
-          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe.',
+          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe. ' +
+          CLUB_SYNC_DESCRIPTION,
         body: MatchPayload,
         headers: WriteHeaders,
         response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
@@ -67,7 +74,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         summary: 'Create (unprotected) or replace a match',
         description:
           'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
-          'A protected match needs its X-Write-Token. Answers 200 in both cases.',
+          'A protected match needs its X-Write-Token. Answers 200 in both cases. ' + CLUB_SYNC_DESCRIPTION,
         params: MatchParams,
         body: MatchPayload,
         headers: WriteHeaders,

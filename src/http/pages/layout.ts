@@ -24,14 +24,14 @@ summary { cursor: pointer; font-weight: 600; }
 `);
 
 /** The page frame. No scripts anywhere: the Content-Security-Policy forbids them. */
-export function layout(title: string, body: SafeHtml): string {
+export function layout(title: string, body: SafeHtml, extraStyle: SafeHtml | string = ''): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · matchlog</title>
-<style>${STYLE}</style>
+<style>${STYLE}${extraStyle}</style>
 </head>
 <body>
 <header class="site"><a href="/">matchlog</a></header>
