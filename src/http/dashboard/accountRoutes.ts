@@ -15,8 +15,8 @@ export interface AccountRoutesDeps {
 }
 
 const Field = (maxLength: number) => Type.String({ maxLength });
-const SignUpBody = Type.Object({ _csrf: Field(200), clubName: Field(200), email: Field(400), password: Field(1000) });
-const LoginBody = Type.Object({ _csrf: Field(200), email: Field(400), password: Field(1000) });
+const SignUpBody = Type.Object({ _csrf: Type.Optional(Field(200)), clubName: Field(200), email: Field(400), password: Field(1000) });
+const LoginBody = Type.Object({ _csrf: Type.Optional(Field(200)), email: Field(400), password: Field(1000) });
 const LoginQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 
 const STATUS = { validation: 400, forbidden: 403, not_found: 404, conflict: 409, unavailable: 503 } as const;

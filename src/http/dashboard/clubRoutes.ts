@@ -101,7 +101,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
 
   app.get('/teams', { schema: { querystring: Done } }, async (request, reply) => teamsPage(request, reply, { info: doneMessage(request.query.done), error: null }));
 
-  app.post('/teams', { schema: { body: Type.Object({ _csrf: Text, name: Text }) } }, async (request, reply) => {
+  app.post('/teams', { schema: { body: Type.Object({ _csrf: Type.Optional(Text), name: Text }) } }, async (request, reply) => {
     try {
       await clubs.addTeam(clubOf(request).clubId, request.body.name, context(request));
       return reply.redirect('/dashboard/teams?done=team-added', 303);
@@ -111,7 +111,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     }
   });
 
-  app.post('/teams/:teamId', { schema: { params: Type.Object({ teamId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Text, name: Text }) } }, async (request, reply) => {
+  app.post('/teams/:teamId', { schema: { params: Type.Object({ teamId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text), name: Text }) } }, async (request, reply) => {
     try {
       await clubs.renameTeam(clubOf(request).clubId, request.params.teamId, request.body.name, context(request));
       return reply.redirect('/dashboard/teams?done=team-renamed', 303);
@@ -134,7 +134,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
 
   app.get('/connect', { schema: { querystring: Done } }, async (request, reply) => keysPage(request, reply, { info: doneMessage(request.query.done), error: null }));
 
-  app.post('/connect/keys', { schema: { body: Type.Object({ _csrf: Text, label: Type.Optional(Text) }) } }, async (request, reply) => {
+  app.post('/connect/keys', { schema: { body: Type.Object({ _csrf: Type.Optional(Text), label: Type.Optional(Text) }) } }, async (request, reply) => {
     const club = clubOf(request);
     const label = request.body.label ?? '';
     try {
@@ -149,7 +149,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     }
   });
 
-  app.post('/connect/keys/:keyId/revoke', { schema: { params: Type.Object({ keyId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Text }) } }, async (request, reply) => {
+  app.post('/connect/keys/:keyId/revoke', { schema: { params: Type.Object({ keyId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text) }) } }, async (request, reply) => {
     await clubs.revokeAppKey(clubOf(request).clubId, request.params.keyId, context(request));
     return reply.redirect('/dashboard/connect?done=key-revoked', 303);
   });
