@@ -1,7 +1,8 @@
 import type { CliCommand, CliIo } from './command.js';
+import { openapiCommand } from './openapi.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [];
+const commands: CliCommand[] = [openapiCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

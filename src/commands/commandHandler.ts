@@ -26,6 +26,32 @@ export interface HandledCommand<Event> {
 }
 
 /**
+ * Folded state of recently handled streams, by stream id. Events never change once stored,
+ * so a cached (revision, state) stays a valid prefix: the next command reads only the events
+ * after it. Bounded; least recently used entries go first.
+ */
+export function createStateCache<State>(maxEntries = 10_000) {
+  const entries = new Map<string, { revision: number; state: State }>();
+  return {
+    get(streamId: string) {
+      const entry = entries.get(streamId);
+      if (entry) {
+        entries.delete(streamId);
+        entries.set(streamId, entry);
+      }
+      return entry;
+    },
+    set(streamId: string, revision: number, state: State) {
+      entries.delete(streamId);
+      entries.set(streamId, { revision, state });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+    },
+  };
+}
+
+export type StateCache<State> = ReturnType<typeof createStateCache<State>>;
+
+/**
  * Read the stream, fold it into state, decide, append with the revision that was read.
  * A conflicting append means another writer got there first: read again and decide again,
  * so the rules are always applied to the latest state (at most `maxAttempts` times).
@@ -36,17 +62,19 @@ export async function handleCommand<State, Command, Event>(
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata,
-  maxAttempts = 20,
+  { cache, maxAttempts = 20 }: { cache?: StateCache<State>; maxAttempts?: number } = {},
 ): Promise<HandledCommand<Event>> {
   const attemptId = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
-    const recorded = await eventStore.readStream(streamId);
-    let state = decider.initialState();
+    const cached = cache?.get(streamId);
+    const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
+    let state = cached?.state ?? decider.initialState();
     for (const stored of recorded) {
       const event = decider.decode(stored);
       if (event !== null) state = decider.evolve(state, event);
     }
-    const revision = recorded.at(-1)?.revision ?? null;
+    const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
+    if (cache && revision !== null) cache.set(streamId, revision, state);
     const events = decider.decide(command, state);
     const toAppend = events.map((event, index) => ({
       ...decider.encode(event),

@@ -5,7 +5,7 @@ import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
 import type { WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/port.js';
-import { type Decider, handleCommand } from './commandHandler.js';
+import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
 
 export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> = {
   initialState: initialMatchState,
@@ -51,6 +51,9 @@ export interface MatchCommandsDeps {
 
 /** The write side of matches: uploads become events, durable before the caller hears back. */
 export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging, checkClubSync }: MatchCommandsDeps) {
+  // A live match is re-uploaded after every rally; without the cache each upload would re-read every version.
+  const cache = createStateCache<MatchState>();
+
   /** Club sync is checked once per upload, before deciding: the key's validity at this moment counts. */
   async function clubSyncOf(input: UploadInput): Promise<ClubSyncCheck | null> {
     if (!mayNameClub(input.payload)) return null;
@@ -73,7 +76,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         requestId: input.requestId,
         clientAddressClass: input.clientAddressClass,
         schemaVersion: 1,
-      });
+      }, { cache });
       // The write is durable either way; a lagging read model is reported, not turned into an error.
       if (!(await waitForReaders(append.position))) onReadersLagging(append.position);
       return {

@@ -23,7 +23,7 @@ export interface UploadMatch {
   payload: JsonText;
   writeTokenHash: string | null;
   /** Present when the payload names a club and a team: what was found out about them and the key. */
-  clubSync: ClubSyncCheck | null;
+  clubSync?: ClubSyncCheck | null;
 }
 
 export type MatchCommand = UploadMatch;
@@ -35,7 +35,8 @@ export type MatchCommand = UploadMatch;
  */
 export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
   const stored = decideMatchContent(command, state);
-  return command.clubSync === null ? stored : [...stored, decideClubSync(command.matchId, command.clubSync)];
+  const { clubSync } = command;
+  return clubSync === undefined || clubSync === null ? stored : [...stored, decideClubSync(command.matchId, clubSync)];
 }
 
 function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {

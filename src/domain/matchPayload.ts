@@ -65,7 +65,7 @@ const first = <T>(...values: (T | null)[]): T | null => values.find((v) => v !==
 const LABEL_MAX = 80;
 
 /** Display text of a field whose type the spec leaves open: text, a number, or an object's name. */
-function label(value: unknown): string | null {
+function displayText(value: unknown): string | null {
   const direct = text(value);
   if (direct !== null) return direct.slice(0, LABEL_MAX);
   if (!isObj(value)) return null;
@@ -188,22 +188,31 @@ function action(entry: unknown): ActionLine | null {
   };
 }
 
+const DETAIL_LABELS: Record<string, string> = {
+  sport: 'Sport',
+  competition: 'Competition',
+  season: 'Season',
+  category: 'Category',
+  venue: 'Venue',
+  startedAt: 'Started',
+  status: 'Status',
+};
+
 export function summarizeMatch(payload: unknown): MatchSummary {
   const body = isObj(payload) ? payload : {};
   const rawActions = Array.isArray(body.actions) ? body.actions : [];
-  const details = (['sport', 'competition', 'season', 'category', 'venue', 'startedAt', 'status'] as const)
-    .flatMap((field) => {
-      const value = text(body[field]);
-      return value === null ? [] : [{ label: field, value }];
-    });
+  const details = Object.entries(DETAIL_LABELS).flatMap(([field, label]) => {
+    const value = text(body[field]);
+    return value === null ? [] : [{ label, value }];
+  });
   return {
     sport: text(body.sport),
     ...teams(body),
     lines: scoreLines(body, rawActions),
     details,
-    season: label(body.season),
-    category: label(body.category),
-    competition: label(body.competition),
+    season: displayText(body.season),
+    category: displayText(body.category),
+    competition: displayText(body.competition),
     startedAt: first(text(body.startedAt), text(body.date), text(body.startTime)),
     players: players(body),
     actions: rawActions.map(action).filter((line): line is ActionLine => line !== null),

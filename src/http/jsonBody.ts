@@ -17,7 +17,7 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number) {
   app.decorateRequest('rawJson', null);
   const parse = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(
-    /^application\/([\w.-]+\+)?json$/,
+    /^application\/([\w.-]+\+)?json\s*(;.*)?$/i,
     { parseAs: 'string', bodyLimit },
     (request, body, done) => {
       const text = body.toString();

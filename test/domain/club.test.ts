@@ -1,8 +1,8 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { formatAppKey, generateAppKey } from '../../src/domain/appKey.js';
 import { decideClub, evolveClub, type ExistingClub, initialClubState, MAX_ACTIVE_APP_KEYS, verifyAppKey } from '../../src/domain/club.js';
 import type { ClubEvent } from '../../src/domain/clubEvents.js';
-import { deciderSpec } from '../helpers/decider.js';
+import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const at = '2026-03-01T10:00:00.000Z';
 const registered: ClubEvent = {
@@ -13,7 +13,7 @@ const u16: ClubEvent = { type: 'TeamAdded', data: { teamId: 'team000001', name: 
 const key1 = generateAppKey();
 const issued1: ClubEvent = { type: 'AppKeyIssued', data: { keyId: key1.keyId, prefix: key1.prefix, hash: key1.hash, label: 'scoring tablet', issuedAt: at } };
 
-const spec = (t: Test) => deciderSpec(t, { initialState: initialClubState, decide: decideClub, evolve: evolveClub });
+const spec = deciderSpec({ initialState: initialClubState, decide: decideClub, evolve: evolveClub });
 const fold = (events: ClubEvent[]) => {
   const state = events.reduce(evolveClub, initialClubState());
   if (!state.exists) throw new Error('no club');
@@ -21,69 +21,61 @@ const fold = (events: ClubEvent[]) => {
 };
 
 t.test('registering', async (t) => {
-  spec(t)
-    .given([])
+  spec([])
     .when({ type: 'RegisterClub', clubId: 'c0000000000000001', name: '  Lakeside VC ', adminEmail: 'admin@lakeside.test', passwordHash: 'scrypt$x', teams: [{ teamId: 'team000001', name: 'U16 Women' }], at })
-    .then([registered, u16], 'names are trimmed, teams are added with the club');
-  spec(t)
-    .given([registered])
+    .then(t, [registered, u16], 'names are trimmed, teams are added with the club');
+  spec([registered])
     .when({ type: 'RegisterClub', clubId: 'c0000000000000001', name: 'Again', adminEmail: 'x@y.test', passwordHash: 'h', teams: [], at })
-    .thenThrows('conflict', /already exists/);
-  spec(t)
-    .given([])
+    .thenThrows(t, 'conflict', /already exists/);
+  spec([])
     .when({ type: 'RegisterClub', clubId: 'c1', name: '   ', adminEmail: 'x@y.test', passwordHash: 'h', teams: [], at })
-    .thenThrows('validation', /club name is empty/);
-  spec(t)
-    .given([])
+    .thenThrows(t, 'validation', /club name is empty/);
+  spec([])
     .when({ type: 'RegisterClub', clubId: 'c1', name: 'Club', adminEmail: 'x@y.test', passwordHash: 'h', teams: [{ teamId: 'a', name: 'U16' }, { teamId: 'b', name: 'u16' }], at })
-    .thenThrows('validation', /given twice/);
-  spec(t).given([]).when({ type: 'AddTeam', teamId: 't', name: 'U18' }).thenThrows('not_found', /no such club/);
+    .thenThrows(t, 'validation', /given twice/);
+  spec([]).when({ type: 'AddTeam', teamId: 't', name: 'U18' }).thenThrows(t, 'not_found', /no such club/);
 });
 
 t.test('teams', async (t) => {
-  spec(t).given([registered]).when({ type: 'AddTeam', teamId: 'team000002', name: 'U18 Men' }).then([{ type: 'TeamAdded', data: { teamId: 'team000002', name: 'U18 Men' } }]);
-  spec(t).given([registered, u16]).when({ type: 'AddTeam', teamId: 'team000002', name: 'u16 women' }).thenThrows('validation', /already has a team named/);
-  spec(t).given([registered, u16]).when({ type: 'AddTeam', teamId: 'team000001', name: 'Other' }).thenThrows('conflict', /already exists/);
-  spec(t).given([registered]).when({ type: 'AddTeam', teamId: 'team000002', name: 'x'.repeat(61) }).thenThrows('validation', /longer than 60/);
-  spec(t).given([registered]).when({ type: 'AddTeam', teamId: 'team000002', name: 'bad\u0007name' }).thenThrows('validation', /printable/);
-  spec(t).given([registered, u16]).when({ type: 'RenameTeam', teamId: 'team000001', name: 'U17 Women' }).then([{ type: 'TeamRenamed', data: { teamId: 'team000001', name: 'U17 Women' } }]);
-  spec(t).given([registered, u16]).when({ type: 'RenameTeam', teamId: 'team000001', name: 'U16 Women' }).then([], 'renaming to the same name changes nothing');
-  spec(t).given([registered, u16]).when({ type: 'RenameTeam', teamId: 'nope', name: 'X' }).thenThrows('not_found', /no team nope/);
+  spec([registered]).when({ type: 'AddTeam', teamId: 'team000002', name: 'U18 Men' }).then(t, [{ type: 'TeamAdded', data: { teamId: 'team000002', name: 'U18 Men' } }]);
+  spec([registered, u16]).when({ type: 'AddTeam', teamId: 'team000002', name: 'u16 women' }).thenThrows(t, 'validation', /already has a team named/);
+  spec([registered, u16]).when({ type: 'AddTeam', teamId: 'team000001', name: 'Other' }).thenThrows(t, 'conflict', /already exists/);
+  spec([registered]).when({ type: 'AddTeam', teamId: 'team000002', name: 'x'.repeat(61) }).thenThrows(t, 'validation', /longer than 60/);
+  spec([registered]).when({ type: 'AddTeam', teamId: 'team000002', name: 'bad\u0007name' }).thenThrows(t, 'validation', /printable/);
+  spec([registered, u16]).when({ type: 'RenameTeam', teamId: 'team000001', name: 'U17 Women' }).then(t, [{ type: 'TeamRenamed', data: { teamId: 'team000001', name: 'U17 Women' } }]);
+  spec([registered, u16]).when({ type: 'RenameTeam', teamId: 'team000001', name: 'U16 Women' }).then(t, [], 'renaming to the same name changes nothing');
+  spec([registered, u16]).when({ type: 'RenameTeam', teamId: 'nope', name: 'X' }).thenThrows(t, 'not_found', /no team nope/);
   const renamed = fold([registered, u16, { type: 'TeamRenamed', data: { teamId: 'team000001', name: 'U17 Women' } }]);
   t.same(renamed.teams, [{ teamId: 'team000001', name: 'U17 Women' }]);
 });
 
 t.test('app keys', async (t) => {
   const key2 = generateAppKey();
-  spec(t)
-    .given([registered])
+  spec([registered])
     .when({ type: 'IssueAppKey', keyId: key1.keyId, prefix: key1.prefix, hash: key1.hash, label: ' scoring tablet ', at })
-    .then([issued1], 'the event holds id, prefix and hash, never the key');
-  spec(t).given([registered, issued1]).when({ type: 'IssueAppKey', keyId: key1.keyId, prefix: 'p', hash: 'h', label: '', at }).thenThrows('conflict', /already exists/);
-  spec(t)
-    .given([registered, issued1])
+    .then(t, [issued1], 'the event holds id, prefix and hash, never the key');
+  spec([registered, issued1]).when({ type: 'IssueAppKey', keyId: key1.keyId, prefix: 'p', hash: 'h', label: '', at }).thenThrows(t, 'conflict', /already exists/);
+  spec([registered, issued1])
     .when({ type: 'IssueAppKey', keyId: key2.keyId, prefix: key2.prefix, hash: key2.hash, label: '', at })
-    .then([{ type: 'AppKeyIssued', data: { keyId: key2.keyId, prefix: key2.prefix, hash: key2.hash, label: '', issuedAt: at } }], 'several keys may be active');
+    .then(t, [{ type: 'AppKeyIssued', data: { keyId: key2.keyId, prefix: key2.prefix, hash: key2.hash, label: '', issuedAt: at } }], 'several keys may be active');
   const many: ClubEvent[] = Array.from({ length: MAX_ACTIVE_APP_KEYS }, (_, i) => ({
     type: 'AppKeyIssued',
     data: { keyId: `k${String(i).padStart(9, '0')}`, prefix: 'p', hash: 'h', label: '', issuedAt: at },
   }));
-  spec(t).given([registered, ...many]).when({ type: 'IssueAppKey', keyId: key2.keyId, prefix: 'p', hash: 'h', label: '', at }).thenThrows('validation', /revoke one/);
+  spec([registered, ...many]).when({ type: 'IssueAppKey', keyId: key2.keyId, prefix: 'p', hash: 'h', label: '', at }).thenThrows(t, 'validation', /revoke one/);
   const revokedOne: ClubEvent = { type: 'AppKeyRevoked', data: { keyId: 'k000000000', revokedAt: at } };
-  spec(t)
-    .given([registered, ...many, revokedOne])
+  spec([registered, ...many, revokedOne])
     .when({ type: 'IssueAppKey', keyId: key2.keyId, prefix: 'p', hash: 'h', label: '', at })
-    .then([{ type: 'AppKeyIssued', data: { keyId: key2.keyId, prefix: 'p', hash: 'h', label: '', issuedAt: at } }], 'revoked keys do not count');
-  spec(t).given([registered, issued1]).when({ type: 'RevokeAppKey', keyId: key1.keyId, at }).then([{ type: 'AppKeyRevoked', data: { keyId: key1.keyId, revokedAt: at } }]);
-  spec(t)
-    .given([registered, issued1, { type: 'AppKeyRevoked', data: { keyId: key1.keyId, revokedAt: at } }])
+    .then(t, [{ type: 'AppKeyIssued', data: { keyId: key2.keyId, prefix: 'p', hash: 'h', label: '', issuedAt: at } }], 'revoked keys do not count');
+  spec([registered, issued1]).when({ type: 'RevokeAppKey', keyId: key1.keyId, at }).then(t, [{ type: 'AppKeyRevoked', data: { keyId: key1.keyId, revokedAt: at } }]);
+  spec([registered, issued1, { type: 'AppKeyRevoked', data: { keyId: key1.keyId, revokedAt: at } }])
     .when({ type: 'RevokeAppKey', keyId: key1.keyId, at: '2026-03-02T00:00:00.000Z' })
-    .then([], 'revoking twice changes nothing');
-  spec(t).given([registered]).when({ type: 'RevokeAppKey', keyId: 'nokey00000', at }).thenThrows('not_found', /no app key/);
+    .then(t, [], 'revoking twice changes nothing');
+  spec([registered]).when({ type: 'RevokeAppKey', keyId: 'nokey00000', at }).thenThrows(t, 'not_found', /no app key/);
 });
 
 t.test('logout ends sessions', async (t) => {
-  spec(t).given([registered]).when({ type: 'EndAdminSessions', at }).then([{ type: 'AdminLoggedOut', data: { at } }]);
+  spec([registered]).when({ type: 'EndAdminSessions', at }).then(t, [{ type: 'AdminLoggedOut', data: { at } }]);
   t.equal(fold([registered, { type: 'AdminLoggedOut', data: { at } }]).sessionsEndedAt, at);
 });
 

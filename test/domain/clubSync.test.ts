@@ -1,10 +1,10 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { AppKeyVerdict } from '../../src/domain/club.js';
 import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
-import { deciderSpec } from '../helpers/decider.js';
+import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const payload = asJsonText('{"clubId":"c1","teamId":"t1"}');
 const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', payload } };
@@ -21,7 +21,7 @@ const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSync
   side: 'home',
 });
 const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeTokenHash: null, clubSync });
-const spec = (t: Test) => deciderSpec(t, { initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
+const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
 
 const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };
 const unauthenticated = (reason: string, keyId: string | null = null): MatchStreamEvent => ({
@@ -40,45 +40,45 @@ const keyCases: { name: string; key: AppKeyVerdict; reason: string; keyId: strin
 
 t.test('a valid key of the club: accepted in both modes, after the match event', async (t) => {
   for (const mode of ['log', 'enforce'] as const) {
-    spec(t).given([]).when(upload(check(mode, valid))).then([created, accepted], `${mode}: create`);
-    spec(t).given([created]).when(upload(check(mode, valid), 'PUT')).then([replaced, accepted], `${mode}: replace`);
+    spec([]).when(upload(check(mode, valid))).then(t, [created, accepted], `${mode}: create`);
+    spec([created]).when(upload(check(mode, valid), 'PUT')).then(t, [replaced, accepted], `${mode}: replace`);
   }
 });
 
 t.test('log mode: without a valid key the sync is processed and flagged', async (t) => {
   for (const c of keyCases) {
-    spec(t).given([]).when(upload(check('log', c.key))).then([created, unauthenticated(c.reason, c.keyId)], c.name);
+    spec([]).when(upload(check('log', c.key))).then(t, [created, unauthenticated(c.reason, c.keyId)], c.name);
   }
 });
 
 t.test('enforce mode: without a valid key the sync is skipped', async (t) => {
   for (const c of keyCases) {
-    spec(t).given([]).when(upload(check('enforce', c.key))).then([created, skipped(c.reason, c.keyId)], c.name);
+    spec([]).when(upload(check('enforce', c.key))).then(t, [created, skipped(c.reason, c.keyId)], c.name);
   }
 });
 
 t.test('a club id that names no club is skipped in both modes, whatever the key', async (t) => {
   for (const mode of ['log', 'enforce'] as const) {
     for (const key of [valid, bad('missing_key')]) {
-      spec(t).given([]).when(upload(check(mode, key, 'no_such_club'))).then([created, skipped('no_such_club')], `${mode}, ${key.valid ? 'valid' : 'no'} key`);
+      spec([]).when(upload(check(mode, key, 'no_such_club'))).then(t, [created, skipped('no_such_club')], `${mode}, ${key.valid ? 'valid' : 'no'} key`);
     }
   }
 });
 
 t.test('a team id that is not a team of the club is skipped', async (t) => {
-  spec(t).given([]).when(upload(check('log', valid, 'no_such_team'))).then([created, skipped('no_such_team', 'key0000001')], 'log, valid key');
-  spec(t).given([]).when(upload(check('enforce', valid, 'no_such_team'))).then([created, skipped('no_such_team', 'key0000001')], 'enforce, valid key');
-  spec(t).given([]).when(upload(check('log', bad('missing_key'), 'no_such_team'))).then([created, skipped('no_such_team')], 'log, no key');
-  spec(t).given([]).when(upload(check('enforce', bad('missing_key'), 'no_such_team'))).then([created, skipped('missing_key')], 'enforce, no key: the key problem is named');
+  spec([]).when(upload(check('log', valid, 'no_such_team'))).then(t, [created, skipped('no_such_team', 'key0000001')], 'log, valid key');
+  spec([]).when(upload(check('enforce', valid, 'no_such_team'))).then(t, [created, skipped('no_such_team', 'key0000001')], 'enforce, valid key');
+  spec([]).when(upload(check('log', bad('missing_key'), 'no_such_team'))).then(t, [created, skipped('no_such_team')], 'log, no key');
+  spec([]).when(upload(check('enforce', bad('missing_key'), 'no_such_team'))).then(t, [created, skipped('missing_key')], 'enforce, no key: the key problem is named');
 });
 
 t.test('no club fields: no sync event at all', async (t) => {
-  spec(t).given([]).when(upload(null)).then([created]);
+  spec([]).when(upload(null)).then(t, [created]);
 });
 
 t.test('a rejected write (403) stores no sync outcome either', async (t) => {
   const protectedMatch: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'protected', writeTokenHash: 'h', createdVia: 'POST', payload } };
-  spec(t).given([protectedMatch]).when(upload(check('log', valid), 'PUT')).thenThrows('forbidden', /write-protected/);
+  spec([protectedMatch]).when(upload(check('log', valid), 'PUT')).thenThrows(t, 'forbidden', /write-protected/);
 });
 
 t.test('sync outcomes do not change protection', async (t) => {

@@ -30,6 +30,7 @@ export function layout(title: string, body: SafeHtml, extraStyle: SafeHtml | str
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${title} · matchlog</title>
 <style>${STYLE}${extraStyle}</style>
 </head>

@@ -35,11 +35,14 @@ function lineScore(s: MatchSummary): SafeHtml | string {
 </tbody></table></div>`;
 }
 
+/** "attackErrors" → "attack errors", "attack.kills" → "attack kills". */
+const statLabel = (key: string) => key.replace(/[._]/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
 function playerTable(title: string, players: PlayerLine[]): SafeHtml {
   const columns = [...new Set(players.flatMap((p) => Object.keys(p.stats)))].sort();
   return html`<h3>${title}</h3>
 <div class="scroll"><table class="player-stats">
-<thead><tr><th class="num">#</th><th>Player</th><th>Pos</th>${columns.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
+<thead><tr><th class="num">#</th><th>Player</th><th>Pos</th>${columns.map((c) => html`<th class="num" title="${c}">${statLabel(c)}</th>`)}</tr></thead>
 <tbody>${players.map(
     (p) => html`<tr><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td>${p.position ?? ''}</td>${columns.map(
       (c) => html`<td class="num">${p.stats[c] ?? 0}</td>`,
@@ -66,13 +69,23 @@ function playByPlay(s: MatchSummary): SafeHtml | string {
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p.name ?? p.playerId]));
   const side = (team: string | null) =>
     team === 'home' ? teamName(s.home.name, 'Home') : team === 'away' ? teamName(s.away.name, 'Away') : (team ?? '');
-  const row = (a: ActionLine) =>
-    html`<tr><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${a.playerId === null ? '' : (names.get(a.playerId) ?? a.playerId)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`;
+  const columns: { title: string; numeric?: boolean; cell: (a: ActionLine) => string | number | null }[] = [
+    { title: '#', numeric: true, cell: (a) => a.seq },
+    { title: 'Phase', cell: (a) => a.phase },
+    { title: 'Clock', cell: (a) => a.clock },
+    { title: 'Team', cell: (a) => (a.team === null ? null : side(a.team)) },
+    { title: 'Player', cell: (a) => (a.playerId === null ? null : (names.get(a.playerId) ?? a.playerId)) },
+    { title: 'Action', cell: (a) => a.description },
+    { title: 'Score', numeric: true, cell: (a) => a.score },
+  ];
+  // Columns no action fills (a volleyball app sends no clock) are left out.
+  const shown = columns.filter((c) => s.actions.some((a) => c.cell(a) !== null));
+  const cls = (c: (typeof columns)[number]) => (c.numeric ? 'num' : null);
   return html`<h2>Play-by-play</h2>
 <details class="play-by-play"><summary>${s.actions.length} actions</summary>
 <div class="scroll"><table>
-<thead><tr><th class="num">#</th><th>Phase</th><th>Clock</th><th>Team</th><th>Player</th><th>Action</th><th class="num">Score</th></tr></thead>
-<tbody>${s.actions.map(row)}</tbody></table></div></details>`;
+<thead><tr>${shown.map((c) => html`<th class="${cls(c)}">${c.title}</th>`)}</tr></thead>
+<tbody>${s.actions.map((a) => html`<tr>${shown.map((c) => html`<td class="${cls(c)}">${c.cell(a) ?? ''}</td>`)}</tr>`)}</tbody></table></div></details>`;
 }
 
 export function renderMatchPage(view: MatchPageView): string {

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// HTTP benchmark: requests/s and p99 latency of the main endpoints, each compared with a
+// trivial route (GET /healthz) measured in the same run on the same server, so the ratios
+// hold across machines. Usage: npm run bench:http [-- --duration 10 --connections 10]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { fileURLToPath } from 'node:url';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } } });
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const generator = join(root, 'test/fixtures/generate.mjs');
+
+async function run(cmd, args) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  for await (const chunk of child.stdout) out += chunk;
+  return out;
+}
+
+const fixture = JSON.parse(await run(process.execPath, [generator, '--seed', '1']));
+const body = JSON.stringify(fixture);
+const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-bench-'));
+const port = 3900 + Math.floor(Math.random() * 90);
+const logFile = openSync(join(dataDir, 'server.log'), 'w');
+const server = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+  stdio: ['ignore', logFile, logFile],
+});
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i += 1) {
+  try {
+    if ((await fetch(`${base}/healthz`)).ok) break;
+  } catch {}
+  if (i > 200) throw new Error('server did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const created = await (await fetch(`${base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fixture, id: 'bench-get' }) })).json();
+
+async function measure(name, options) {
+  const result = await autocannon({ url: `${base}${options.path}`, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections, duration });
+  const ok = result['2xx'];
+  if (result.non2xx > 0 || result.errors > 0) console.error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { name, rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, ok };
+}
+
+const json = { 'content-type': 'application/json' };
+const rows = [];
+rows.push(await measure('GET /healthz (baseline)', { path: '/healthz' }));
+rows.push(await measure(`POST /api/matches (new ${Math.round(body.length / 1024)} KB volleyball match each)`, { path: '/api/matches', method: 'POST', headers: json, body }));
+rows.push(await measure(`PUT /api/matches/:id (same match re-uploaded)`, { path: '/api/matches/bench-put', method: 'PUT', headers: json, body }));
+rows.push(await measure('GET /api/matches/:id', { path: `/api/matches/${created.id}` }));
+rows.push(await measure('GET /match/:id (HTML page)', { path: `/match/${created.id}` }));
+
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+rmSync(dataDir, { recursive: true, force: true });
+
+const baseline = rows[0].rps;
+console.log(`\n${connections} connections, ${duration} s each, node ${process.version}\n`);
+console.log('| endpoint | req/s | p50 ms | p99 ms | vs baseline |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / baseline).toFixed(3)} |`);

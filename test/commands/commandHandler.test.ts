@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import t from 'tap';
+import { createStateCache, handleCommand } from '../../src/commands/commandHandler.js';
+import { matchDecider } from '../../src/commands/matchCommands.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { asJsonText } from '../../src/domain/jsonText.js';
+import type { MatchState, UploadMatch } from '../../src/domain/match.js';
+import type { EventStore } from '../../src/eventstore/port.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import { tempDataDir } from '../helpers/testApp.js';
+
+const meta = { requestId: 'test', schemaVersion: 1 };
+const upload = (payload: string, writeTokenHash: string | null = null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({
+  type: 'UploadMatch',
+  via,
+  matchId: 'm',
+  payload: asJsonText(payload),
+  writeTokenHash,
+});
+
+/** The real SQLite store, counting the events each readStream hands back. */
+function countingStore(store: EventStore) {
+  const reads: number[] = [];
+  const counted: EventStore = {
+    ...store,
+    async readStream(streamId, options) {
+      const events = await store.readStream(streamId, options);
+      reads.push(events.length);
+      return events;
+    },
+  };
+  return { counted, reads };
+}
+
+t.test('with a state cache, a re-uploaded match reads only the events it has not seen', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  const { counted, reads } = countingStore(store);
+  const cache = createStateCache<MatchState>();
+  for (let v = 0; v < 30; v += 1) await handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${v}}`, 'h'), meta, { cache });
+  t.equal(reads[0], 0, 'the first upload finds no stream');
+  t.ok(reads.slice(1).every((n) => n === 1), 'every later upload reads just the one event it has not seen');
+  t.equal((await store.readStream('match-m')).length, 30);
+});
+
+t.test('a cached state is caught up with what other writers appended', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  const cache = createStateCache<MatchState>();
+  await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}', 'h1'), meta, { cache });
+  await handleCommand(store, 'match-m', matchDecider, upload('{"v":2}', 'h1', 'PUT'), meta); // another process: no cache
+  const result = await handleCommand(store, 'match-m', matchDecider, upload('{"v":3}', 'h1'), meta, { cache });
+  t.equal(result.append.nextExpectedRevision, 2, 'appended after the other writer, not over it');
+  await t.rejects(handleCommand(store, 'match-m', matchDecider, upload('{"v":4}', 'h2'), meta, { cache }), DomainError, 'protection still applies');
+});
+
+t.test('the cache drops the least recently used stream first', async (t) => {
+  const cache = createStateCache<number>(2);
+  cache.set('a', 0, 1);
+  cache.set('b', 0, 2);
+  cache.get('a');
+  cache.set('c', 0, 3);
+  t.ok(cache.get('a'), 'recently used kept');
+  t.equal(cache.get('b'), undefined, 'least recently used dropped');
+  t.ok(cache.get('c'));
+});

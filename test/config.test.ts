@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import t from 'tap';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+t.test('defaults run the embedded engine from ./data', async (t) => {
+  const config = loadConfig({});
+  t.match(config, {
+    port: 3000,
+    host: '127.0.0.1',
+    dataDir: resolve('data'),
+    publicBaseUrl: 'http://localhost:3000',
+    eventStoreUrl: `sqlite:${resolve('data/events.sqlite')}`,
+    readModelUrl: `sqlite:${resolve('data/readmodel.sqlite')}`,
+    clubSyncEnforcement: 'log',
+    maxBodyBytes: 4 * 1024 * 1024,
+    runProjections: true,
+  });
+  t.equal(loadConfig({ PUBLIC_BASE_URL: 'https://matches.example.org/' }).publicBaseUrl, 'https://matches.example.org', 'trailing slash dropped');
+});
+
+t.test('a bad variable fails with one line naming it', async (t) => {
+  const bad: [Record<string, string>, string, RegExp][] = [
+    [{ PORT: 'eighty' }, 'PORT', /integer/],
+    [{ PORT: '70000' }, 'PORT', /0 to 65535/],
+    [{ MAX_BODY_BYTES: '-1' }, 'MAX_BODY_BYTES', /integer/],
+    [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL', /URL/],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL', /http: or https:/],
+    [{ CLUB_SYNC_ENFORCEMENT: 'strict' }, 'CLUB_SYNC_ENFORCEMENT', /log, enforce/],
+    [{ EVENT_STORE_URL: 'postgres://x' }, 'EVENT_STORE_URL', /sqlite:/],
+    [{ READ_MODEL_URL: 'redis://x' }, 'READ_MODEL_URL', /mongodb:/],
+    [{ WRITE_TOKEN_KEY: 'c2hvcnQ=' }, 'WRITE_TOKEN_KEY', /32 random bytes/],
+    [{ EVENT_STORE_URL: 'esdb://localhost:2113' }, 'WRITE_TOKEN_KEY', /required/],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
+  ];
+  for (const [env, variable, problem] of bad) {
+    try {
+      loadConfig(env);
+      t.fail(`${variable} should be refused`);
+    } catch (error) {
+      t.ok(error instanceof ConfigError, variable);
+      t.match((error as Error).message, new RegExp(`^invalid configuration: ${variable} `));
+      t.match((error as Error).message, problem);
+      t.notMatch((error as Error).message, /\n/, 'one line');
+    }
+  }
+});

@@ -1,0 +1,93 @@
+import t from 'tap';
+import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
+import { asJsonText } from '../../src/domain/jsonText.js';
+import type { MatchEvent } from '../../src/domain/matchEvents.js';
+import { createWriteTokenHasher } from '../../src/domain/writeToken.js';
+import { deciderSpec } from '../helpers/givenWhenThen.js';
+
+// The spec's state table (section 3), row by row, and its three rules.
+const given = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
+const hash = createWriteTokenHasher(Buffer.alloc(32, 7));
+const matchId = 'm-1';
+const tokenA = 'token-a-0123456789abcdef';
+const tokenB = 'token-b-0123456789abcdef';
+const v1 = asJsonText('{"v":1}');
+const v2 = asJsonText('{"v":2}');
+
+const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null): UploadMatch => ({
+  type: 'UploadMatch',
+  via,
+  matchId,
+  payload,
+  writeTokenHash: token === null ? null : hash(matchId, token),
+});
+
+const createdProtected: MatchEvent = {
+  type: 'MatchCreated',
+  data: { matchId, protection: 'protected', writeTokenHash: hash(matchId, tokenA), createdVia: 'POST', payload: v1 },
+};
+const createdUnprotectedByPost: MatchEvent = {
+  type: 'MatchCreated',
+  data: { matchId, protection: 'unprotected', createdVia: 'POST', payload: v1 },
+};
+const createdByPut: MatchEvent = {
+  type: 'MatchCreated',
+  data: { matchId, protection: 'unprotected', createdVia: 'PUT', payload: v1 },
+};
+const replaced = (via: 'POST' | 'PUT'): MatchEvent => ({ type: 'MatchReplaced', data: { matchId, replacedVia: via, payload: v2 } });
+
+t.test('row 1: no match + POST without X-Write-Token → created unprotected', async (t) => {
+  given([]).when(upload('POST', v1)).then(t, [createdUnprotectedByPost]);
+});
+
+t.test('row 2: no match + POST with X-Write-Token → created protected, token hash bound', async (t) => {
+  given([]).when(upload('POST', v1, tokenA)).then(t, [createdProtected]);
+});
+
+t.test('row 3: no match + PUT → created unprotected, with or without the header', async (t) => {
+  given([]).when(upload('PUT', v1)).then(t, [createdByPut]);
+  given([]).when(upload('PUT', v1, tokenA)).then(t, [createdByPut], 'the header does not protect a PUT-create');
+});
+
+t.test('row 4: unprotected + POST or PUT → replaced, no header needed', async (t) => {
+  for (const created of [createdUnprotectedByPost, createdByPut]) {
+    given([created]).when(upload('POST')).then(t, [replaced('POST')]);
+    given([created]).when(upload('PUT')).then(t, [replaced('PUT')]);
+  }
+});
+
+t.test('row 5: protected + POST or PUT with the same token → replaced (a retried POST is safe)', async (t) => {
+  given([createdProtected]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')]);
+  given([createdProtected]).when(upload('PUT', v2, tokenA)).then(t, [replaced('PUT')]);
+  given([createdProtected, replaced('POST')]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')], 'still after replacements');
+});
+
+t.test('row 6: protected + POST or PUT with a missing or different token → 403, nothing appended', async (t) => {
+  for (const via of ['POST', 'PUT'] as const) {
+    given([createdProtected]).when(upload(via)).thenThrows(t, 'forbidden', /X-Write-Token/);
+    given([createdProtected]).when(upload(via, v2, tokenB)).thenThrows(t, 'forbidden', /does not match/);
+  }
+});
+
+t.test('a token is bound to its match: the same token hashed for another id does not match', async (t) => {
+  const command = { ...upload('POST', v2), writeTokenHash: hash('other-match', tokenA) };
+  given([createdProtected]).when(command).thenThrows(t, 'forbidden');
+});
+
+t.test('rule 1: only the creating POST with a token protects', async (t) => {
+  const state = [createdProtected].reduce(evolveMatch, initialMatchState());
+  t.same(state, { exists: true, protection: 'protected', writeTokenHash: hash(matchId, tokenA) });
+});
+
+t.test('rule 2: a PUT-created match stays unprotected; anyone with its id may update it', async (t) => {
+  given([createdByPut, replaced('PUT'), replaced('POST')]).when(upload('PUT', v2)).then(t, [replaced('PUT')]);
+});
+
+t.test('rule 3: a match created without the header never becomes protected', async (t) => {
+  // A later upload with a token is accepted, and after it an upload without one still is.
+  given([createdUnprotectedByPost]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')]);
+  given([createdUnprotectedByPost, replaced('POST')]).when(upload('PUT', v2)).then(t, [replaced('PUT')]);
+  given([createdUnprotectedByPost, replaced('POST')]).when(upload('POST', v2, tokenB)).then(t, [replaced('POST')]);
+  const state = [createdUnprotectedByPost, replaced('POST')].reduce(evolveMatch, initialMatchState());
+  t.same(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
+});

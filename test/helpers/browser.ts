@@ -1,0 +1,19 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here, or null when Chromium is installed. */
+export function chromiumMissing(): string | null {
+  return existsSync(CHROMIUM_PATH) ? null : `Chromium not found at ${CHROMIUM_PATH} (install Debian's chromium package; .ci/run does)`;
+}
+
+/** Headless Debian Chromium, closed when the test ends. */
+export async function launchChromium(t: { teardown(fn: () => Promise<void>): void }): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  t.teardown(() => browser.close());
+  return browser;
+}

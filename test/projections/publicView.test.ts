@@ -1,0 +1,43 @@
+import t from 'tap';
+import { asJsonText } from '../../src/domain/jsonText.js';
+import { encodeMatchEvent, type MatchEvent } from '../../src/domain/matchEvents.js';
+import { PUBLIC_VIEW, publicViewProjection } from '../../projections/publicView.js';
+import { projectionSpec, recorded } from '../helpers/projectionSpec.js';
+
+const given = projectionSpec(publicViewProjection);
+const at = (position: number) => new Date(Date.UTC(2026, 2, 1, 12, 0, position)).toISOString();
+const stored = (matchId: string, revision: number, position: number, event: MatchEvent) =>
+  recorded(`match-${matchId}`, revision, position, { type: event.type, data: encodeMatchEvent(event) });
+const created = (matchId: string, position: number, protection: 'protected' | 'unprotected' = 'unprotected') =>
+  stored(matchId, 0, position, {
+    type: 'MatchCreated',
+    data: { matchId, protection, createdVia: 'POST', payload: asJsonText('{"v":1}'), ...(protection === 'protected' ? { writeTokenHash: 'hmac-sha256:v1:x' } : {}) },
+  });
+const replaced = (matchId: string, revision: number, position: number, v: number) =>
+  stored(matchId, revision, position, { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload: asJsonText(`{"v":${v}}`) } });
+
+t.test('a created match is visible with its payload and protection (never the hash)', async (t) => {
+  await given([]).when([created('a', 1, 'protected')]).then(t, PUBLIC_VIEW, [
+    { id: 'a', revision: 0, createdAt: at(1), updatedAt: at(1), protected: true, versions: 1, payload: '{"v":1}' },
+  ]);
+});
+
+t.test('replacements replace the payload and count versions, delivered twice or not', async (t) => {
+  await given([created('a', 1)]).when([replaced('a', 1, 2, 2), replaced('a', 2, 5, 3)]).then(t, PUBLIC_VIEW, [
+    { id: 'a', revision: 2, createdAt: at(1), updatedAt: at(5), protected: false, versions: 3, payload: '{"v":3}' },
+  ]);
+});
+
+t.test('an old event delivered after a newer one changes nothing', async (t) => {
+  await given([created('a', 1), replaced('a', 1, 2, 2)]).when([replaced('a', 1, 2, 2), created('a', 1)], { times: 1 }).then(t, PUBLIC_VIEW, [
+    { id: 'a', revision: 1, createdAt: at(1), updatedAt: at(2), protected: false, versions: 2, payload: '{"v":2}' },
+  ]);
+});
+
+t.test('matches are independent; events of other types are ignored', async (t) => {
+  const other = recorded('club-x', 0, 3, { type: 'ClubRegistered', data: '{"name":"x"}' });
+  await given([created('a', 1), created('b', 2)]).when([other, replaced('b', 1, 4, 9)]).then(t, PUBLIC_VIEW, [
+    { id: 'a', revision: 0, createdAt: at(1), updatedAt: at(1), protected: false, versions: 1, payload: '{"v":1}' },
+    { id: 'b', revision: 1, createdAt: at(2), updatedAt: at(4), protected: false, versions: 2, payload: '{"v":9}' },
+  ]);
+});
