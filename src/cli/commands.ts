@@ -1,8 +1,9 @@
+import { clubCreateCommand } from './clubCreate.js';
 import type { CliCommand, CliIo } from './command.js';
 import { openapiCommand } from './openapi.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [openapiCommand];
+const commands: CliCommand[] = [openapiCommand, clubCreateCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');
