@@ -17,7 +17,7 @@ import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClu
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
 import { conflict, DomainError, validationError } from '../domain/errors.js';
 import type { EventMetadata, EventStore } from '../eventstore/port.js';
-import { type Decider, handleCommand } from './commandHandler.js';
+import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
 
 export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
   initialState: initialClubState,
@@ -71,14 +71,27 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
     return state;
   }
 
+  // Every upload that syncs reads its club: cache the folded state and read only newer events.
+  const clubCache = createStateCache<ClubState>(1000);
+
+  /** The club as its stream says now (the cache only saves re-reading events already folded). */
   async function loadClub(clubId: string): Promise<ExistingClub | null> {
     if (!isClubId(clubId)) return null;
-    const state = await fold(clubStreamId(clubId), clubDecider);
+    const streamId = clubStreamId(clubId);
+    const cached = clubCache.get(streamId);
+    const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
+    let state = cached?.state ?? clubDecider.initialState();
+    for (const stored of recorded) {
+      const event = clubDecider.decode(stored);
+      if (event !== null) state = clubDecider.evolve(state, event);
+    }
+    const revision = recorded.at(-1)?.revision ?? cached?.revision;
+    if (revision !== undefined) clubCache.set(streamId, revision, state);
     return state.exists ? state : null;
   }
 
   async function clubCommand(clubId: string, command: ClubCommand, context: RequestContext): Promise<ClubEvent[]> {
-    const { events } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context));
+    const { events } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context), { cache: clubCache });
     return events;
   }
 
