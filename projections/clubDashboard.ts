@@ -1,4 +1,5 @@
-import { clubPlayers } from '../src/domain/clubSync.js';
+import { clubPlayers, clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
+import type { JsonText } from '../src/domain/jsonText.js';
 import { type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
@@ -12,6 +13,9 @@ import type { Projection } from './projection.js';
  * score, play-by-play). One document per club and match holds the whole copy, so a
  * re-upload replaces it in one write and nothing is ever counted twice; players and totals
  * are merged from these copies when read.
+ *
+ * Names that come from payloads (stat names, player ids) are stored as values, never as field
+ * names, so that no payload can produce a field a document store refuses (`$x`, `a.b`).
  */
 export const CLUB_DASHBOARD = 'clubDashboard';
 export const CLUB_MATCHES = 'clubMatches';
@@ -19,14 +23,19 @@ export const CLUB_MATCH_ACTIONS = 'clubMatchActions';
 /** A payload waiting for its sync outcome, which is the next event of the same append. */
 const PENDING = 'clubDashboardPending';
 
+/** A stat line as stored: [stat name, value] pairs. */
+export type StatPairs = [string, number][];
+
 export interface ClubPlayerCopy {
   key: string;
   playerId: string | null;
   name: string | null;
   number: string | null;
   position: string | null;
-  stats: Record<string, number>;
+  stats: StatPairs;
 }
+
+export const statsOf = (pairs: StatPairs): Record<string, number> => Object.fromEntries(pairs);
 
 export interface ClubMatchDoc {
   [field: string]: unknown;
@@ -61,8 +70,8 @@ export interface ClubMatchActionsDoc {
   matchId: string;
   revision: number;
   actions: ActionLine[];
-  /** Names of the payload's players by playerId, to show who did what. */
-  playerNames: Record<string, string>;
+  /** [playerId, name] of the payload's players, to show who did what. */
+  playerNames: [string, string][];
 }
 
 interface PendingDoc {
@@ -70,7 +79,7 @@ interface PendingDoc {
   id: string;
   /** Revision of the match event that carried the payload. */
   revision: number;
-  source: SyncSource;
+  payload: JsonText;
 }
 
 export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${matchId}`;
@@ -81,7 +90,7 @@ const copyOf = (player: PlayerLine): ClubPlayerCopy => ({
   name: player.name,
   number: player.number,
   position: player.position,
-  stats: player.stats,
+  stats: Object.entries(player.stats),
 });
 
 type ProcessedSync = Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' | 'ClubSyncUnauthenticated' }>;
@@ -113,9 +122,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     players: clubPlayers(source.players, side).map(copyOf),
     actionCount: summary.actions.length,
   };
-  const playerNames = Object.fromEntries(
-    source.players.flatMap((p) => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : [])),
-  );
+  const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
   const actions: ClubMatchActionsDoc = { id, clubId, matchId, revision: recorded.revision, actions: summary.actions, playerNames };
   return { match, actions };
 }
@@ -130,9 +137,9 @@ export const clubDashboardProjection: Projection = {
   async apply(recorded, view) {
     const content = decodeMatchEvent(recorded.type, recorded.data);
     if (content !== null) {
-      const source = syncSourceOf(content.data.payload);
-      if (source !== null) {
-        const pending: PendingDoc = { id: content.data.matchId, revision: recorded.revision, source: { ...source, summary: { ...source.summary, players: [] } } };
+      const { matchId, payload } = content.data;
+      if (clubSyncTarget(mayNameClub(payload) ? JSON.parse(payload) : null) !== null) {
+        const pending: PendingDoc = { id: matchId, revision: recorded.revision, payload };
         view.put(PENDING, pending);
       }
       return;
@@ -148,7 +155,9 @@ export const clubDashboardProjection: Projection = {
         if (pending === null || pending.revision !== recorded.revision - 1) {
           throw new Error(`club sync of match ${matchId} at revision ${recorded.revision} has no payload before it`);
         }
-        const { match, actions } = clubMatchCopy(pending.source, sync, recorded);
+        const source = syncSourceOf(pending.payload);
+        if (source === null) throw new Error(`the payload of match ${matchId} at revision ${pending.revision} names no club`);
+        const { match, actions } = clubMatchCopy(source, sync, recorded);
         view.put(CLUB_MATCHES, match);
         view.put(CLUB_MATCH_ACTIONS, actions);
       }
@@ -240,7 +249,8 @@ export function playerStatsOf(matches: ClubMatchDoc[]): PlayerStats[] {
         byKey.set(key, entry);
       }
       entry.matchesPlayed += 1;
-      entry.lines.push({ matchId: match.matchId, startedAt: match.startedAt, opponent: opponentOf(match), stats: player.stats, rates: statRates(player.stats) });
+      const stats = statsOf(player.stats);
+      entry.lines.push({ matchId: match.matchId, startedAt: match.startedAt, opponent: opponentOf(match), stats, rates: statRates(stats) });
     }
   }
   return [...byKey.values()]

@@ -187,6 +187,26 @@ t.test('shapes vary: playerStats keyed by player, flat stats, garbage', async (t
   t.match(await readClubMatch(store, club.clubId, 'junk'), { players: [], actionCount: 1 }, 'degrades to what it can read');
 });
 
+t.test('names from payloads never become field names (document stores refuse "$x" and "a.b")', async (t) => {
+  const world = createSyncWorld(t);
+  const club = await world.club('Lakeside');
+  const hostile = {
+    id: 'hostile',
+    clubId: club.clubId,
+    teamId: club.teamId,
+    playerStats: { 'p.1': { name: 'Dot', stats: { $where: 1, 'a.b': 2, attack: { kills: 3 } } }, $p2: { name: 'Dollar', stats: { kills: 1 } } },
+    actions: [{ playerId: 'p.1', skill: 'attack' }],
+  };
+  await world.upload(JSON.stringify(hostile), { appKey: club.key });
+  const store = await world.project(projections);
+  const fieldNames = (value: unknown): string[] =>
+    Array.isArray(value) ? value.flatMap(fieldNames) : typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [k, ...fieldNames(v)]) : [];
+  const names = fieldNames(await world.documents(store, projections)).filter((name) => !/^(clubMatches|clubMatchActions|clubDashboardPending|clubSyncLog|appKeyUsage|syncStatusPending)$/.test(name));
+  t.same(names.filter((name) => name.startsWith('$') || name.includes('.')), []);
+  const players = playerStatsOf(await readClubMatches(store, club.clubId));
+  t.match(players.find((p) => p.playerId === 'p.1'), { totals: { $where: 1, 'a.b': 2, 'attack.kills': 3 } }, 'the stats themselves are intact');
+});
+
 t.test('rebuilding from the log gives the same documents', async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside');

@@ -1,7 +1,7 @@
 import type { Team } from '../../../domain/club.js';
 import type { ActionLine } from '../../../domain/matchPayload.js';
 import { formatRate, RATE_NAMES, type StatRate } from '../../../domain/statRates.js';
-import type { ClubMatchActionsDoc, ClubMatchDoc, ClubPlayerCopy, PlayerStats } from '../../../../projections/clubDashboard.js';
+import { type ClubMatchActionsDoc, type ClubMatchDoc, type ClubPlayerCopy, type PlayerStats, statsOf } from '../../../../projections/clubDashboard.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, type SafeHtml } from '../html.js';
 import { OUTCOME_LABELS } from './connectPages.js';
@@ -156,16 +156,18 @@ ${matches.length === 0
 }
 
 function playerLines(players: ClubPlayerCopy[]): SafeHtml {
-  const columns = [...new Set(players.flatMap((p) => Object.keys(p.stats)))].sort();
+  const lines = players.map((p) => ({ ...p, stats: statsOf(p.stats) }));
+  const columns = [...new Set(lines.flatMap((p) => Object.keys(p.stats)))].sort();
   return html`<div class="scroll"><table class="match-players">
 <thead><tr><th class="num">#</th><th>Player</th><th>Pos</th>${columns.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
-<tbody>${players.map((p) => html`<tr><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td>${p.position ?? ''}</td>${columns.map((c) => html`<td class="num">${p.stats[c] ?? ''}</td>`)}</tr>`)}</tbody></table></div>`;
+<tbody>${lines.map((p) => html`<tr><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td>${p.position ?? ''}</td>${columns.map((c) => html`<td class="num">${p.stats[c] ?? ''}</td>`)}</tr>`)}</tbody></table></div>`;
 }
 
 export function renderMatchPage(frame: Frame, teams: Team[], match: ClubMatchDoc, actions: ClubMatchActionsDoc | null, matchUrl: string): string {
   const names = teamNames(teams);
   const side = (team: string | null) => (team === 'home' ? (match.home.name ?? 'Home') : team === 'away' ? (match.away.name ?? 'Away') : (team ?? ''));
-  const who = (a: ActionLine) => (a.playerId === null ? '' : (actions?.playerNames[a.playerId] ?? a.playerId));
+  const playerNames = new Map(actions?.playerNames ?? []);
+  const who = (a: ActionLine) => (a.playerId === null ? '' : (playerNames.get(a.playerId) ?? a.playerId));
   return dashboardPage(
     frame,
     matchTitle(match),
