@@ -5,11 +5,13 @@ import { createClubCommands } from './commands/clubCommands.js';
 import { createMatchCommands } from './commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from './domain/writeToken.js';
+import { registerClubSyncDetails } from './history/clubSyncDetails.js';
 import type { Engine } from './engine.js';
 import { clubDashboard, type ClubDashboardDeps } from './http/clubDashboard.js';
 import { sessionKey } from './http/dashboard/session.js';
 import { registerErrorHandling } from './http/errors.js';
 import { health } from './http/health.js';
+import { historyApi } from './http/historyApi.js';
 import { registerJsonBody } from './http/jsonBody.js';
 import { matchApi } from './http/matchApi.js';
 import { matchPage } from './http/matchPage.js';
@@ -64,6 +66,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
   const clubs = createClubCommands({ eventStore: engine.eventStore });
+  registerClubSyncDetails();
   const matches = createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
@@ -72,8 +75,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
   });
 
-  await app.register(matchApi, { matches, readModel: engine.readModel, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel });
+  await app.register(matchApi, { matches, readModel: engine.readModel, eventStore: engine.eventStore, matchUrl });
+  await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
+  await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: 1000 });
   await app.register(clubDashboard, {
     prefix: '/dashboard',

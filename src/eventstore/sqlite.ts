@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../sqliteFile.js';
 import {
   type AllSubscription,
   type AppendResult,
@@ -66,11 +64,7 @@ CREATE TABLE IF NOT EXISTS events (
 export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const maxGroupSize = options.maxGroupSize ?? 256;
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  const db = openSqliteFile(file, 'FULL');
   db.exec(SCHEMA);
 
   const statements = {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Router from 'find-my-way';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
 
 const statusOf: Record<DomainErrorCode, number> = {
@@ -50,7 +51,36 @@ export function registerErrorHandling(app: FastifyInstance) {
     return reply.code(status).send(errorBody(status, friendly ? friendly(error) : error.message));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`)),
-  );
+  // The methods of every route path, to tell "no such resource" (404) from "not that method" (405).
+  const paths = Router();
+  const methodsOf = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    let methods = methodsOf.get(route.url);
+    if (!methods) {
+      methods = new Set();
+      methodsOf.set(route.url, methods);
+      paths.on('GET', route.url, () => {}, { url: route.url });
+    }
+    for (const method of [route.method].flat()) methods.add(method.toUpperCase());
+  });
+  const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+  function notFound(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split('?')[0] ?? '';
+    const found = paths.find('GET', path)?.store as { url: string } | undefined;
+    const allowed = ORDER.filter((method) => found && methodsOf.get(found.url)?.has(method));
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(errorBody(405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+    }
+    return reply.code(404).send(errorBody(404, `no route for ${request.method} ${path}`));
+  }
+
+  // Answer before any body is read: an unrouted request's body is never parsed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
+  });
+  app.setNotFoundHandler(notFound);
 }

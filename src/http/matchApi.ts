@@ -3,16 +3,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchCommands } from '../commands/matchCommands.js';
 import { notFound, validationError } from '../domain/errors.js';
-import { withPayload } from '../domain/jsonText.js';
+import { asJsonText, withPayload } from '../domain/jsonText.js';
 import type { WriteVia } from '../domain/matchEvents.js';
+import type { EventStore } from '../eventstore/port.js';
+import { readMatchAt } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
-import { MatchParams, MatchPayload, MatchView, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
+import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
   matches: MatchCommands;
   readModel: ReadModelReader;
+  eventStore: EventStore;
   matchUrl: (id: string) => string;
 }
 
@@ -23,7 +26,7 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, matchUrl }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl }) => {
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
     if (payload === null) throw validationError('send the match as a JSON object');
@@ -96,14 +99,34 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       schema: {
         tags: ['matches'],
         summary: 'View a match',
-        description: 'The payload as last uploaded, with its metadata. No authentication.',
+        description:
+          'The payload as last uploaded, with its metadata. No authentication. ' +
+          'With ?revision=N, the match as it was at revision N, read from the log.',
         params: MatchParams,
+        querystring: RevisionQuery,
         response: { 200: MatchView, ...errorResponses(400, 404) },
       },
     },
     async (request, reply) => {
-      const doc = await readPublicView(readModel, request.params.id);
-      if (doc === null) throw notFound(`no match with id "${request.params.id}"`);
+      const { id } = request.params;
+      const { revision } = request.query;
+      // Already JSON text: Fastify sends strings as they are, so widen the typed reply to say so.
+      const untyped: FastifyReply = reply.type('application/json; charset=utf-8');
+      if (revision !== undefined) {
+        const { version, created, head } = await readMatchAt(eventStore, id, revision);
+        const meta = {
+          id,
+          url: matchUrl(id),
+          createdAt: created.recordedAt,
+          updatedAt: version.recordedAt,
+          revision: version.revision,
+          protected: created.content.protection === 'protected',
+          latestRevision: head,
+        };
+        return untyped.send(withPayload(meta, asJsonText(version.content.payloadText)));
+      }
+      const doc = await readPublicView(readModel, id);
+      if (doc === null) throw notFound(`no match with id "${id}"`);
       const meta = {
         id: doc.id,
         url: matchUrl(doc.id),
@@ -114,9 +137,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         protected: doc.protected,
       };
       // The payload text is sent as stored, without a parse and re-serialise.
-      // Already JSON text: Fastify sends strings as they are, so widen the typed reply to say so.
-      const untyped: FastifyReply = reply;
-      return untyped.type('application/json; charset=utf-8').header('etag', `"r${doc.revision}"`).send(withPayload(meta, doc.payload));
+      return untyped.header('etag', `"r${doc.revision}"`).send(withPayload(meta, doc.payload));
     },
   );
 };

@@ -17,6 +17,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       servers: [{ url: publicBaseUrl }],
       tags: [
         { name: 'matches', description: 'Upload and view matches' },
+        { name: 'history', description: 'Every version of a match, from the append-only log' },
         { name: 'operations', description: 'Health and readiness' },
       ],
     },

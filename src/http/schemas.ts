@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../domain/matchId.js';
 import { WRITE_TOKEN_PATTERN, WRITE_TOKEN_RULE } from '../domain/writeToken.js';
 
@@ -42,9 +42,10 @@ export const MatchView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   revision: Type.Integer({ description: 'Stream revision of the event that last changed the match (0 when created).' }),
-  versions: Type.Integer({ description: 'How many versions the match has had.' }),
+  versions: Type.Optional(Type.Integer({ description: 'How many versions the match has had (not given for ?revision=N).' })),
   protected: Type.Boolean({ description: 'Whether updates need the X-Write-Token the match was created with.' }),
-  payload: Type.Object({}, { additionalProperties: true, description: 'The payload exactly as last uploaded.' }),
+  payload: Type.Object({}, { additionalProperties: true, description: 'The payload exactly as last uploaded (or as it was at ?revision=N).' }),
+  latestRevision: Type.Optional(Type.Integer({ description: 'With ?revision=N: the newest revision, to tell an old version from the current one.' })),
 });
 
 export const ErrorBody = Type.Object({
@@ -55,3 +56,51 @@ export const ErrorBody = Type.Object({
 
 export const errorResponses = (...codes: number[]) =>
   Object.fromEntries(codes.map((code) => [code, { ...ErrorBody, description: 'Error' }]));
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const NumberChange = Type.Object({ from: Nullable(Type.Number()), to: Nullable(Type.Number()) });
+
+export const MatchDiffSchema = Type.Object(
+  {
+    score: Nullable(Type.Object({ home: NumberChange, away: NumberChange })),
+    lines: Type.Array(Type.Object({ label: Type.String(), home: NumberChange, away: NumberChange })),
+    stats: Type.Array(Type.Object({ player: Type.String(), stat: Type.String(), from: Nullable(Type.Number()), to: Nullable(Type.Number()) })),
+    actions: Type.Object({ before: Type.Integer(), after: Type.Integer(), added: Type.Integer(), removed: Type.Integer(), changed: Type.Integer() }),
+    fields: Type.Array(Type.Object({ field: Type.String(), change: Type.String() })),
+    summary: Type.String({ description: 'The diff in one readable line.' }),
+  },
+  { description: 'What changed from the previous version.' },
+);
+
+export const HistoryEntrySchema = Type.Object({
+  revision: Type.Integer(),
+  position: Type.Integer({ description: 'Place in the global log.' }),
+  type: Type.String({ examples: ['MatchCreated', 'MatchReplaced'] }),
+  recordedAt: Type.String({ format: 'date-time' }),
+  requestId: Nullable(Type.String()),
+  clientAddressClass: Nullable(Type.String({ description: 'loopback, private or public; never the address.' })),
+  via: Type.Optional(Type.Union([Type.Literal('POST'), Type.Literal('PUT')])),
+  protection: Type.Optional(Type.Union([Type.Literal('protected'), Type.Literal('unprotected')])),
+  payload: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The payload this version stored.' })),
+  diff: Type.Optional(Nullable(MatchDiffSchema)),
+  details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Public fields of other events.' })),
+});
+
+export const HistoryQuerySchema = Type.Object({
+  order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { default: 'oldest', description: 'oldest first (default) or newest first' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'events per page, 1-100' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, description: "first revision of the page, from the previous page's `next`" })),
+});
+
+export const HistoryResponse = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  protected: Type.Boolean({ description: 'When true, every write after creation was made with the match’s write token.' }),
+  head: Type.Integer({ description: 'The newest revision.' }),
+  next: Nullable(Type.Integer({ description: 'Pass as `from` for the next page; null on the last page.' })),
+  entries: Type.Array(HistoryEntrySchema),
+});
+
+export const RevisionQuery = Type.Object({
+  revision: Type.Optional(Type.Integer({ minimum: 0, description: 'Show the match as it was at this revision (from the log).' })),
+});

@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Position } from '../eventstore/port.js';
+import { openSqliteFile } from '../sqliteFile.js';
 import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type Query, type ReadModelStore } from './port.js';
 
 const SCHEMA = `
@@ -26,11 +24,7 @@ const jsonPath = (field: string) => `json_extract(doc, '$.${assertFieldPath(fiel
  * simply replays them from the log.
  */
 export function openSqliteReadModel(file: string): ReadModelStore {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  const db = openSqliteFile(file, 'NORMAL');
   db.exec(SCHEMA);
 
   const statements = {

@@ -57,6 +57,12 @@ for (const mode of ['log', 'enforce'] as const) {
       t.equal((await s.app.inject({ method: 'GET', url: `/match/${id}` })).statusCode, 200, `${id}: public page works`);
     }
 
+    const history = (await s.app.inject({ method: 'GET', url: '/api/matches/nokey/history?order=oldest' })).json() as { entries: { type: string; details: unknown }[] };
+    t.same(
+      history.entries.filter((e) => e.type.startsWith('ClubSync')).map((e) => e.details),
+      [1, 2].map(() => ({ clubId: s.clubId, teamId: s.teamId, copied: mode === 'log' })),
+      'the public history shows the club, the team and whether it was copied; never reasons or keys',
+    );
     const events = await s.engine.eventStore.readStream('match-nokey');
     t.same(events.map((e) => e.type), ['MatchCreated', mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated', 'MatchReplaced', mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated']);
     t.same(new Set(events.slice(0, 2).map((e) => e.metadata.requestId)).size, 1, 'match and sync outcome come from one append');

@@ -21,6 +21,8 @@ dl.details { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1
 dl.details dt { color: var(--muted); }
 dl.details dd { margin: 0; }
 summary { cursor: pointer; font-weight: 600; }
+.notice { border-left: 4px solid var(--accent); padding: .4rem .8rem; background: color-mix(in srgb, var(--accent) 10%, transparent); }
+nav.pages { display: flex; gap: 1rem; margin: 1rem 0; }
 `);
 
 /** The page frame. No scripts anywhere: the Content-Security-Policy forbids them. */

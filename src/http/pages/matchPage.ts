@@ -6,12 +6,21 @@ export interface MatchPageView {
   id: string;
   createdAt: string;
   updatedAt: string;
-  versions: number;
   protected: boolean;
   summary: MatchSummary;
+  /** The current version: how many versions there have been. */
+  versions?: number;
+  /** An old version, from the log: which revision, and the newest one. */
+  asOf?: { revision: number; latestRevision: number };
 }
 
-const teamName = (name: string | null, fallback: string) => name ?? fallback;
+export const teamName = (name: string | null, fallback: string) => name ?? fallback;
+
+export function matchTitle(id: string, s: MatchSummary): string {
+  return s.home.name || s.away.name ? `${teamName(s.home.name, 'Home')} vs ${teamName(s.away.name, 'Away')}` : `Match ${id}`;
+}
+
+const historyUrl = (id: string) => `/match/${id}/history`;
 
 function scoreboard(s: MatchSummary): SafeHtml {
   const score = (n: number | null) => (n === null ? '–' : n);
@@ -88,20 +97,36 @@ function playByPlay(s: MatchSummary): SafeHtml | string {
 <tbody>${s.actions.map((a) => html`<tr>${shown.map((c) => html`<td class="${cls(c)}">${c.cell(a) ?? ''}</td>`)}</tr>`)}</tbody></table></div></details>`;
 }
 
+function provenance(view: MatchPageView): SafeHtml {
+  const created = html`created <time datetime="${view.createdAt}">${view.createdAt}</time>`;
+  const protection = view.protected ? ' · write-protected' : '';
+  if (view.asOf) {
+    return html`<p class="notice" role="note">This is the match as it was at revision ${view.asOf.revision}, stored <time datetime="${view.updatedAt}">${view.updatedAt}</time>.
+<a href="/match/${view.id}">See the current version</a> or <a href="${historyUrl(view.id)}">its whole history</a>.</p>
+<p class="muted">Match <code>${view.id}</code> · ${created}${protection}</p>`;
+  }
+  const updates = (view.versions ?? 1) - 1;
+  const updated =
+    updates > 0
+      ? html` · <a href="${historyUrl(view.id)}">updated ${updates} ${updates === 1 ? 'time' : 'times'}</a>; last at <time datetime="${view.updatedAt}">${view.updatedAt}</time>`
+      : html` · <a href="${historyUrl(view.id)}">history</a>`;
+  return html`<p class="muted">Match <code>${view.id}</code> · ${created}${updated}${protection}</p>`;
+}
+
 export function renderMatchPage(view: MatchPageView): string {
   const s = view.summary;
-  const title = s.home.name || s.away.name ? `${teamName(s.home.name, 'Home')} vs ${teamName(s.away.name, 'Away')}` : `Match ${view.id}`;
-  const updated = view.versions > 1 ? html` · updated ${view.versions - 1} ${view.versions === 2 ? 'time' : 'times'}, last at <time datetime="${view.updatedAt}">${view.updatedAt}</time>` : '';
+  const title = matchTitle(view.id, s);
+  const query = view.asOf ? `?revision=${view.asOf.revision}` : '';
   return layout(
-    title,
+    view.asOf ? `${title} (revision ${view.asOf.revision})` : title,
     html`<h1>${title}</h1>
-<p class="muted">Match <code>${view.id}</code> · created <time datetime="${view.createdAt}">${view.createdAt}</time>${updated}${view.protected ? ' · write-protected' : ''}</p>
+${provenance(view)}
 ${scoreboard(s)}
 ${s.details.length > 0 ? html`<dl class="details">${s.details.map((d) => html`<dt>${d.label}</dt><dd>${d.value}</dd>`)}</dl>` : ''}
 ${lineScore(s)}
 ${playerStats(s)}
 ${playByPlay(s)}
-<p class="muted"><a href="/api/matches/${view.id}">This match as JSON</a></p>`,
+<p class="muted"><a href="/api/matches/${view.id}${query}">This match as JSON</a></p>`,
   );
 }
 

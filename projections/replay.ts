@@ -1,0 +1,82 @@
+import type { EventStore, Position } from '../src/eventstore/port.js';
+import type { ReadModelStore } from '../src/readmodel/port.js';
+import type { Projection, ProjectionView } from './projection.js';
+import { createUnitOfWork } from './unitOfWork.js';
+
+export interface ReplayProgress {
+  /** Events read from the log so far. */
+  events: number;
+  position: Position | null;
+  /** Position the replay runs to. */
+  until: Position | null;
+}
+
+/**
+ * Applies the log to `readModel` for `projection`, from its stored checkpoint up to and
+ * including `until`, batch by batch, each batch committed with its checkpoint.
+ */
+export async function replayUntil(
+  projection: Projection,
+  eventStore: EventStore,
+  readModel: ReadModelStore,
+  until: Position | null,
+  onProgress: (progress: ReplayProgress) => void = () => {},
+  batchSize = 500,
+): Promise<ReplayProgress> {
+  let checkpoint = await readModel.getCheckpoint(projection.name);
+  let events = 0;
+  while (until !== null && (checkpoint ?? 0) < until) {
+    const batch = (await eventStore.readAll({ after: checkpoint, maxCount: batchSize })).filter((e) => e.position <= until);
+    const last = batch.at(-1);
+    if (!last) break;
+    const unitOfWork = createUnitOfWork(readModel);
+    for (const event of batch) await projection.apply(event, unitOfWork.viewAt(event.position));
+    await readModel.commit(projection.name, unitOfWork.changes(), last.position, checkpoint);
+    checkpoint = last.position;
+    events += batch.length;
+    onProgress({ events, position: checkpoint, until });
+  }
+  return { events, position: checkpoint, until };
+}
+
+export const STAGED_SUFFIX = '__rebuild';
+
+/** The same projection writing under staged names, so a rebuild never touches what readers see. */
+export function stagedProjection(projection: Projection): Projection {
+  const staged = (collection: string) => `${collection}${STAGED_SUFFIX}`;
+  return {
+    name: staged(projection.name),
+    collections: projection.collections.map(staged),
+    indexes: projection.indexes.map((index) => ({ ...index, collection: staged(index.collection) })),
+    apply(event, view) {
+      const renamed: ProjectionView = {
+        get: (collection, id) => view.get(staged(collection), id),
+        put: (collection, doc) => view.put(staged(collection), doc),
+        delete: (collection, id) => view.delete(staged(collection), id),
+      };
+      return projection.apply(event, renamed);
+    },
+  };
+}
+
+/**
+ * Rebuilds a projection from the whole log into staged collections, then promotes them in one
+ * step. Readers keep seeing the old documents until the switch; a runner serving them notices
+ * its checkpoint moved and carries on from the rebuilt one.
+ */
+export async function rebuildProjection(
+  projection: Projection,
+  eventStore: EventStore,
+  readModel: ReadModelStore,
+  onProgress?: (progress: ReplayProgress) => void,
+): Promise<ReplayProgress> {
+  const staged = stagedProjection(projection);
+  await readModel.reset(staged.name, staged.collections);
+  await readModel.ensureIndexes(staged.indexes);
+  const result = await replayUntil(staged, eventStore, readModel, await eventStore.headPosition(), onProgress);
+  await readModel.promote(projection.name, {
+    projection: staged.name,
+    collections: projection.collections.map((live, i) => ({ live, staged: staged.collections[i] ?? `${live}${STAGED_SUFFIX}` })),
+  });
+  return result;
+}

@@ -1,0 +1,49 @@
+import { allProjections } from '../../projections/all.js';
+import { rebuildProjection, type ReplayProgress } from '../../projections/replay.js';
+import type { CliCommand, CliIo } from './command.js';
+import { openStores } from './stores.js';
+
+/** A progress bar on a terminal; a line every few seconds otherwise (logs, CI). */
+function progressReporter(io: CliIo, name: string, isTty: boolean) {
+  const started = Date.now();
+  let lastLine = 0;
+  return (p: ReplayProgress) => {
+    const seconds = (Date.now() - started) / 1000;
+    const rate = seconds > 0 ? Math.round(p.events / seconds) : 0;
+    const done = p.until ? Math.min(1, (p.position ?? 0) / p.until) : 1;
+    const text = `${name} ${'█'.repeat(Math.round(done * 30)).padEnd(30, '░')} ${(done * 100).toFixed(0).padStart(3)}% ${p.events} events ${rate} events/s`;
+    if (isTty) io.err(`\r${text}`);
+    else if (Date.now() - lastLine > 2000) {
+      lastLine = Date.now();
+      io.err(`${text}\n`);
+    }
+  };
+}
+
+export const rebuildCommand: CliCommand = {
+  name: 'rebuild',
+  summary: 'rebuild read models from the log into a fresh copy, then switch (the service keeps serving)',
+  usage: 'matchlog rebuild [projection]   (projections: ' + allProjections.map((p) => p.name).join(', ') + ')',
+  async run(args, io) {
+    const [name] = args.filter((a) => !a.startsWith('-'));
+    const selected = name === undefined ? allProjections : allProjections.filter((p) => p.name === name);
+    if (selected.length === 0) {
+      io.err(`unknown projection "${name}"; known: ${allProjections.map((p) => p.name).join(', ')}\n`);
+      return 2;
+    }
+    const stores = await openStores(io.env);
+    try {
+      for (const projection of selected) {
+        const started = process.hrtime.bigint();
+        const result = await rebuildProjection(projection, stores.eventStore, stores.readModel, progressReporter(io, projection.name, process.stderr.isTTY === true));
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        if (process.stderr.isTTY) io.err('\n');
+        const rate = seconds > 0 ? Math.round(result.events / seconds) : result.events;
+        io.out(`rebuilt ${projection.name}: ${result.events} events in ${seconds.toFixed(2)} s (${rate} events/s), now at position ${String(result.position)}\n`);
+      }
+      return 0;
+    } finally {
+      await stores.close();
+    }
+  },
+};

@@ -1,0 +1,47 @@
+import { loadConfig } from '../config.js';
+import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
+import { matchEvents } from '../history/matchHistory.js';
+import type { PublicEvent } from '../history/publicEvent.js';
+import type { CliIo } from './command.js';
+import { openEventStore } from '../eventstore/open.js';
+import type { EventStore } from '../eventstore/port.js';
+import { openReadModel } from '../readmodel/open.js';
+import type { ReadModelStore } from '../readmodel/port.js';
+
+/**
+ * The stores the service is configured with (same environment as `npm start`), for commands
+ * that work on them directly. They may run beside a live server.
+ */
+export async function openStores(env: Record<string, string | undefined>): Promise<{ eventStore: EventStore; readModel: ReadModelStore; close(): Promise<void> }> {
+  const config = loadConfig(env);
+  const eventStore = await openEventStore(config.eventStoreUrl);
+  const readModel = await openReadModel(config.readModelUrl);
+  return {
+    eventStore,
+    readModel,
+    async close() {
+      await readModel.close();
+      await eventStore.close();
+    },
+  };
+}
+
+/**
+ * Hands every event of the match named by the one argument to `visit`, oldest first.
+ * Resolves to the exit code: 1 (with a message) when there is no such match.
+ */
+export async function eachMatchEvent(args: string[], io: CliIo, usage: string, visit: (event: PublicEvent, index: number, matchId: string) => void): Promise<number> {
+  const [matchId, ...rest] = args.filter((a) => !a.startsWith('-'));
+  if (matchId === undefined || rest.length > 0) throw new Error(`usage: ${usage}`);
+  if (!isMatchId(matchId)) throw new Error(MATCH_ID_RULE);
+  const stores = await openStores(io.env);
+  try {
+    let count = 0;
+    for await (const event of matchEvents(stores.eventStore, matchId)) visit(event, count++, matchId);
+    if (count > 0) return 0;
+    io.err(`no match with id "${matchId}"\n`);
+    return 1;
+  } finally {
+    await stores.close();
+  }
+}

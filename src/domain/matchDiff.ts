@@ -1,0 +1,122 @@
+import { type MatchSummary, summarizeMatch } from './matchPayload.js';
+
+/**
+ * What changed between two versions of a match, compactly: the score, the score by set or
+ * period, player stats, the play-by-play, and which other top-level fields changed.
+ */
+export interface MatchDiff {
+  score: { home: Change<number | null>; away: Change<number | null> } | null;
+  lines: { label: string; home: Change<number | null>; away: Change<number | null> }[];
+  stats: { player: string; stat: string; from: number | null; to: number | null }[];
+  actions: { before: number; after: number; added: number; removed: number; changed: number };
+  fields: { field: string; change: 'added' | 'removed' | 'changed' }[];
+}
+
+export interface Change<T> {
+  from: T;
+  to: T;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Top-level fields whose changes are already described above in detail. */
+const DESCRIBED = new Set(['homeTeam', 'awayTeam', 'home', 'away', 'teams', 'score', 'sets', 'periods', 'playerStats', 'players', 'actions']);
+
+function changed<T>(from: T, to: T): Change<T> | null {
+  return from === to ? null : { from, to };
+}
+
+function scoreDiff(a: MatchSummary, b: MatchSummary): MatchDiff['score'] {
+  if (a.home.score === b.home.score && a.away.score === b.away.score) return null;
+  return { home: { from: a.home.score, to: b.home.score }, away: { from: a.away.score, to: b.away.score } };
+}
+
+function linesDiff(a: MatchSummary, b: MatchSummary): MatchDiff['lines'] {
+  const labels = [...new Set([...a.lines, ...b.lines].map((l) => l.label))];
+  return labels.flatMap((label) => {
+    const before = a.lines.find((l) => l.label === label);
+    const after = b.lines.find((l) => l.label === label);
+    const home = changed(before?.home ?? null, after?.home ?? null);
+    const away = changed(before?.away ?? null, after?.away ?? null);
+    if (!home && !away) return [];
+    return [{ label, home: { from: before?.home ?? null, to: after?.home ?? null }, away: { from: before?.away ?? null, to: after?.away ?? null } }];
+  });
+}
+
+function statsDiff(a: MatchSummary, b: MatchSummary): MatchDiff['stats'] {
+  const byKey = (s: MatchSummary) => new Map(s.players.map((p) => [p.key, p]));
+  const before = byKey(a);
+  const after = byKey(b);
+  const out: MatchDiff['stats'] = [];
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const p = before.get(key);
+    const q = after.get(key);
+    const name = q?.name ?? p?.name ?? key;
+    for (const stat of new Set([...Object.keys(p?.stats ?? {}), ...Object.keys(q?.stats ?? {})])) {
+      const from = p?.stats[stat] ?? null;
+      const to = q?.stats[stat] ?? null;
+      if (from !== to) out.push({ player: name, stat, from, to });
+    }
+  }
+  return out;
+}
+
+/** Actions are matched by their `id`, else by `seq`, else by position in the list. */
+function actionsDiff(before: unknown, after: unknown): MatchDiff['actions'] {
+  const list = (value: unknown) => (isObj(value) && Array.isArray(value.actions) ? value.actions : []);
+  const keyed = (actions: unknown[]) =>
+    new Map(actions.map((a, i) => [isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`, JSON.stringify(a)]));
+  const a = keyed(list(before));
+  const b = keyed(list(after));
+  let added = 0;
+  let changedCount = 0;
+  for (const [key, text] of b) {
+    const old = a.get(key);
+    if (old === undefined) added += 1;
+    else if (old !== text) changedCount += 1;
+  }
+  const removed = [...a.keys()].filter((key) => !b.has(key)).length;
+  return { before: a.size, after: b.size, added, removed, changed: changedCount };
+}
+
+function fieldsDiff(before: unknown, after: unknown): MatchDiff['fields'] {
+  const a = isObj(before) ? before : {};
+  const b = isObj(after) ? after : {};
+  const out: MatchDiff['fields'] = [];
+  for (const field of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (DESCRIBED.has(field)) continue;
+    if (!(field in a)) out.push({ field, change: 'added' });
+    else if (!(field in b)) out.push({ field, change: 'removed' });
+    else if (JSON.stringify(a[field]) !== JSON.stringify(b[field])) out.push({ field, change: 'changed' });
+  }
+  return out;
+}
+
+/** Pure and total: any two JSON values give a diff, never an exception. */
+export function diffMatch(before: unknown, after: unknown): MatchDiff {
+  const a = summarizeMatch(before);
+  const b = summarizeMatch(after);
+  return {
+    score: scoreDiff(a, b),
+    lines: linesDiff(a, b),
+    stats: statsDiff(a, b),
+    actions: actionsDiff(before, after),
+    fields: fieldsDiff(before, after),
+  };
+}
+
+/** One line a person can read: "score 2:1 → 3:1; Set 4 25–23; 3 stats changed; +12 actions". */
+export function describeDiff(diff: MatchDiff): string {
+  const parts: string[] = [];
+  const n = (value: number | null) => (value === null ? '–' : String(value));
+  if (diff.score) parts.push(`score ${n(diff.score.home.from)}:${n(diff.score.away.from)} → ${n(diff.score.home.to)}:${n(diff.score.away.to)}`);
+  for (const line of diff.lines) parts.push(`${line.label} ${n(line.home.from)}–${n(line.away.from)} → ${n(line.home.to)}–${n(line.away.to)}`);
+  if (diff.stats.length > 0) parts.push(`${diff.stats.length} stat${diff.stats.length === 1 ? '' : 's'} changed`);
+  const { added, removed, changed: edited } = diff.actions;
+  if (added) parts.push(`+${added} action${added === 1 ? '' : 's'}`);
+  if (removed) parts.push(`−${removed} action${removed === 1 ? '' : 's'}`);
+  if (edited) parts.push(`${edited} action${edited === 1 ? '' : 's'} edited`);
+  for (const f of diff.fields) parts.push(`${f.field} ${f.change}`);
+  return parts.length > 0 ? parts.join('; ') : 'no change';
+}
