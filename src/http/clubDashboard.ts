@@ -84,13 +84,6 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
     }
     return page(status, 'That did not work', error.message);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .type('text/html; charset=utf-8')
-      .send(renderDashboardErrorPage(404, 'Not found', `There is no page at ${request.url.split('?')[0] ?? ''}.`, { href: '/dashboard', label: 'Go to the dashboard' })),
-  );
-
   const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
   await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl });

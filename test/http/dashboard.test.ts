@@ -217,9 +217,10 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   t.notOk(s.logs.join('').includes(key), 'the key never reaches the log');
 });
 
-t.test('an unknown page under /dashboard is an HTML 404', async (t) => {
+t.test('unknown pages and methods under /dashboard: 404 and 405 like the rest of the service', async (t) => {
   const s = await startTestApp(t);
-  const res = await s.app.inject({ method: 'GET', url: '/dashboard/nowhere' });
-  t.equal(res.statusCode, 404);
-  t.match(res.headers['content-type'], /text\/html/);
+  t.equal((await s.app.inject({ method: 'GET', url: '/dashboard/nowhere' })).statusCode, 404);
+  const res = await s.app.inject({ method: 'GET', url: '/dashboard/logout' });
+  t.equal(res.statusCode, 405);
+  t.equal(res.headers.allow, 'POST');
 });
