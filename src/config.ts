@@ -14,6 +14,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Base64 key for hashing write tokens; when absent, one is kept in DATA_DIR. */
   writeTokenKey: string | null;
+  /** Base64 key signing dashboard session cookies; when absent, derived from the write-token key. */
+  sessionSecret: string | null;
   logLevel: string;
   /** Longest a write waits for the public view to show it (read-your-writes). */
   readYourWritesTimeoutMs: number;
@@ -74,6 +76,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (writeTokenKey !== null && Buffer.from(writeTokenKey, 'base64').length < 32) {
     throw new ConfigError('WRITE_TOKEN_KEY', 'must be base64 of at least 32 random bytes');
   }
+  const sessionSecret = env.SESSION_SECRET || null;
+  if (sessionSecret !== null && Buffer.from(sessionSecret, 'base64').length < 32) {
+    throw new ConfigError('SESSION_SECRET', 'must be base64 of at least 32 random bytes');
+  }
   const eventStoreUrl = url(env, 'EVENT_STORE_URL', `sqlite:${resolve(dataDir, 'events.sqlite')}`, ['sqlite', 'esdb', 'esdb+discover']);
   if (writeTokenKey === null && !eventStoreUrl.startsWith('sqlite:')) {
     // Several API processes share the log; they must hash tokens with the same key.
@@ -91,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     clubSyncEnforcement: oneOf(env, 'CLUB_SYNC_ENFORCEMENT', ['log', 'enforce'] as const, 'log'),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     writeTokenKey,
+    sessionSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     runProjections: runProjections === 'yes' || (runProjections === 'auto' && readModelUrl.startsWith('sqlite:')),
