@@ -1,10 +1,9 @@
 import { createServer } from 'node:net';
 import t from 'tap';
-import { chromiumMissing, launchChromium } from '../helpers/browser.js';
+import { chromiumMissing, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture, fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
-const shots = 'docs/screenshots';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -21,6 +20,7 @@ if (missing) {
   t.pass('skipped: no Chromium');
 } else {
   t.test('a club admin in Chromium: sign up, generate a key, sync a match over HTTP, see it, revoke, see the unauthenticated sync', async (t) => {
+    const shots = screenshotDir(t);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const { app } = await startTestApp(t, { PUBLIC_BASE_URL: base });
