@@ -17,7 +17,7 @@ import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClu
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
 import { conflict, DomainError, validationError } from '../domain/errors.js';
 import type { EventMetadata, EventStore } from '../eventstore/port.js';
-import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
+import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
 
 export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
   initialState: initialClubState,
@@ -62,33 +62,17 @@ const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, sc
  * a revoked key or a logout takes effect for the very next request.
  */
 export function createClubCommands({ eventStore, now = () => new Date() }: ClubCommandsDeps) {
-  async function fold<S, C, E>(streamId: string, decider: Decider<S, C, E>): Promise<S> {
-    let state = decider.initialState();
-    for (const recorded of await eventStore.readStream(streamId)) {
-      const event = decider.decode(recorded);
-      if (event !== null) state = decider.evolve(state, event);
-    }
-    return state;
-  }
-
   // Every upload that syncs reads its club: cache the folded state and read only newer events.
   const clubCache = createStateCache<ClubState>(1000);
 
   /** The club as its stream says now (the cache only saves re-reading events already folded). */
   async function loadClub(clubId: string): Promise<ExistingClub | null> {
     if (!isClubId(clubId)) return null;
-    const streamId = clubStreamId(clubId);
-    const cached = clubCache.get(streamId);
-    const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
-    let state = cached?.state ?? clubDecider.initialState();
-    for (const stored of recorded) {
-      const event = clubDecider.decode(stored);
-      if (event !== null) state = clubDecider.evolve(state, event);
-    }
-    const revision = recorded.at(-1)?.revision ?? cached?.revision;
-    if (revision !== undefined) clubCache.set(streamId, revision, state);
+    const { state } = await loadState(eventStore, clubStreamId(clubId), clubDecider, clubCache);
     return state.exists ? state : null;
   }
+
+  const emailClaim = async (email: string) => (await loadState(eventStore, adminEmailStreamId(email), adminEmailDecider)).state.claim;
 
   async function clubCommand(clubId: string, command: ClubCommand, context: RequestContext): Promise<ClubEvent[]> {
     const { events } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context), { cache: clubCache });
@@ -126,8 +110,8 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
       // Checked before the email is claimed, so a bad club or team name does not hold the address.
       decideClub(register, initialClubState());
 
-      const current = await fold(adminEmailStreamId(email), adminEmailDecider);
-      const unregisteredClubId = current.claim !== null && (await loadClub(current.claim.clubId)) === null ? current.claim.clubId : null;
+      const current = await emailClaim(email);
+      const unregisteredClubId = current !== null && (await loadClub(current.clubId)) === null ? current.clubId : null;
       const claim: ClaimAdminEmail = { type: 'ClaimAdminEmail', email, clubId, at, unregisteredClubId };
       try {
         await handleCommand(eventStore, adminEmailStreamId(email), adminEmailDecider, claim, metadataOf(context));
@@ -143,7 +127,7 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
     /** The admin's club when email and password match; null otherwise (always after a full hash). */
     async verifyLogin(emailInput: string, password: string): Promise<ExistingClub | null> {
       const email = normalizeEmail(emailInput);
-      const claim = isEmail(email) ? (await fold(adminEmailStreamId(email), adminEmailDecider)).claim : null;
+      const claim = isEmail(email) ? await emailClaim(email) : null;
       const club = claim === null ? null : await loadClub(claim.clubId);
       const account = club !== null && club.adminEmail === email ? club : null;
       const matches = await verifyPassword(account?.passwordHash ?? UNUSED_PASSWORD_HASH, password);

@@ -52,6 +52,28 @@ export function createStateCache<State>(maxEntries = 10_000) {
 export type StateCache<State> = ReturnType<typeof createStateCache<State>>;
 
 /**
+ * Folds a stream into state. With a cache, only the events after the cached revision are read.
+ * `revision` is the stream's last revision, null when it does not exist.
+ */
+export async function loadState<State, Event>(
+  eventStore: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve' | 'decode'>,
+  cache?: StateCache<State>,
+): Promise<{ state: State; revision: number | null }> {
+  const cached = cache?.get(streamId);
+  const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
+  let state = cached?.state ?? decider.initialState();
+  for (const stored of recorded) {
+    const event = decider.decode(stored);
+    if (event !== null) state = decider.evolve(state, event);
+  }
+  const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
+  if (cache && revision !== null) cache.set(streamId, revision, state);
+  return { state, revision };
+}
+
+/**
  * Read the stream, fold it into state, decide, append with the revision that was read.
  * A conflicting append means another writer got there first: read again and decide again,
  * so the rules are always applied to the latest state (at most `maxAttempts` times).
@@ -66,15 +88,7 @@ export async function handleCommand<State, Command, Event>(
 ): Promise<HandledCommand<Event>> {
   const attemptId = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
-    const cached = cache?.get(streamId);
-    const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
-    let state = cached?.state ?? decider.initialState();
-    for (const stored of recorded) {
-      const event = decider.decode(stored);
-      if (event !== null) state = decider.evolve(state, event);
-    }
-    const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
-    if (cache && revision !== null) cache.set(streamId, revision, state);
+    const { state, revision } = await loadState(eventStore, streamId, decider, cache);
     const events = decider.decide(command, state);
     const toAppend = events.map((event, index) => ({
       ...decider.encode(event),
