@@ -97,6 +97,8 @@ export async function handleCommand<State, Command, Event>(
     }));
     try {
       const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
+      // We know exactly what was appended: the next command on this stream need not read it back.
+      cache?.set(streamId, append.nextExpectedRevision, events.reduce(decider.evolve, state));
       return { events, append };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
