@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { unavailable } from '../domain/errors.js';
+import { createLru } from '../lru.js';
 import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/port.js';
 import { WrongExpectedRevisionError } from '../eventstore/port.js';
 
@@ -31,21 +32,10 @@ export interface HandledCommand<Event> {
  * after it. Bounded; least recently used entries go first.
  */
 export function createStateCache<State>(maxEntries = 10_000) {
-  const entries = new Map<string, { revision: number; state: State }>();
+  const entries = createLru<{ revision: number; state: State }>(maxEntries);
   return {
-    get(streamId: string) {
-      const entry = entries.get(streamId);
-      if (entry) {
-        entries.delete(streamId);
-        entries.set(streamId, entry);
-      }
-      return entry;
-    },
-    set(streamId: string, revision: number, state: State) {
-      entries.delete(streamId);
-      entries.set(streamId, { revision, state });
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-    },
+    get: (streamId: string) => entries.get(streamId),
+    set: (streamId: string, revision: number, state: State) => entries.set(streamId, { revision, state }),
   };
 }
 
