@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { createClubCommands } from './commands/clubCommands.js';
 import { createMatchCommands } from './commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from './domain/writeToken.js';
+import { registerClubSyncDetails } from './history/clubSyncDetails.js';
 import type { Engine } from './engine.js';
+import { clubDashboard, type ClubDashboardDeps } from './http/clubDashboard.js';
+import { sessionKey } from './http/dashboard/session.js';
 import { registerErrorHandling } from './http/errors.js';
 import { health, maxReadyLag } from './http/health.js';
 import { historyApi } from './http/historyApi.js';
@@ -15,11 +19,13 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel'>;
+  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel' | 'clubSyncEnforcement' | 'sessionSecret'>;
   engine: Engine;
   writeTokenKey: Buffer;
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
   logStream?: { write(line: string): void };
+  /** Login and sign-up attempts allowed per client address (tests lower them). */
+  dashboardRateLimits?: ClubDashboardDeps['rateLimits'];
 }
 
 /** Headers whose values are secrets: never written to a log. */
@@ -34,7 +40,7 @@ const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
     logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...(logStream ? { stream: logStream } : {}) },
@@ -59,17 +65,29 @@ export async function buildApp({ config, engine, writeTokenKey, logStream }: App
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
+  const clubs = createClubCommands({ eventStore: engine.eventStore });
+  registerClubSyncDetails();
   const matches = createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
     waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
+    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
   });
 
   await app.register(matchApi, { matches, readModel: engine.readModel, eventStore: engine.eventStore, matchUrl });
   await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+  await app.register(clubDashboard, {
+    prefix: '/dashboard',
+    clubs,
+    readModel: engine.readModel,
+    matchUrl,
+    publicBaseUrl: config.publicBaseUrl,
+    sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
+    ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
+  });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   return app;
 }

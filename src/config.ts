@@ -17,6 +17,8 @@ export interface Config {
   esdbMaxAppendBytes: number;
   /** Base64 key for hashing write tokens; when absent, one is kept in DATA_DIR. */
   writeTokenKey: string | null;
+  /** Base64 key signing dashboard session cookies; when absent, derived from the write-token key. */
+  sessionSecret: string | null;
   logLevel: string;
   /** Longest a write waits for the public view to show it (read-your-writes). */
   readYourWritesTimeoutMs: number;
@@ -108,6 +110,10 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
   if (writeTokenKey !== null && Buffer.from(writeTokenKey, 'base64').length < 32) {
     throw new ConfigError('WRITE_TOKEN_KEY', 'must be base64 of at least 32 random bytes');
   }
+  const sessionSecret = env.SESSION_SECRET || null;
+  if (sessionSecret !== null && Buffer.from(sessionSecret, 'base64').length < 32) {
+    throw new ConfigError('SESSION_SECRET', 'must be base64 of at least 32 random bytes');
+  }
   const eventStoreUrl = url(env, 'EVENT_STORE_URL', `sqlite:${resolve(dataDir, 'events.sqlite')}`, ['sqlite', 'esdb', 'esdb+discover']);
   if (hashesWriteTokens && writeTokenKey === null && !eventStoreUrl.startsWith('sqlite:')) {
     // Several API processes share the log; they must hash tokens with the same key.
@@ -128,6 +134,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     maxBodyBytes: maxBodyBytes(env, eventStoreUrl, esdbMaxAppendBytes),
     esdbMaxAppendBytes,
     writeTokenKey,
+    sessionSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     runProjections: runProjections === 'yes' || (runProjections === 'auto' && readModelUrl.startsWith('sqlite:')),

@@ -12,4 +12,6 @@ export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
   env: Record<string, string | undefined>;
+  /** All of standard input as text (for secrets that should not be arguments). */
+  readStdin?: () => Promise<string>;
 }

@@ -1,3 +1,5 @@
+import { registerClubSyncDetails } from '../history/clubSyncDetails.js';
+import { clubCreateCommand } from './clubCreate.js';
 import type { CliCommand, CliIo } from './command.js';
 import { exportCommand } from './export.js';
 import { openapiCommand } from './openapi.js';
@@ -7,7 +9,7 @@ import { replayCommand } from './replay.js';
 import { verifyCommand } from './verify.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, projectionsCommand];
+const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, clubCreateCommand, projectionsCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');
@@ -16,6 +18,7 @@ function help(io: CliIo) {
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  registerClubSyncDetails();
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     help(io);

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { unavailable } from '../domain/errors.js';
+import { createLru } from '../lru.js';
 import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/port.js';
 import { WrongExpectedRevisionError } from '../eventstore/port.js';
 
@@ -31,25 +32,36 @@ export interface HandledCommand<Event> {
  * after it. Bounded; least recently used entries go first.
  */
 export function createStateCache<State>(maxEntries = 10_000) {
-  const entries = new Map<string, { revision: number; state: State }>();
+  const entries = createLru<{ revision: number; state: State }>(maxEntries);
   return {
-    get(streamId: string) {
-      const entry = entries.get(streamId);
-      if (entry) {
-        entries.delete(streamId);
-        entries.set(streamId, entry);
-      }
-      return entry;
-    },
-    set(streamId: string, revision: number, state: State) {
-      entries.delete(streamId);
-      entries.set(streamId, { revision, state });
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-    },
+    get: (streamId: string) => entries.get(streamId),
+    set: (streamId: string, revision: number, state: State) => entries.set(streamId, { revision, state }),
   };
 }
 
 export type StateCache<State> = ReturnType<typeof createStateCache<State>>;
+
+/**
+ * Folds a stream into state. With a cache, only the events after the cached revision are read.
+ * `revision` is the stream's last revision, null when it does not exist.
+ */
+export async function loadState<State, Event>(
+  eventStore: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve' | 'decode'>,
+  cache?: StateCache<State>,
+): Promise<{ state: State; revision: number | null }> {
+  const cached = cache?.get(streamId);
+  const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
+  let state = cached?.state ?? decider.initialState();
+  for (const stored of recorded) {
+    const event = decider.decode(stored);
+    if (event !== null) state = decider.evolve(state, event);
+  }
+  const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
+  if (cache && revision !== null) cache.set(streamId, revision, state);
+  return { state, revision };
+}
 
 /**
  * Read the stream, fold it into state, decide, append with the revision that was read.
@@ -66,15 +78,7 @@ export async function handleCommand<State, Command, Event>(
 ): Promise<HandledCommand<Event>> {
   const attemptId = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
-    const cached = cache?.get(streamId);
-    const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
-    let state = cached?.state ?? decider.initialState();
-    for (const stored of recorded) {
-      const event = decider.decode(stored);
-      if (event !== null) state = decider.evolve(state, event);
-    }
-    const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
-    if (cache && revision !== null) cache.set(streamId, revision, state);
+    const { state, revision } = await loadState(eventStore, streamId, decider, cache);
     const events = decider.decide(command, state);
     const toAppend = events.map((event, index) => ({
       ...decider.encode(event),
@@ -83,6 +87,8 @@ export async function handleCommand<State, Command, Event>(
     }));
     try {
       const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
+      // We know exactly what was appended: the next command on this stream need not read it back.
+      cache?.set(streamId, append.nextExpectedRevision, events.reduce(decider.evolve, state));
       return { events, append };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;

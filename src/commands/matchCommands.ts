@@ -1,17 +1,18 @@
+import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, mayNameClub, skippedSync } from '../domain/clubSync.js';
 import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
-import { decodeMatchEvent, encodeMatchEvent, type MatchEvent, type WriteVia } from '../domain/matchEvents.js';
+import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
 import type { WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/port.js';
 import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
 
-export const matchDecider: Decider<MatchState, MatchCommand, MatchEvent> = {
+export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> = {
   initialState: initialMatchState,
   decide: decideMatch,
   evolve: evolveMatch,
-  encode: (event) => ({ type: event.type, data: encodeMatchEvent(event) }),
-  decode: (recorded) => decodeMatchEvent(recorded.type, recorded.data),
+  encode: (event) => ({ type: event.type, data: encodeMatchStreamEvent(event) }),
+  decode: (recorded) => decodeMatchStreamEvent(recorded.type, recorded.data),
 };
 
 export interface UploadInput {
@@ -19,6 +20,10 @@ export interface UploadInput {
   matchId: string;
   payload: JsonText;
   writeToken: string | null;
+  /** The X-App-Key header, for club sync. */
+  appKey: string | null;
+  /** The payload already parsed, when the caller has it (saves parsing it again for club sync). */
+  body?: unknown;
   requestId: string;
   clientAddressClass: string;
 }
@@ -28,6 +33,10 @@ export interface UploadResult {
   created: boolean;
   revision: number;
   position: Position;
+  /** The club sync outcome, when the payload named a club and team. */
+  clubSync: ClubSyncEvent | null;
+  /** The spec's `crmSync: "skipped_auth"`: the sync was skipped for want of valid authentication. */
+  syncSkipped: boolean;
 }
 
 export interface MatchCommandsDeps {
@@ -36,12 +45,23 @@ export interface MatchCommandsDeps {
   /** Resolves once readers see everything up to `position` (read-your-writes), or times out. */
   waitForReaders: (position: Position) => Promise<boolean>;
   onReadersLagging: (position: Position) => void;
+  /** Looks up the club, its team and the app key for an attempted sync (src/commands/clubCommands.ts). */
+  checkClubSync: (target: ClubSyncTarget, appKey: string | null, payload: unknown) => Promise<ClubSyncCheck>;
 }
 
 /** The write side of matches: uploads become events, durable before the caller hears back. */
-export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging }: MatchCommandsDeps) {
+export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging, checkClubSync }: MatchCommandsDeps) {
   // A live match is re-uploaded after every rally; without the cache each upload would re-read every version.
   const cache = createStateCache<MatchState>();
+
+  /** Club sync is checked once per upload, before deciding: the key's validity at this moment counts. */
+  async function clubSyncOf(input: UploadInput): Promise<ClubSyncCheck | null> {
+    if (!mayNameClub(input.payload)) return null;
+    const body = input.body === undefined ? JSON.parse(input.payload) : input.body;
+    const target = clubSyncTarget(body);
+    return target === null ? null : checkClubSync(target, input.appKey, body);
+  }
+
   return {
     async upload(input: UploadInput): Promise<UploadResult> {
       const command: MatchCommand = {
@@ -50,6 +70,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         matchId: input.matchId,
         payload: input.payload,
         writeTokenHash: input.writeToken === null ? null : hashWriteToken(input.matchId, input.writeToken),
+        clubSync: await clubSyncOf(input),
       };
       const { events, append } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {
         requestId: input.requestId,
@@ -63,6 +84,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         created: events.some((event) => event.type === 'MatchCreated'),
         revision: append.nextExpectedRevision,
         position: append.position,
+        clubSync: events.find(isClubSyncEvent) ?? null,
+        syncSkipped: skippedSync(events),
       };
     },
   };

@@ -1,6 +1,7 @@
+import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
 import { forbidden } from './errors.js';
 import type { JsonText } from './jsonText.js';
-import type { MatchEvent, Protection, WriteVia } from './matchEvents.js';
+import type { MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
 import { sameWriteTokenHash } from './writeToken.js';
 
 /**
@@ -21,11 +22,24 @@ export interface UploadMatch {
   matchId: string;
   payload: JsonText;
   writeTokenHash: string | null;
+  /** Present when the payload names a club and a team: what was found out about them and the key. */
+  clubSync?: ClubSyncCheck | null;
 }
 
 export type MatchCommand = UploadMatch;
 
-export function decideMatch(command: MatchCommand, state: MatchState): MatchEvent[] {
+/**
+ * The match event, followed by the club sync outcome when the payload names a club and team:
+ * both are appended together, so a stored match always has its sync outcome beside it.
+ * A rejected write (403) stores neither.
+ */
+export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
+  const stored = decideMatchContent(command, state);
+  const { clubSync } = command;
+  return clubSync === undefined || clubSync === null ? stored : [...stored, decideClubSync(command.matchId, clubSync)];
+}
+
+function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
   const { matchId, payload, via, writeTokenHash } = command;
   if (!state.exists) {
     // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does.
@@ -54,11 +68,11 @@ function tokenMatches(stored: string | null, given: string | null): boolean {
   return stored !== null && given !== null && sameWriteTokenHash(stored, given);
 }
 
-export function evolveMatch(state: MatchState, event: MatchEvent): MatchState {
+export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchState {
   switch (event.type) {
     case 'MatchCreated':
       return { exists: true, protection: event.data.protection, writeTokenHash: event.data.writeTokenHash ?? null };
-    case 'MatchReplaced':
+    default:
       return state;
   }
 }

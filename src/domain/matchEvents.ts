@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { type JsonText, splitPayload, withPayload } from './jsonText.js';
 
@@ -26,6 +26,45 @@ const envelopes = {
   }),
 };
 
+const Side = Type.Union([Type.Literal('home'), Type.Literal('away'), Type.Null()]);
+export type Side = Static<typeof Side>;
+
+/**
+ * Club sync outcomes, appended atomically with the MatchCreated / MatchReplaced they follow.
+ * Reasons name what was wrong (src/domain/clubSync.ts); keys appear only by their id.
+ */
+const syncEnvelopes = {
+  /** Synced with a valid app key of the club: the dashboard copies the payload. */
+  ClubSyncAccepted: Type.Object({
+    schemaVersion: Type.Literal(1),
+    matchId: Type.String(),
+    clubId: Type.String(),
+    teamId: Type.String(),
+    keyId: Type.String(),
+    /** The club's side in the match when the payload tells it, else null (all players copied). */
+    side: Side,
+  }),
+  /** No valid app key, processed anyway (CLUB_SYNC_ENFORCEMENT=log): copied and flagged. */
+  ClubSyncUnauthenticated: Type.Object({
+    schemaVersion: Type.Literal(1),
+    matchId: Type.String(),
+    clubId: Type.String(),
+    teamId: Type.String(),
+    reason: Type.String(),
+    keyId: Type.Union([Type.String(), Type.Null()]),
+    side: Side,
+  }),
+  /** Not copied: no valid key under CLUB_SYNC_ENFORCEMENT=enforce, or no such club or team. */
+  ClubSyncSkipped: Type.Object({
+    schemaVersion: Type.Literal(1),
+    matchId: Type.String(),
+    clubId: Type.String(),
+    teamId: Type.String(),
+    reason: Type.String(),
+    keyId: Type.Union([Type.String(), Type.Null()]),
+  }),
+};
+
 type Envelope<K extends keyof typeof envelopes> = Omit<Static<(typeof envelopes)[K]>, 'schemaVersion'>;
 
 /** The match was stored for the first time; its protection is fixed here for good. */
@@ -42,6 +81,20 @@ export interface MatchReplaced {
 
 export type MatchEvent = MatchCreated | MatchReplaced;
 export type MatchEventType = MatchEvent['type'];
+
+type SyncEnvelopes = typeof syncEnvelopes;
+type ClubSyncEventType = keyof SyncEnvelopes;
+
+/** What became of a club sync attempt; see the envelopes above. */
+export type ClubSyncEvent = {
+  [K in ClubSyncEventType]: { type: K; data: Omit<Static<SyncEnvelopes[K]>, 'schemaVersion'> };
+}[ClubSyncEventType];
+
+/** Everything a match stream holds: its content and the outcomes of its club syncs. */
+export type MatchStreamEvent = MatchEvent | ClubSyncEvent;
+
+const isClubSyncEventType = (type: string): type is ClubSyncEventType => Object.hasOwn(syncEnvelopes, type);
+export const isClubSyncEvent = (event: MatchStreamEvent): event is ClubSyncEvent => isClubSyncEventType(event.type);
 
 export const isMatchEventType = (type: string): type is MatchEventType => Object.hasOwn(envelopes, type);
 
@@ -65,6 +118,24 @@ export function decodeMatchEvent(type: string, data: string): MatchEvent | null 
   }
   const { schemaVersion: _v, ...fields } = checked(type, envelopes.MatchReplaced, envelope);
   return { type, data: { ...fields, payload } };
+}
+
+export function encodeMatchStreamEvent(event: MatchStreamEvent): string {
+  if (event.type === 'MatchCreated' || event.type === 'MatchReplaced') return encodeMatchEvent(event);
+  return JSON.stringify({ schemaVersion: MATCH_EVENT_SCHEMA_VERSION, ...event.data });
+}
+
+/** Reads a stored club sync outcome back; null for other event types. */
+export function decodeClubSyncEvent(type: string, data: string): ClubSyncEvent | null {
+  if (!isClubSyncEventType(type)) return null;
+  const schema: TObject = syncEnvelopes[type];
+  const { schemaVersion: _v, ...fields } = checked(type, schema, JSON.parse(data));
+  // Checked against the type's own schema just above.
+  return { type, data: fields } as ClubSyncEvent;
+}
+
+export function decodeMatchStreamEvent(type: string, data: string): MatchStreamEvent | null {
+  return decodeMatchEvent(type, data) ?? decodeClubSyncEvent(type, data);
 }
 
 function checked<T extends TSchema>(type: string, schema: T, value: unknown): Static<T> {

@@ -45,6 +45,11 @@ export interface MatchSummary {
   /** Score by set or period. */
   lines: ScoreLine[];
   details: { label: string; value: string }[];
+  /** Club sync's grouping fields, as display text (an object gives its name, label or id). */
+  season: string | null;
+  category: string | null;
+  competition: string | null;
+  startedAt: string | null;
   players: PlayerLine[];
   actions: ActionLine[];
 }
@@ -56,6 +61,17 @@ const num = (value: unknown): number | null => (typeof value === 'number' && Num
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
 const first = <T>(...values: (T | null)[]): T | null => values.find((v) => v !== null) ?? null;
+
+const LABEL_MAX = 80;
+
+/** Display text of a field whose type the spec leaves open: text, a number, or an object's name. */
+function displayText(value: unknown): string | null {
+  const direct = text(value);
+  if (direct !== null) return direct.slice(0, LABEL_MAX);
+  if (!isObj(value)) return null;
+  const named = first(text(value.name), text(value.label), text(value.title), text(value.id));
+  return named === null ? null : named.slice(0, LABEL_MAX);
+}
 
 function team(value: unknown): TeamSummary {
   if (!isObj(value)) return { name: text(value), score: null };
@@ -194,6 +210,10 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     ...teams(body),
     lines: scoreLines(body, rawActions),
     details,
+    season: displayText(body.season),
+    category: displayText(body.category),
+    competition: displayText(body.competition),
+    startedAt: first(text(body.startedAt), text(body.date), text(body.startTime)),
     players: players(body),
     actions: rawActions.map(action).filter((line): line is ActionLine => line !== null),
   };

@@ -19,20 +19,33 @@ export interface MatchApiDeps {
   matchUrl: (id: string) => string;
 }
 
+const CLUB_SYNC_DESCRIPTION =
+  'Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club\'s dashboard, ' +
+  'authenticated by the club\'s app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, ' +
+  'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
+  'or a clubId or teamId that names no club or team of it).';
+
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl }) => {
-  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, writeToken: string | undefined): Promise<UploadResponse> {
+  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
     if (payload === null) throw validationError('send the match as a JSON object');
-    await matches.upload({
+    const result = await matches.upload({
       via,
       matchId,
       payload,
-      writeToken: writeToken ?? null,
+      body: request.body,
+      writeToken: headers['x-write-token'] ?? null,
+      appKey: headers['x-app-key'] ?? null,
       requestId: request.id,
       clientAddressClass: classifyClientAddress(request.ip),
     });
-    return { id: matchId, url: matchUrl(matchId) };
+    if (result.clubSync !== null) {
+      const { type, data } = result.clubSync;
+      request.log.info({ clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } }, 'club sync');
+    }
+    // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
+    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
   }
 
   app.post(
@@ -43,14 +56,15 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         summary: 'Create or upsert a match',
         description:
           'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
-          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe.',
+          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe. ' +
+          CLUB_SYNC_DESCRIPTION,
         body: MatchPayload,
         headers: WriteHeaders,
         response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
       },
     },
     async (request, reply) => {
-      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers['x-write-token']);
+      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers);
       return reply.code(201).send(body);
     },
   );
@@ -63,7 +77,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         summary: 'Create (unprotected) or replace a match',
         description:
           'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
-          'A protected match needs its X-Write-Token. Answers 200 in both cases.',
+          'A protected match needs its X-Write-Token. Answers 200 in both cases. ' + CLUB_SYNC_DESCRIPTION,
         params: MatchParams,
         body: MatchPayload,
         headers: WriteHeaders,
@@ -75,7 +89,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       if (request.body.id !== undefined && request.body.id !== id) {
         throw validationError(`the body's id "${request.body.id}" differs from the id in the path "${id}"; send the same id or leave it out of the body`);
       }
-      return upload(request, 'PUT', id, request.headers['x-write-token']);
+      return upload(request, 'PUT', id, request.headers);
     },
   );
 

@@ -4,6 +4,7 @@ import { isMatchId } from '../domain/matchId.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
+import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { readPublicView } from '../../projections/publicView.js';
 import { renderHistoryPage } from './pages/historyPage.js';
@@ -27,6 +28,7 @@ export const matchPage: FastifyPluginAsync<{ readModel: ReadModelReader; eventSt
     reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
 
+  const rendered = createLru<string>(200);
   const notFoundPage = (reply: FastifyReply, id: string) => reply.code(404).send(renderNotFoundPage(id));
   /** Log reads throw not-found DomainErrors; on a page they are the HTML 404. */
   const orNotFound = async <T>(read: Promise<T>): Promise<T | null> =>
@@ -53,14 +55,21 @@ export const matchPage: FastifyPluginAsync<{ readModel: ReadModelReader; eventSt
     }
     const doc = await readPublicView(readModel, id);
     if (doc === null) return notFoundPage(reply, id);
-    return renderMatchPage({
-      id: doc.id,
-      createdAt: doc.createdAt,
-      updatedAt: doc.updatedAt,
-      versions: doc.versions,
-      protected: doc.protected,
-      summary: summarizeMatch(JSON.parse(doc.payload)),
-    });
+    // A page depends only on its document, which a revision fixes: render each one once.
+    const key = `${doc.id}\0${doc.revision}`;
+    let page = rendered.get(key);
+    if (page === undefined) {
+      page = renderMatchPage({
+        id: doc.id,
+        createdAt: doc.createdAt,
+        updatedAt: doc.updatedAt,
+        versions: doc.versions,
+        protected: doc.protected,
+        summary: summarizeMatch(JSON.parse(doc.payload)),
+      });
+      rendered.set(key, page);
+    }
+    return page;
   });
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/history', { schema: { hide: true } }, async (request, reply) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { chromiumMissing, launchChromium } from '../helpers/browser.js';
+import { chromiumMissing, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
@@ -42,7 +42,7 @@ if (missing) {
     t.equal(await page.locator('table.line-score tbody tr').count(), 2, 'score by set, one row per team');
     t.ok(await page.getByRole('cell', { name: match.playerStats[0]!.name, exact: true }).first().isVisible(), 'player stats table');
     await page.setViewportSize({ width: 1100, height: 1000 });
-    await page.screenshot({ path: 'docs/screenshots/public-match-page.png' });
+    await page.screenshot({ path: `${screenshotDir(t)}/public-match-page.png` });
     await page.getByText(`${match.actions.length} actions`).click();
     t.ok(await page.locator('details.play-by-play tbody tr').first().isVisible(), 'play-by-play opens');
 

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,4 +18,15 @@ export async function launchChromium(t: { teardown(fn: () => Promise<void>): voi
   });
   t.teardown(() => browser.close());
   return browser;
+}
+
+/**
+ * Where browser tests save their screenshots: docs/screenshots when asked to refresh them
+ * (`npm run docs:screenshots`), a temporary folder otherwise, so a test run leaves docs alone.
+ */
+export function screenshotDir(t: { teardown(fn: () => void): void }): string {
+  if (process.env.UPDATE_SCREENSHOTS === '1') return 'docs/screenshots';
+  const dir = mkdtempSync(join(tmpdir(), 'matchlog-screenshots-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

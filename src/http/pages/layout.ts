@@ -26,7 +26,7 @@ nav.pages { display: flex; gap: 1rem; margin: 1rem 0; }
 `);
 
 /** The page frame. No scripts anywhere: the Content-Security-Policy forbids them. */
-export function layout(title: string, body: SafeHtml): string {
+export function layout(title: string, body: SafeHtml, extraStyle: SafeHtml | string = ''): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +34,7 @@ export function layout(title: string, body: SafeHtml): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${title} · matchlog</title>
-<style>${STYLE}</style>
+<style>${STYLE}${extraStyle}</style>
 </head>
 <body>
 <header class="site"><a href="/">matchlog</a></header>

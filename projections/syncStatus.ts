@@ -1,0 +1,145 @@
+import { clubPlayers } from '../src/domain/clubSync.js';
+import { type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent } from '../src/domain/matchEvents.js';
+import type { RecordedEvent } from '../src/eventstore/port.js';
+import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
+import { type SyncSource, syncSourceOf } from './clubSyncSource.js';
+import type { Projection } from './projection.js';
+
+/**
+ * Connect → Sync status: one row per upload that tried to sync with a club (what came of it,
+ * how much was copied), and when each app key was last used. Rows for club ids that name no
+ * club are not kept: no one could ever see them.
+ */
+export const SYNC_STATUS = 'syncStatus';
+export const SYNC_LOG = 'clubSyncLog';
+export const APP_KEY_USAGE = 'appKeyUsage';
+const PENDING = 'syncStatusPending';
+
+export type SyncOutcome = 'synced' | 'unauthenticated' | 'skipped';
+export const SYNC_OUTCOMES: SyncOutcome[] = ['synced', 'unauthenticated', 'skipped'];
+
+export interface SyncLogDoc {
+  [field: string]: unknown;
+  /** `<clubId>:<matchId>:<revision>` */
+  id: string;
+  clubId: string;
+  teamId: string;
+  matchId: string;
+  revision: number;
+  position: number;
+  at: string;
+  outcome: SyncOutcome;
+  /** Why it was not authenticated or skipped (src/domain/clubSync.ts), null when synced. */
+  reason: string | null;
+  keyId: string | null;
+  title: string | null;
+  startedAt: string | null;
+  playersCopied: number;
+  actionsCopied: number;
+}
+
+export interface AppKeyUsageDoc {
+  [field: string]: unknown;
+  /** `<clubId>:<keyId>` */
+  id: string;
+  clubId: string;
+  keyId: string;
+  lastUsedAt: string;
+  lastMatchId: string;
+  uses: number;
+  /** Log position of the last use counted: a redelivered event is not counted again. */
+  position: number;
+}
+
+interface PendingDoc {
+  [field: string]: unknown;
+  id: string;
+  revision: number;
+  title: string | null;
+  startedAt: string | null;
+  players: { team: string | null }[];
+  actions: number;
+}
+
+const outcomeOf = (event: ClubSyncEvent): SyncOutcome =>
+  event.type === 'ClubSyncAccepted' ? 'synced' : event.type === 'ClubSyncUnauthenticated' ? 'unauthenticated' : 'skipped';
+
+function pendingOf(matchId: string, revision: number, source: SyncSource): PendingDoc {
+  const { home, away, startedAt } = source.summary;
+  const title = home.name !== null || away.name !== null ? `${home.name ?? 'Home'} vs ${away.name ?? 'Away'}` : null;
+  return { id: matchId, revision, title, startedAt, players: source.players.map((p) => ({ team: p.team })), actions: source.summary.actions.length };
+}
+
+/** Pure: the Sync status row of one sync outcome. */
+export function syncLogRow(event: ClubSyncEvent, pending: PendingDoc | null, recorded: Pick<RecordedEvent, 'revision' | 'position' | 'recordedAt'>): SyncLogDoc {
+  const { clubId, teamId, matchId, keyId } = event.data;
+  const outcome = outcomeOf(event);
+  const copied = outcome !== 'skipped' && pending !== null;
+  const side = event.type === 'ClubSyncSkipped' ? null : event.data.side;
+  return {
+    id: `${clubId}:${matchId}:${recorded.revision}`,
+    clubId,
+    teamId,
+    matchId,
+    revision: recorded.revision,
+    position: recorded.position,
+    at: recorded.recordedAt,
+    outcome,
+    reason: event.type === 'ClubSyncAccepted' ? null : event.data.reason,
+    keyId,
+    title: pending?.title ?? null,
+    startedAt: pending?.startedAt ?? null,
+    playersCopied: copied ? clubPlayers(pending.players, side).length : 0,
+    actionsCopied: copied ? pending.actions : 0,
+  };
+}
+
+/** Pure: a key's usage after an accepted sync; unchanged when this event was already counted. */
+export function keyUsageAfter(current: AppKeyUsageDoc | null, event: Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' }>, recorded: Pick<RecordedEvent, 'position' | 'recordedAt'>): AppKeyUsageDoc {
+  const { clubId, keyId, matchId } = event.data;
+  if (current !== null && current.position >= recorded.position) return current;
+  return { id: `${clubId}:${keyId}`, clubId, keyId, lastUsedAt: recorded.recordedAt, lastMatchId: matchId, uses: (current?.uses ?? 0) + 1, position: recorded.position };
+}
+
+export const syncStatusProjection: Projection = {
+  name: SYNC_STATUS,
+  collections: [SYNC_LOG, APP_KEY_USAGE, PENDING],
+  indexes: [
+    { collection: SYNC_LOG, fields: ['clubId', 'position'] },
+    { collection: SYNC_LOG, fields: ['clubId', 'outcome', 'position'] },
+    { collection: APP_KEY_USAGE, fields: ['clubId'] },
+  ],
+  async apply(recorded, view) {
+    const content = decodeMatchEvent(recorded.type, recorded.data);
+    if (content !== null) {
+      const source = syncSourceOf(content.data.payload);
+      if (source !== null) view.put(PENDING, pendingOf(content.data.matchId, recorded.revision, source));
+      return;
+    }
+    const sync = decodeClubSyncEvent(recorded.type, recorded.data);
+    if (sync === null) return;
+    const found = (await view.get(PENDING, sync.data.matchId)) as PendingDoc | null;
+    const pending = found !== null && found.revision === recorded.revision - 1 ? found : null;
+    if (!(sync.type === 'ClubSyncSkipped' && sync.data.reason === 'no_such_club')) {
+      view.put(SYNC_LOG, syncLogRow(sync, pending, recorded));
+    }
+    if (sync.type === 'ClubSyncAccepted') {
+      const id = `${sync.data.clubId}:${sync.data.keyId}`;
+      const usage = keyUsageAfter((await view.get(APP_KEY_USAGE, id)) as AppKeyUsageDoc | null, sync, recorded);
+      view.put(APP_KEY_USAGE, usage);
+    }
+    if (found !== null) view.delete(PENDING, sync.data.matchId);
+  },
+};
+
+export async function readSyncLog(reader: ReadModelReader, clubId: string, options: { outcome?: SyncOutcome | undefined; limit: number; offset?: number }) {
+  const where: Record<string, FieldValue> = { clubId };
+  if (options.outcome !== undefined) where.outcome = options.outcome;
+  const rows = (await reader.find(SYNC_LOG, { where, orderBy: [{ field: 'position', direction: 'desc' }], limit: options.limit, offset: options.offset ?? 0 })) as SyncLogDoc[];
+  return { rows, total: await reader.count(SYNC_LOG, where) };
+}
+
+export async function readAppKeyUsage(reader: ReadModelReader, clubId: string): Promise<Map<string, AppKeyUsageDoc>> {
+  const docs = (await reader.find(APP_KEY_USAGE, { where: { clubId } })) as AppKeyUsageDoc[];
+  return new Map(docs.map((doc) => [doc.keyId, doc]));
+}

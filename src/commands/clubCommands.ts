@@ -1,0 +1,191 @@
+import {
+  type AdminEmailClaimed,
+  type AdminEmailState,
+  type ClaimAdminEmail,
+  decideAdminEmail,
+  decodeAdminEmailEvent,
+  EMAIL_TAKEN,
+  encodeAdminEmailEvent,
+  evolveAdminEmail,
+  initialAdminEmailState,
+} from '../domain/adminEmail.js';
+import { hashPassword, passwordProblem, UNUSED_PASSWORD_HASH, verifyPassword } from '../domain/adminPassword.js';
+import { generateAppKey, type IssuedAppKey } from '../domain/appKey.js';
+import { type ClubCommand, type ClubState, decideClub, evolveClub, type ExistingClub, initialClubState, type Team, verifyAppKey } from '../domain/club.js';
+import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/clubEvents.js';
+import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
+import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
+import { conflict, DomainError, validationError } from '../domain/errors.js';
+import type { EventMetadata, EventStore } from '../eventstore/port.js';
+import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
+
+export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
+  initialState: initialClubState,
+  decide: decideClub,
+  evolve: evolveClub,
+  encode: (event) => ({ type: event.type, data: encodeClubEvent(event) }),
+  decode: (recorded) => decodeClubEvent(recorded.type, recorded.data),
+};
+
+export const adminEmailDecider: Decider<AdminEmailState, ClaimAdminEmail, AdminEmailClaimed> = {
+  initialState: initialAdminEmailState,
+  decide: decideAdminEmail,
+  evolve: evolveAdminEmail,
+  encode: (event) => ({ type: event.type, data: encodeAdminEmailEvent(event) }),
+  decode: (recorded) => decodeAdminEmailEvent(recorded.type, recorded.data),
+};
+
+/** Who asked, for the events' metadata. */
+export interface RequestContext {
+  requestId: string;
+  clientAddressClass: string;
+}
+
+export interface SignUp {
+  clubName: string;
+  email: string;
+  password: string;
+  /** Names of teams to create with the club (the dashboard adds more later). */
+  teams: string[];
+}
+
+export interface ClubCommandsDeps {
+  eventStore: EventStore;
+  now?: () => Date;
+}
+
+const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, schemaVersion: 1 });
+
+/**
+ * The write side of clubs: sign-up, login checks, teams, app keys, and the app-key check of a
+ * club sync. Club state is always folded from the club's own stream (the source of truth), so
+ * a revoked key or a logout takes effect for the very next request.
+ */
+export function createClubCommands({ eventStore, now = () => new Date() }: ClubCommandsDeps) {
+  // Every upload that syncs reads its club: cache the folded state and read only newer events.
+  const clubCache = createStateCache<ClubState>(1000);
+
+  /** The club as its stream says now (the cache only saves re-reading events already folded). */
+  async function loadClub(clubId: string): Promise<ExistingClub | null> {
+    if (!isClubId(clubId)) return null;
+    const { state } = await loadState(eventStore, clubStreamId(clubId), clubDecider, clubCache);
+    return state.exists ? state : null;
+  }
+
+  const emailClaim = async (email: string) => (await loadState(eventStore, adminEmailStreamId(email), adminEmailDecider)).state.claim;
+
+  async function clubCommand(clubId: string, command: ClubCommand, context: RequestContext): Promise<ClubEvent[]> {
+    const { events } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context), { cache: clubCache });
+    return events;
+  }
+
+  /** Runs `attempt`, which makes up a fresh id, again while the id is taken (astronomically rare). */
+  async function withFreshId<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'conflict') || tries >= 5) throw error;
+      }
+    }
+  }
+
+  return {
+    loadClub,
+
+    /**
+     * Creates a club with its admin. The email is claimed first (unique across clubs), then
+     * the club is registered. Rejects with a validation error naming the first bad field.
+     */
+    async signUp(input: SignUp, context: RequestContext): Promise<{ clubId: string; teams: Team[] }> {
+      const email = normalizeEmail(input.email);
+      if (!isEmail(email)) throw validationError(EMAIL_RULE);
+      const problem = passwordProblem(input.password);
+      if (problem !== null) throw validationError(problem);
+      const passwordHash = await hashPassword(input.password);
+      const at = now().toISOString();
+      const teams = input.teams.map((name) => ({ teamId: newTeamId(), name }));
+      const clubId = newClubId();
+      const register: ClubCommand = { type: 'RegisterClub', clubId, name: input.clubName, adminEmail: email, passwordHash, teams, at };
+      // Checked before the email is claimed, so a bad club or team name does not hold the address.
+      decideClub(register, initialClubState());
+
+      const current = await emailClaim(email);
+      const unregisteredClubId = current !== null && (await loadClub(current.clubId)) === null ? current.clubId : null;
+      const claim: ClaimAdminEmail = { type: 'ClaimAdminEmail', email, clubId, at, unregisteredClubId };
+      try {
+        await handleCommand(eventStore, adminEmailStreamId(email), adminEmailDecider, claim, metadataOf(context));
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'unavailable') throw conflict(EMAIL_TAKEN);
+        throw error;
+      }
+      const events = await clubCommand(clubId, register, context);
+      const added = events.flatMap((event) => (event.type === 'TeamAdded' ? [event.data] : []));
+      return { clubId, teams: added };
+    },
+
+    /** The admin's club when email and password match; null otherwise (always after a full hash). */
+    async verifyLogin(emailInput: string, password: string): Promise<ExistingClub | null> {
+      const email = normalizeEmail(emailInput);
+      const claim = isEmail(email) ? await emailClaim(email) : null;
+      const club = claim === null ? null : await loadClub(claim.clubId);
+      const account = club !== null && club.adminEmail === email ? club : null;
+      const matches = await verifyPassword(account?.passwordHash ?? UNUSED_PASSWORD_HASH, password);
+      return matches ? account : null;
+    },
+
+    async addTeam(clubId: string, name: string, context: RequestContext): Promise<Team> {
+      return withFreshId(async () => {
+        const events = await clubCommand(clubId, { type: 'AddTeam', teamId: newTeamId(), name }, context);
+        const added = events.find((event) => event.type === 'TeamAdded');
+        if (added === undefined) throw new Error('AddTeam decided no TeamAdded event');
+        return added.data;
+      });
+    },
+
+    async renameTeam(clubId: string, teamId: string, name: string, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'RenameTeam', teamId, name }, context);
+    },
+
+    /** A new key; the returned `key` is the only time it exists outside the app that gets it. */
+    async issueAppKey(clubId: string, label: string, context: RequestContext): Promise<IssuedAppKey> {
+      return withFreshId(async () => {
+        const issued = generateAppKey();
+        const { keyId, prefix, hash } = issued;
+        await clubCommand(clubId, { type: 'IssueAppKey', keyId, prefix, hash, label, at: now().toISOString() }, context);
+        return issued;
+      });
+    },
+
+    async revokeAppKey(clubId: string, keyId: string, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'RevokeAppKey', keyId, at: now().toISOString() }, context);
+    },
+
+    /** Logout: ends every session of the club's admin issued until now. */
+    async endAdminSessions(clubId: string, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'EndAdminSessions', at: now().toISOString() }, context);
+    },
+
+    /**
+     * What the match decider needs to know about an attempted sync, read from the club's
+     * stream at this moment: does the club (and team) exist, is the key one of its valid keys,
+     * which side of the match is the club's.
+     */
+    async checkClubSync(target: ClubSyncTarget, appKey: string | null, enforcement: SyncEnforcement, payload: unknown): Promise<ClubSyncCheck> {
+      const club = await loadClub(target.clubId);
+      if (club === null) {
+        return { ...target, enforcement, found: 'no_such_club', key: { valid: false, problem: 'unknown_key', keyId: null }, side: null };
+      }
+      const team = club.teams.find((t) => t.teamId === target.teamId) ?? null;
+      return {
+        ...target,
+        enforcement,
+        found: team === null ? 'no_such_team' : 'club_and_team',
+        key: verifyAppKey(club, appKey),
+        side: clubSide(payload, target.teamId, team?.name ?? null),
+      };
+    },
+  };
+}
+
+export type ClubCommands = ReturnType<typeof createClubCommands>;

@@ -1,0 +1,170 @@
+import { sameAppKeyHash, hashAppKey, parseAppKey } from './appKey.js';
+import type { ClubEvent } from './clubEvents.js';
+import { CLUB_NAME_MAX, nameProblem, TEAM_NAME_MAX } from './clubIds.js';
+import { conflict, notFound, validationError } from './errors.js';
+
+/**
+ * The club decider: a club, its admin, its teams and its app keys, pure. `decide` applies the
+ * rules to a command; `evolve` folds the `club-<clubId>` stream into the state they need.
+ */
+export interface Team {
+  teamId: string;
+  name: string;
+}
+
+export interface AppKeyRecord {
+  keyId: string;
+  prefix: string;
+  hash: string;
+  label: string;
+  issuedAt: string;
+  revokedAt: string | null;
+}
+
+export type ClubState =
+  | { exists: false }
+  | {
+      exists: true;
+      clubId: string;
+      name: string;
+      adminEmail: string;
+      passwordHash: string;
+      registeredAt: string;
+      teams: Team[];
+      appKeys: AppKeyRecord[];
+      /** Sessions issued at or before this time have ended (the admin logged out). */
+      sessionsEndedAt: string | null;
+    };
+
+export type ExistingClub = Extract<ClubState, { exists: true }>;
+
+export const initialClubState = (): ClubState => ({ exists: false });
+
+/** Most keys a club may have active at once: enough for rotation and several devices. */
+export const MAX_ACTIVE_APP_KEYS = 20;
+export const APP_KEY_LABEL_MAX = 60;
+
+export type ClubCommand =
+  | {
+      type: 'RegisterClub';
+      clubId: string;
+      name: string;
+      adminEmail: string;
+      passwordHash: string;
+      teams: Team[];
+      at: string;
+    }
+  | { type: 'AddTeam'; teamId: string; name: string }
+  | { type: 'RenameTeam'; teamId: string; name: string }
+  | { type: 'IssueAppKey'; keyId: string; prefix: string; hash: string; label: string; at: string }
+  | { type: 'RevokeAppKey'; keyId: string; at: string }
+  | { type: 'EndAdminSessions'; at: string };
+
+function checkedName(what: string, name: string, max: number): string {
+  const trimmed = name.trim();
+  const problem = nameProblem(what, trimmed, max);
+  if (problem !== null) throw validationError(problem);
+  return trimmed;
+}
+
+const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+
+function checkedTeamName(club: ExistingClub, name: string, except: string | null): string {
+  const trimmed = checkedName('the team name', name, TEAM_NAME_MAX);
+  if (club.teams.some((team) => team.teamId !== except && sameName(team.name, trimmed))) {
+    throw validationError(`the club already has a team named "${trimmed}"; choose another name`);
+  }
+  return trimmed;
+}
+
+export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] {
+  if (command.type === 'RegisterClub') {
+    if (state.exists) throw conflict(`club ${command.clubId} already exists`);
+    const name = checkedName('the club name', command.name, CLUB_NAME_MAX);
+    const events: ClubEvent[] = [
+      {
+        type: 'ClubRegistered',
+        data: { clubId: command.clubId, name, adminEmail: command.adminEmail, passwordHash: command.passwordHash, registeredAt: command.at },
+      },
+    ];
+    const teams: Team[] = [];
+    for (const team of command.teams) {
+      const teamName = checkedName('the team name', team.name, TEAM_NAME_MAX);
+      if (teams.some((t) => sameName(t.name, teamName))) throw validationError(`the team name "${teamName}" is given twice`);
+      teams.push({ teamId: team.teamId, name: teamName });
+      events.push({ type: 'TeamAdded', data: { teamId: team.teamId, name: teamName } });
+    }
+    return events;
+  }
+  if (!state.exists) throw notFound('no such club');
+  switch (command.type) {
+    case 'AddTeam': {
+      if (state.teams.some((team) => team.teamId === command.teamId)) throw conflict(`team ${command.teamId} already exists`);
+      return [{ type: 'TeamAdded', data: { teamId: command.teamId, name: checkedTeamName(state, command.name, null) } }];
+    }
+    case 'RenameTeam': {
+      const team = state.teams.find((t) => t.teamId === command.teamId);
+      if (!team) throw notFound(`the club has no team ${command.teamId}`);
+      const name = checkedTeamName(state, command.name, team.teamId);
+      return name === team.name ? [] : [{ type: 'TeamRenamed', data: { teamId: team.teamId, name } }];
+    }
+    case 'IssueAppKey': {
+      if (state.appKeys.some((key) => key.keyId === command.keyId)) throw conflict(`app key ${command.keyId} already exists`);
+      if (state.appKeys.filter((key) => key.revokedAt === null).length >= MAX_ACTIVE_APP_KEYS) {
+        throw validationError(`the club already has ${MAX_ACTIVE_APP_KEYS} active app keys; revoke one before generating another`);
+      }
+      const label = command.label.trim();
+      if (label !== '') checkedName('the key label', label, APP_KEY_LABEL_MAX);
+      const { keyId, prefix, hash, at } = command;
+      return [{ type: 'AppKeyIssued', data: { keyId, prefix, hash, label, issuedAt: at } }];
+    }
+    case 'RevokeAppKey': {
+      const key = state.appKeys.find((k) => k.keyId === command.keyId);
+      if (!key) throw notFound(`the club has no app key ${command.keyId}`);
+      // Revoking twice changes nothing: the first revocation stands.
+      return key.revokedAt !== null ? [] : [{ type: 'AppKeyRevoked', data: { keyId: key.keyId, revokedAt: command.at } }];
+    }
+    case 'EndAdminSessions':
+      return [{ type: 'AdminLoggedOut', data: { at: command.at } }];
+  }
+}
+
+export function evolveClub(state: ClubState, event: ClubEvent): ClubState {
+  if (event.type === 'ClubRegistered') {
+    const { clubId, name, adminEmail, passwordHash, registeredAt } = event.data;
+    return { exists: true, clubId, name, adminEmail, passwordHash, registeredAt, teams: [], appKeys: [], sessionsEndedAt: null };
+  }
+  if (!state.exists) return state;
+  switch (event.type) {
+    case 'TeamAdded':
+      return { ...state, teams: [...state.teams, { teamId: event.data.teamId, name: event.data.name }] };
+    case 'TeamRenamed':
+      return { ...state, teams: state.teams.map((team) => (team.teamId === event.data.teamId ? { ...team, name: event.data.name } : team)) };
+    case 'AppKeyIssued':
+      return { ...state, appKeys: [...state.appKeys, { ...event.data, revokedAt: null }] };
+    case 'AppKeyRevoked':
+      return { ...state, appKeys: state.appKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revokedAt: event.data.revokedAt } : key)) };
+    case 'AdminLoggedOut':
+      return { ...state, sessionsEndedAt: event.data.at };
+  }
+}
+
+/** Why a presented app key does not authenticate a sync for this club. */
+export type AppKeyProblem = 'missing_key' | 'malformed_key' | 'unknown_key' | 'wrong_key' | 'revoked_key';
+
+export type AppKeyVerdict = { valid: true; keyId: string } | { valid: false; problem: AppKeyProblem; keyId: string | null };
+
+/**
+ * Checks an `X-App-Key` value against the club's keys as they are now (a revoked key fails
+ * from the moment its revocation is in the stream). A key of another club is an unknown key here.
+ */
+export function verifyAppKey(club: ExistingClub, presented: string | null): AppKeyVerdict {
+  if (presented === null || presented === '') return { valid: false, problem: 'missing_key', keyId: null };
+  const parsed = parseAppKey(presented.trim());
+  if (parsed === null) return { valid: false, problem: 'malformed_key', keyId: null };
+  const record = club.appKeys.find((key) => key.keyId === parsed.keyId);
+  if (!record) return { valid: false, problem: 'unknown_key', keyId: null };
+  if (!sameAppKeyHash(record.hash, hashAppKey(presented.trim()))) return { valid: false, problem: 'wrong_key', keyId: record.keyId };
+  if (record.revokedAt !== null) return { valid: false, problem: 'revoked_key', keyId: record.keyId };
+  return { valid: true, keyId: record.keyId };
+}

@@ -1,0 +1,69 @@
+import { type Static, type TObject, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Events of the `club-<clubId>` stream, stored as versioned envelopes. No secret is ever in
+ * them: app keys appear only as id, listing prefix and SHA-256 hash, passwords only as scrypt hash.
+ */
+const envelopes = {
+  /** A club and its admin account came into being. */
+  ClubRegistered: Type.Object({
+    schemaVersion: Type.Literal(1),
+    clubId: Type.String(),
+    name: Type.String(),
+    /** Normalised (trimmed, lower-case); the `admin-<email>` stream holds the claim on it. */
+    adminEmail: Type.String(),
+    /** scrypt hash (src/domain/adminPassword.ts). */
+    passwordHash: Type.String(),
+    registeredAt: Type.String(),
+  }),
+  TeamAdded: Type.Object({ schemaVersion: Type.Literal(1), teamId: Type.String(), name: Type.String() }),
+  TeamRenamed: Type.Object({ schemaVersion: Type.Literal(1), teamId: Type.String(), name: Type.String() }),
+  /** A new app key; the key itself was shown to the admin once and is not kept. */
+  AppKeyIssued: Type.Object({
+    schemaVersion: Type.Literal(1),
+    keyId: Type.String(),
+    prefix: Type.String(),
+    hash: Type.String(),
+    label: Type.String(),
+    issuedAt: Type.String(),
+  }),
+  /** From this event on, the key authenticates nothing. */
+  AppKeyRevoked: Type.Object({ schemaVersion: Type.Literal(1), keyId: Type.String(), revokedAt: Type.String() }),
+  /** The admin logged out: every session issued up to `at` ends. */
+  AdminLoggedOut: Type.Object({ schemaVersion: Type.Literal(1), at: Type.String() }),
+};
+
+type Envelopes = typeof envelopes;
+type ClubEventType = keyof Envelopes;
+
+export type ClubEvent = {
+  [K in ClubEventType]: { type: K; data: Omit<Static<Envelopes[K]>, 'schemaVersion'> };
+}[ClubEventType];
+
+export type ClubEventOf<K extends ClubEventType> = Extract<ClubEvent, { type: K }>;
+
+const isClubEventType = (type: string): type is ClubEventType => Object.hasOwn(envelopes, type);
+
+export const CLUB_EVENT_SCHEMA_VERSION = 1;
+
+export function encodeClubEvent(event: ClubEvent): string {
+  return JSON.stringify({ schemaVersion: CLUB_EVENT_SCHEMA_VERSION, ...event.data });
+}
+
+/**
+ * Reads stored club event data back; null for types that are not club events. Every schema
+ * version ever written stays readable: a changed shape gets an upcaster here.
+ */
+export function decodeClubEvent(type: string, data: string): ClubEvent | null {
+  if (!isClubEventType(type)) return null;
+  const schema: TObject = envelopes[type];
+  const value: unknown = JSON.parse(data);
+  if (!Value.Check(schema, value)) {
+    const first = Value.Errors(schema, value).First();
+    throw new Error(`unreadable ${type} event data: ${first?.path ?? ''} ${first?.message ?? ''}`.trim());
+  }
+  const { schemaVersion: _v, ...fields } = value;
+  // Checked against the type's own schema just above.
+  return { type, data: fields } as ClubEvent;
+}

@@ -1,0 +1,115 @@
+import type { AppKeyVerdict } from './club.js';
+import type { ClubSyncEvent, Side } from './matchEvents.js';
+import type { PlayerLine } from './matchPayload.js';
+
+/**
+ * Club sync rules (spec sections 2, 4, 5): when a payload names both a club and a team, its
+ * players, stats and actions are copied into that club's dashboard, authenticated by the
+ * club's app key in X-App-Key. What happens without a valid key depends on the enforcement.
+ */
+export type SyncEnforcement = 'log' | 'enforce';
+
+export interface ClubSyncTarget {
+  clubId: string;
+  teamId: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const IDENTIFIER_MAX = 128;
+
+/** An identifier as text; null when it is absent (missing, null or blank). */
+function identifier(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value.trim() === '' ? null : value.slice(0, IDENTIFIER_MAX);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value).slice(0, IDENTIFIER_MAX);
+}
+
+/** Sync is attempted when the payload has both clubId and teamId (blank counts as absent). */
+export function clubSyncTarget(payload: unknown): ClubSyncTarget | null {
+  if (!isObj(payload)) return null;
+  const clubId = identifier(payload.clubId);
+  const teamId = identifier(payload.teamId);
+  return clubId !== null && teamId !== null ? { clubId, teamId } : null;
+}
+
+/** Cheap test on the raw text before parsing: a payload without both words cannot sync. */
+export const mayNameClub = (payloadText: string) => payloadText.includes('"clubId"') && payloadText.includes('"teamId"');
+
+/** What the command layer found out, from the club's stream, about an attempted sync. */
+export interface ClubSyncCheck extends ClubSyncTarget {
+  enforcement: SyncEnforcement;
+  /** Whether the club, and the team in it, exist. */
+  found: 'club_and_team' | 'no_such_club' | 'no_such_team';
+  key: AppKeyVerdict;
+  side: Side;
+}
+
+/** Reasons a ClubSyncSkipped or ClubSyncUnauthenticated event gives. */
+export type ClubSyncReason = 'no_such_club' | 'no_such_team' | Extract<AppKeyVerdict, { valid: false }>['problem'];
+
+/**
+ * The outcome of an attempted sync, in this order:
+ * 1. no club by that id: skipped (there is no dashboard to copy into), in both modes;
+ * 2. no valid key under `enforce`: skipped;
+ * 3. no team by that id in the club: skipped (the admin sees it in Sync status);
+ * 4. no valid key under `log`: processed, flagged unauthenticated;
+ * 5. a valid key of the club: accepted.
+ */
+export function decideClubSync(matchId: string, check: ClubSyncCheck): ClubSyncEvent {
+  const { clubId, teamId, key, side } = check;
+  const keyId = key.keyId;
+  if (check.found === 'no_such_club') {
+    return { type: 'ClubSyncSkipped', data: { matchId, clubId, teamId, reason: 'no_such_club', keyId: null } };
+  }
+  if (!key.valid && check.enforcement === 'enforce') {
+    return { type: 'ClubSyncSkipped', data: { matchId, clubId, teamId, reason: key.problem, keyId } };
+  }
+  if (check.found === 'no_such_team') {
+    return { type: 'ClubSyncSkipped', data: { matchId, clubId, teamId, reason: 'no_such_team', keyId } };
+  }
+  if (!key.valid) {
+    return { type: 'ClubSyncUnauthenticated', data: { matchId, clubId, teamId, reason: key.problem, keyId, side } };
+  }
+  return { type: 'ClubSyncAccepted', data: { matchId, clubId, teamId, keyId: key.keyId, side } };
+}
+
+/** The spec's `crmSync: "skipped_auth"`: present exactly when the sync was skipped. */
+export const skippedSync = (events: { type: string }[]) => events.some((event) => event.type === 'ClubSyncSkipped');
+
+const sideOf = (value: unknown): Side => (value === 'home' || value === 'away' ? value : null);
+
+function teamObject(payload: Obj, side: 'home' | 'away'): Obj | null {
+  const nested = isObj(payload.teams) ? payload.teams : {};
+  const value = payload[`${side}Team`] ?? payload[side] ?? nested[side];
+  return isObj(value) ? value : null;
+}
+
+const normalName = (name: string) => name.trim().toLocaleLowerCase();
+
+/**
+ * Which side of the match is the club's team, when the payload says so: an explicit
+ * `side` / `teamSide` / `homeAway` field, a team object carrying the teamId, or exactly one
+ * side named like the club's team. Null when it cannot tell.
+ */
+export function clubSide(payload: unknown, teamId: string, teamName: string | null): Side {
+  if (!isObj(payload)) return null;
+  const explicit = sideOf(payload.side) ?? sideOf(payload.teamSide) ?? sideOf(payload.homeAway);
+  if (explicit !== null) return explicit;
+  const home = teamObject(payload, 'home');
+  const away = teamObject(payload, 'away');
+  const carriesId = (team: Obj | null) => team !== null && (team.teamId === teamId || team.id === teamId);
+  if (carriesId(home) !== carriesId(away)) return carriesId(home) ? 'home' : 'away';
+  if (teamName === null) return null;
+  const named = (team: Obj | null) => team !== null && typeof team.name === 'string' && normalName(team.name) === normalName(teamName);
+  if (named(home) !== named(away)) return named(home) ? 'home' : 'away';
+  return null;
+}
+
+/** The players a sync copies: those of the club's side when it is known and players say their side, else all. */
+export function clubPlayers<P extends Pick<PlayerLine, 'team'>>(players: P[], side: Side): P[] {
+  if (side === null || !players.some((player) => player.team === side)) return players;
+  return players.filter((player) => player.team === side);
+}

@@ -1,0 +1,123 @@
+import t from 'tap';
+import type { AppKeyVerdict } from '../../src/domain/club.js';
+import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
+import { asJsonText } from '../../src/domain/jsonText.js';
+import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
+import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
+import { deciderSpec } from '../helpers/givenWhenThen.js';
+
+const payload = asJsonText('{"clubId":"c1","teamId":"t1"}');
+const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', payload } };
+const replaced: MatchStreamEvent = { type: 'MatchReplaced', data: { matchId: 'm1', replacedVia: 'PUT', payload } };
+const valid: AppKeyVerdict = { valid: true, keyId: 'key0000001' };
+const bad = (problem: Extract<AppKeyVerdict, { valid: false }>['problem'], keyId: string | null = null): AppKeyVerdict => ({ valid: false, problem, keyId });
+
+const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSyncCheck['found'] = 'club_and_team'): ClubSyncCheck => ({
+  clubId: 'c1',
+  teamId: 't1',
+  enforcement,
+  found,
+  key,
+  side: 'home',
+});
+const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeTokenHash: null, clubSync });
+const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
+
+const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };
+const unauthenticated = (reason: string, keyId: string | null = null): MatchStreamEvent => ({
+  type: 'ClubSyncUnauthenticated',
+  data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason, keyId, side: 'home' },
+});
+const skipped = (reason: string, keyId: string | null = null): MatchStreamEvent => ({ type: 'ClubSyncSkipped', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason, keyId } });
+
+const keyCases: { name: string; key: AppKeyVerdict; reason: string; keyId: string | null }[] = [
+  { name: 'no X-App-Key', key: bad('missing_key'), reason: 'missing_key', keyId: null },
+  { name: 'a mistyped key (checksum)', key: bad('malformed_key'), reason: 'malformed_key', keyId: null },
+  { name: 'a key of another club', key: bad('unknown_key'), reason: 'unknown_key', keyId: null },
+  { name: 'a key id of the club with the wrong secret', key: bad('wrong_key', 'key0000001'), reason: 'wrong_key', keyId: 'key0000001' },
+  { name: 'a revoked key', key: bad('revoked_key', 'key0000001'), reason: 'revoked_key', keyId: 'key0000001' },
+];
+
+t.test('a valid key of the club: accepted in both modes, after the match event', async (t) => {
+  for (const mode of ['log', 'enforce'] as const) {
+    spec([]).when(upload(check(mode, valid))).then(t, [created, accepted], `${mode}: create`);
+    spec([created]).when(upload(check(mode, valid), 'PUT')).then(t, [replaced, accepted], `${mode}: replace`);
+  }
+});
+
+t.test('log mode: without a valid key the sync is processed and flagged', async (t) => {
+  for (const c of keyCases) {
+    spec([]).when(upload(check('log', c.key))).then(t, [created, unauthenticated(c.reason, c.keyId)], c.name);
+  }
+});
+
+t.test('enforce mode: without a valid key the sync is skipped', async (t) => {
+  for (const c of keyCases) {
+    spec([]).when(upload(check('enforce', c.key))).then(t, [created, skipped(c.reason, c.keyId)], c.name);
+  }
+});
+
+t.test('a club id that names no club is skipped in both modes, whatever the key', async (t) => {
+  for (const mode of ['log', 'enforce'] as const) {
+    for (const key of [valid, bad('missing_key')]) {
+      spec([]).when(upload(check(mode, key, 'no_such_club'))).then(t, [created, skipped('no_such_club')], `${mode}, ${key.valid ? 'valid' : 'no'} key`);
+    }
+  }
+});
+
+t.test('a team id that is not a team of the club is skipped', async (t) => {
+  spec([]).when(upload(check('log', valid, 'no_such_team'))).then(t, [created, skipped('no_such_team', 'key0000001')], 'log, valid key');
+  spec([]).when(upload(check('enforce', valid, 'no_such_team'))).then(t, [created, skipped('no_such_team', 'key0000001')], 'enforce, valid key');
+  spec([]).when(upload(check('log', bad('missing_key'), 'no_such_team'))).then(t, [created, skipped('no_such_team')], 'log, no key');
+  spec([]).when(upload(check('enforce', bad('missing_key'), 'no_such_team'))).then(t, [created, skipped('missing_key')], 'enforce, no key: the key problem is named');
+});
+
+t.test('no club fields: no sync event at all', async (t) => {
+  spec([]).when(upload(null)).then(t, [created]);
+});
+
+t.test('a rejected write (403) stores no sync outcome either', async (t) => {
+  const protectedMatch: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'protected', writeTokenHash: 'h', createdVia: 'POST', payload } };
+  spec([protectedMatch]).when(upload(check('log', valid), 'PUT')).thenThrows(t, 'forbidden', /write-protected/);
+});
+
+t.test('sync outcomes do not change protection', async (t) => {
+  const state = [created, accepted, skipped('missing_key')].reduce(evolveMatch, initialMatchState());
+  t.same(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
+});
+
+t.test('crmSync skipped_auth exactly when skipped', async (t) => {
+  t.equal(skippedSync([created, accepted]), false);
+  t.equal(skippedSync([created, unauthenticated('missing_key')]), false, 'log mode: no crmSync');
+  t.equal(skippedSync([created, skipped('missing_key')]), true);
+  t.equal(skippedSync([created]), false);
+});
+
+t.test('sync is attempted when the payload has both clubId and teamId', async (t) => {
+  t.same(clubSyncTarget({ clubId: 'c1', teamId: 't1' }), { clubId: 'c1', teamId: 't1' });
+  t.same(clubSyncTarget({ clubId: 42, teamId: 7 }), { clubId: '42', teamId: '7' }, 'numbers are identifiers too');
+  t.equal(clubSyncTarget({ clubId: 'c1' }), null);
+  t.equal(clubSyncTarget({ teamId: 't1' }), null);
+  t.equal(clubSyncTarget({ clubId: 'c1', teamId: null }), null, 'null is absent');
+  t.equal(clubSyncTarget({ clubId: '  ', teamId: 't1' }), null, 'blank is absent');
+  t.same(clubSyncTarget({ clubId: { id: 1 }, teamId: 't' }), { clubId: '{"id":1}', teamId: 't' }, 'other values are attempted (and name no club)');
+  t.equal(clubSyncTarget([]), null);
+});
+
+t.test("the club's side of the match", async (t) => {
+  const teams = { homeTeam: { name: 'Lakeside Herons' }, awayTeam: { name: 'Hillcrest Owls' } };
+  t.equal(clubSide({ ...teams, side: 'away' }, 't1', null), 'away', 'explicit side');
+  t.equal(clubSide({ ...teams, homeAway: 'home' }, 't1', null), 'home');
+  t.equal(clubSide({ homeTeam: { name: 'A', teamId: 't1' }, awayTeam: { name: 'B' } }, 't1', null), 'home', 'team object carries the teamId');
+  t.equal(clubSide({ teams: { home: { id: 'x' }, away: { id: 't1' } } }, 't1', null), 'away');
+  t.equal(clubSide(teams, 't1', 'hillcrest owls'), 'away', 'named like the club team');
+  t.equal(clubSide(teams, 't1', 'Riverside Comets'), null, 'cannot tell');
+  t.equal(clubSide({ homeTeam: { name: 'Same' }, awayTeam: { name: 'Same' } }, 't1', 'Same'), null, 'both sides named alike: cannot tell');
+  const players = [
+    { name: 'a', team: 'home' },
+    { name: 'b', team: 'away' },
+  ];
+  t.same(clubPlayers(players, 'home'), [{ name: 'a', team: 'home' }]);
+  t.same(clubPlayers(players, null), players, 'side unknown: every player');
+  t.same(clubPlayers([{ team: null }], 'home'), [{ team: null }], 'players without a side: every player');
+});

@@ -1,0 +1,85 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createClubCommands } from '../../src/commands/clubCommands.js';
+import { createMatchCommands } from '../../src/commands/matchCommands.js';
+import type { SyncEnforcement } from '../../src/domain/clubSync.js';
+import { asJsonText } from '../../src/domain/jsonText.js';
+import { createWriteTokenHasher } from '../../src/domain/writeToken.js';
+import type { EventStore } from '../../src/eventstore/port.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import type { Document, ReadModelStore } from '../../src/readmodel/port.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import type { Projection } from '../../projections/projection.js';
+import { createUnitOfWork } from '../../projections/unitOfWork.js';
+import { tempDataDir } from './testApp.js';
+
+const context = { requestId: 'test', clientAddressClass: 'loopback' };
+
+/**
+ * The write side for real (club and match commands on a SQLite event store in a temporary
+ * directory), and projections applied to a real SQLite read model, every event `times` times.
+ */
+export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): void }) {
+  const dir = tempDataDir(t, 'matchlog-sync-');
+  const eventStore: EventStore = openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 });
+  t.teardown(() => eventStore.close());
+  const clubs = createClubCommands({ eventStore });
+  let enforcement: SyncEnforcement = 'log';
+  const matches = createMatchCommands({
+    eventStore,
+    hashWriteToken: createWriteTokenHasher(randomBytes(32)),
+    waitForReaders: async () => true,
+    onReadersLagging: () => {},
+    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, enforcement, payload),
+  });
+
+  async function club(name: string, teams: string[] = ['First Team']) {
+    const email = `${randomUUID()}@club.test`;
+    const { clubId, teams: added } = await clubs.signUp({ clubName: name, email, password: 'correct horse battery', teams }, context);
+    const { key, keyId } = await clubs.issueAppKey(clubId, '', context);
+    return { clubId, teams: added, teamId: added[0]?.teamId ?? '', key, keyId, email };
+  }
+
+  async function upload(payloadText: string, options: { appKey?: string | null; mode?: SyncEnforcement; matchId?: string; via?: 'POST' | 'PUT' } = {}) {
+    enforcement = options.mode ?? 'log';
+    const body = JSON.parse(payloadText) as { id?: string };
+    return matches.upload({
+      via: options.via ?? 'POST',
+      matchId: options.matchId ?? body.id ?? randomUUID(),
+      payload: asJsonText(payloadText),
+      writeToken: null,
+      appKey: options.appKey ?? null,
+      requestId: 'test',
+      clientAddressClass: 'loopback',
+    });
+  }
+
+  /** Applies every event of the log `times` times in a row (redelivery), then the whole log once more. */
+  async function project(projections: Projection[], times = 2): Promise<ReadModelStore> {
+    const store = openSqliteReadModel(':memory:');
+    t.teardown(() => store.close());
+    const events = await eventStore.readAll({ after: null, maxCount: 1_000_000 });
+    for (const projection of projections) {
+      let checkpoint: number | null = null;
+      const deliver = async (event: (typeof events)[number]) => {
+        const unitOfWork = createUnitOfWork(store);
+        await projection.apply(event, unitOfWork.viewAt(event.position));
+        const next: number = Math.max(checkpoint ?? 0, event.position);
+        await store.commit(projection.name, unitOfWork.changes(), next, checkpoint);
+        checkpoint = next;
+      };
+      for (const event of events) for (let i = 0; i < times; i += 1) await deliver(event);
+      if (times > 1) for (const event of events) await deliver(event);
+    }
+    return store;
+  }
+
+  /** Every document of the projections' collections, by collection. */
+  async function documents(store: ReadModelStore, projections: Projection[]): Promise<Record<string, Document[]>> {
+    const out: Record<string, Document[]> = {};
+    for (const projection of projections) for (const collection of projection.collections) out[collection] = await store.find(collection);
+    return out;
+  }
+
+  return { eventStore, clubs, matches, club, upload, project, documents, context };
+}

@@ -1,0 +1,92 @@
+import t, { type Test } from 'tap';
+import { createClubCommands } from '../../src/commands/clubCommands.js';
+import { fixtureText } from '../helpers/fixtures.js';
+import { json, startTestApp } from '../helpers/testApp.js';
+
+const context = { requestId: 'test', clientAddressClass: 'loopback' };
+
+async function setUp(t: Test, mode: 'log' | 'enforce') {
+  const test = await startTestApp(t, { CLUB_SYNC_ENFORCEMENT: mode });
+  const clubs = createClubCommands({ eventStore: test.engine.eventStore });
+  const { clubId, teams } = await clubs.signUp({ clubName: 'Lakeside VC', email: `${mode}@lakeside.test`, password: 'correct horse battery', teams: ['U16 Women'] }, context);
+  const teamId = teams[0]?.teamId ?? '';
+  const { key, keyId } = await clubs.issueAppKey(clubId, '', context);
+  const body = (id: string, club = clubId, team = teamId) => fixtureText({ club: 'CLUB', team: 'TEAM', id }).replace('"clubId":"CLUB"', `"clubId":${JSON.stringify(club)}`).replace('"teamId":"TEAM"', `"teamId":${JSON.stringify(team)}`);
+  return { ...test, clubs, clubId, teamId, key, keyId, body };
+}
+
+for (const mode of ['log', 'enforce'] as const) {
+  t.test(`CLUB_SYNC_ENFORCEMENT=${mode}`, async (t) => {
+    const s = await setUp(t, mode);
+    const post = (payload: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, ...headers }, payload });
+    const put = (id: string, payload: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'PUT', url: `/api/matches/${id}`, headers: { ...json, ...headers }, payload });
+    const skippedIfEnforced = mode === 'enforce' ? { crmSync: 'skipped_auth' } : {};
+
+    let res = await post(s.body('valid'), { 'x-app-key': s.key });
+    t.equal(res.statusCode, 201);
+    t.same(res.json(), { id: 'valid', url: 'http://matchlog.test/match/valid' }, 'valid key: no crmSync');
+
+    res = await post(s.body('nokey'));
+    t.equal(res.statusCode, 201, 'a missing key is never an error');
+    t.same(res.json(), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, `missing key: ${mode === 'enforce' ? 'skipped_auth' : 'processed, no crmSync'}`);
+
+    res = await put('nokey', s.body('nokey'), { 'x-app-key': 'mlk_this-is-not-a-key' });
+    t.equal(res.statusCode, 200);
+    t.same(res.json(), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'PUT with a bad key');
+
+    res = await put('put-valid', s.body('put-valid'), { 'x-app-key': s.key });
+    t.same(res.json(), { id: 'put-valid', url: 'http://matchlog.test/match/put-valid' }, 'PUT-create with a valid key');
+
+    res = await post(s.body('noclub', 'zzzzzzzzzzzzzzzz'), { 'x-app-key': s.key });
+    t.same(res.json(), { id: 'noclub', url: 'http://matchlog.test/match/noclub', crmSync: 'skipped_auth' }, 'a clubId that names no club: skipped_auth in both modes');
+
+    res = await post(s.body('noteam', s.clubId, 'nosuchteam'), { 'x-app-key': s.key });
+    t.same(res.json(), { id: 'noteam', url: 'http://matchlog.test/match/noteam', crmSync: 'skipped_auth' }, 'a teamId that is not a team of the club: skipped');
+
+    res = await post(fixtureText({ id: 'plain' }), { 'x-app-key': s.key });
+    t.same(res.json(), { id: 'plain', url: 'http://matchlog.test/match/plain' }, 'no club fields: no sync, no crmSync');
+    res = await post(JSON.stringify({ id: 'half', clubId: s.clubId }));
+    t.same(res.json(), { id: 'half', url: 'http://matchlog.test/match/half' }, 'clubId without teamId: no sync attempted');
+
+    await s.clubs.revokeAppKey(s.clubId, s.keyId, context);
+    res = await post(s.body('revoked'), { 'x-app-key': s.key });
+    t.same(res.json(), { id: 'revoked', url: 'http://matchlog.test/match/revoked', ...skippedIfEnforced }, 'a revoked key stops working at once');
+
+    for (const id of ['valid', 'nokey', 'noclub', 'noteam', 'revoked']) {
+      t.equal((await s.app.inject({ method: 'GET', url: `/api/matches/${id}` })).statusCode, 200, `${id}: saved whatever the sync outcome`);
+      t.equal((await s.app.inject({ method: 'GET', url: `/match/${id}` })).statusCode, 200, `${id}: public page works`);
+    }
+
+    const history = (await s.app.inject({ method: 'GET', url: '/api/matches/nokey/history?order=oldest' })).json() as { entries: { type: string; details: unknown }[] };
+    t.same(
+      history.entries.filter((e) => e.type.startsWith('ClubSync')).map((e) => e.details),
+      [1, 2].map(() => ({ clubId: s.clubId, teamId: s.teamId, copied: mode === 'log' })),
+      'the public history shows the club, the team and whether it was copied; never reasons or keys',
+    );
+    const events = await s.engine.eventStore.readStream('match-nokey');
+    t.same(events.map((e) => e.type), ['MatchCreated', mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated', 'MatchReplaced', mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated']);
+    t.same(new Set(events.slice(0, 2).map((e) => e.metadata.requestId)).size, 1, 'match and sync outcome come from one append');
+    const all = (await s.engine.eventStore.readAll({ after: null, maxCount: 10_000 })).map((e) => e.data).join('\n');
+    t.notOk(all.includes(s.key), 'the app key never enters the log');
+    t.notOk(s.logs.join('').includes(s.key), 'nor a log line');
+    t.ok(s.logs.join('').includes('"clubSync"'), 'sync outcomes are logged (without the key)');
+  });
+}
+
+t.test('a rejected write stores no sync outcome', async (t) => {
+  const s = await setUp(t, 'log');
+  const token = 'a-write-token-of-the-creator';
+  let res = await s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': token, 'x-app-key': s.key }, payload: s.body('protected') });
+  t.equal(res.statusCode, 201);
+  res = await s.app.inject({ method: 'PUT', url: '/api/matches/protected', headers: { ...json, 'x-app-key': s.key }, payload: s.body('protected') });
+  t.equal(res.statusCode, 403, 'a valid app key does not replace the write token');
+  t.same((await s.engine.eventStore.readStream('match-protected')).map((e) => e.type), ['MatchCreated', 'ClubSyncAccepted']);
+});
+
+t.test('the OpenAPI document describes X-App-Key and crmSync', async (t) => {
+  const s = await startTestApp(t);
+  const doc = (await s.app.inject({ method: 'GET', url: '/docs/json' })).json() as Record<string, unknown>;
+  const text = JSON.stringify(doc);
+  t.ok(text.includes('x-app-key'));
+  t.ok(text.includes('crmSync'));
+});
