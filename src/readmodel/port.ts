@@ -44,11 +44,13 @@ export interface ReadModelStore extends ReadModelReader {
   ensureIndexes(indexes: IndexSpec[]): Promise<void>;
   /**
    * Applies the changes and moves the projection's checkpoint from `expected` to `checkpoint`.
-   * A change never overwrites a document written by a later position, so redelivered or
-   * reordered changes are harmless. When the stored checkpoint is not `expected` (another
-   * worker, or a rebuild that was promoted, moved it) the checkpoint is left alone and the
-   * call rejects with CheckpointMovedError: reload the checkpoint and go on from there.
-   * SQLite does it all in one transaction; MongoDB per document, checkpoint last.
+   * A change applies only over a document from an earlier position (or none): one from the
+   * same or a later position stays, and a delete leaves a tombstone that an older put cannot
+   * revive; so redelivered, recomputed or reordered changes are harmless. When the stored
+   * checkpoint is not `expected` (another worker, or a rebuild that was promoted, moved it) the
+   * checkpoint is left alone and the call rejects with CheckpointMovedError: reload the
+   * checkpoint and go on from there. SQLite does it all in one transaction; MongoDB per
+   * document, checkpoint last.
    */
   commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
   /**

@@ -32,13 +32,13 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     put: db.prepare(
       `INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, ?, ?)
        ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
-       WHERE excluded.position >= documents.position`,
+       WHERE excluded.position > documents.position`,
     ),
     // A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it.
     delete: db.prepare(
       `INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, 'null', ?)
        ON CONFLICT (collection, id) DO UPDATE SET doc = 'null', position = excluded.position
-       WHERE excluded.position >= documents.position`,
+       WHERE excluded.position > documents.position`,
     ),
     getCheckpoint: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
     setCheckpoint: db.prepare(
