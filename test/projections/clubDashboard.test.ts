@@ -26,7 +26,7 @@ t.test('every outcome in both enforcement modes', async (t) => {
   const cases = [
     { id: 'log-valid', mode: 'log', key: lakeside.key, crm: false, outcome: 'synced', reason: null, copied: true },
     { id: 'log-missing', mode: 'log', key: null, crm: false, outcome: 'unauthenticated', reason: 'missing_key', copied: true },
-    { id: 'log-typo', mode: 'log', key: `${lakeside.key.slice(0, -1)}x`, crm: false, outcome: 'unauthenticated', reason: 'malformed_key', copied: true },
+    { id: 'log-typo', mode: 'log', key: `${lakeside.key.slice(0, -1)}${lakeside.key.endsWith('x') ? 'y' : 'x'}`, crm: false, outcome: 'unauthenticated', reason: 'malformed_key', copied: true },
     { id: 'log-other-club', mode: 'log', key: other.key, crm: false, outcome: 'unauthenticated', reason: 'unknown_key', copied: true },
     { id: 'log-revoked', mode: 'log', key: revoked.key, crm: false, outcome: 'unauthenticated', reason: 'revoked_key', copied: true },
     { id: 'enforce-valid', mode: 'enforce', key: lakeside.key, crm: false, outcome: 'synced', reason: null, copied: true },
