@@ -132,7 +132,9 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       }
     }
 
-    t.ok(restarted.output.some((line) => line.includes('"msg":"projection status"') && line.includes('"lag":')), 'the worker logs each projection\'s lag');
+    const statusLogged = () => restarted.output.some((line) => line.includes('"msg":"projection status"') && line.includes('"lag":'));
+    for (let waited = 0; !statusLogged() && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    t.ok(statusLogged(), 'the worker logs each projection\'s lag (every second here)');
     restarted.child.kill('SIGTERM');
     t.equal(await restarted.exited, 0, 'the worker stops cleanly on SIGTERM');
   });
