@@ -1,5 +1,5 @@
 import { type Collection, type Filter, MongoClient, MongoServerError } from 'mongodb';
-import { escapeKeys, unescapeKeys } from './documentKeys.js';
+import { decodeDocument, encodeDocument, encodeQueryValue } from './documentEncoding.js';
 import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
 import { type GuardedWrite, type StoredDocument, writeAfterReading, writeConditionally } from './mongoGuardedWrites.js';
 import {
@@ -29,7 +29,7 @@ function isDocument(value: unknown): value is Document {
 
 function decode(stored: StoredDocument | null): Document | null {
   if (stored === null || stored.deleted || stored.doc === undefined) return null;
-  const doc = unescapeKeys(stored.doc);
+  const doc = decodeDocument(stored.doc);
   if (!isDocument(doc)) throw new Error(`stored read-model document ${stored._id} has no id`);
   return doc;
 }
@@ -37,7 +37,7 @@ function decode(stored: StoredDocument | null): Document | null {
 function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocument> {
   const filter: Filter<StoredDocument> = { ...LIVE };
   // Equality on null also matches a missing field, as SQLite's `IS NULL` does.
-  for (const [field, value] of Object.entries(where)) filter[`doc.${assertFieldPath(field)}`] = value;
+  for (const [field, value] of Object.entries(where)) filter[`doc.${assertFieldPath(field)}`] = encodeQueryValue(value);
   return filter;
 }
 
@@ -90,7 +90,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
         replacement:
           change.doc === null
             ? { position: change.position, deleted: true }
-            : { position: change.position, doc: escapeKeys({ ...change.doc, id: change.id }) },
+            : { position: change.position, doc: encodeDocument({ ...change.doc, id: change.id }) },
       }),
     );
     await (afterReading ? writeAfterReading : writeConditionally)(collection(name), writes);

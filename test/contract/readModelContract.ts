@@ -20,15 +20,24 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       t.equal(await store.get(coll('other'), 'a'), null, 'collections are separate');
     });
 
-    t.test('keys chosen by users are kept as they are, at any depth', async (t) => {
+    t.test('keys and values chosen by users are kept as they are, at any depth', async (t) => {
       const c = coll('keys');
       const stats = JSON.parse('{"J. Doe": {"$pts": 3, "100%": true, "": "empty", "a\\u0000b": 1, "__proto__": {"x": 1}}}') as Record<string, unknown>;
-      const doc = { id: 'k', club: 'a', stats, list: [{ 'dot.ted': 1 }, { $dollar: [{ 'x.y': 2 }] }] };
+      const doc = {
+        id: 'k',
+        club: 'a',
+        stats,
+        list: [{ 'dot.ted': 1 }, { $dollar: [{ 'x.y': 2 }] }],
+        pairs: [['attacks', 8], ['digs', [5, [6]]], []],
+        markers: { '%a': [1], '%s': 'x', '%': '%00' },
+        nul: 'before\u0000after 100%',
+      };
       await store.commit('p-keys', [{ collection: c, id: 'k', doc, position: 1 }], 1, null);
       const read = await store.get(c, 'k');
       t.same(read, doc);
       t.equal(JSON.stringify(read), JSON.stringify(doc), 'same keys in the same order; "__proto__" stays a key');
       t.same((await store.find(c, { where: { club: 'a' } })).map((d) => d.id), ['k'], 'and the document is found by its plain fields');
+      t.same((await store.find(c, { where: { nul: 'before\u0000after 100%' } })).map((d) => d.id), ['k'], 'or by a value holding NUL');
     });
 
     t.test('checkpoints move with the commit', async (t) => {

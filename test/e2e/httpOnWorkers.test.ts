@@ -4,12 +4,12 @@ import { NO_MONGODB } from '../helpers/mongo.js';
 import { typescriptExecArgv } from '../helpers/serverProcess.js';
 
 /**
- * The core HTTP suites once more, in distributed mode: read models on the MongoDB-wire server
+ * The HTTP suites (core, club sync, dashboard) once more, in distributed mode: read models on the MongoDB-wire server
  * of MONGODB_URL (FerretDB in CI) and projections in a separate `matchlog projections` process
  * per app (test/helpers/testApp.ts reads MATCHLOG_TEST_READ_MODELS). Read-your-writes then rests
  * on the API polling the checkpoints the worker stores.
  */
-const suites = ['../http/api.test.ts', '../http/race.test.ts'];
+const suites = ['../http/api.test.ts', '../http/race.test.ts', '../http/clubSyncApi.test.ts', '../http/dashboard.test.ts'];
 
 for (const suite of suites) {
   const file = fileURLToPath(new URL(suite, import.meta.url));

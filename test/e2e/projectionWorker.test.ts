@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { allProjections } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/replay.js';
+import { runCli } from '../../src/cli/commands.js';
 import { runProjection } from '../../projections/runner.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
 import { openMongoReadModel } from '../../src/readmodel/mongo.js';
@@ -34,7 +35,12 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     t.teardown(() => workers.forEach((worker) => worker.child.kill('SIGKILL')));
     t.notOk(api.output.some((line) => line.includes('running from its stored checkpoint')), 'the API runs no projections of its own');
 
-    const template = JSON.parse(fixtureText({ seed: 41 })) as Record<string, unknown>;
+    // A club with an app key, so the club dashboard and sync status projections have work too.
+    const created: string[] = [];
+    const cli = { out: (text: string) => created.push(text), err: () => {}, env: { DATA_DIR: dataDir, MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' } };
+    t.equal(await runCli(['club-create', '--name', 'Lakeside VC', '--email', 'admin@lakeside.example', '--team', 'U18 Men', '--app-key', '--json'], cli), 0, 'club created');
+    const club = JSON.parse(created.join('')) as { clubId: string; teams: { teamId: string }[]; appKey: { key: string } };
+    const template = JSON.parse(fixtureText({ seed: 41, club: club.clubId, team: club.teams[0]?.teamId ?? '' })) as Record<string, unknown>;
     const token = (id: string) => `token-${id}-0123456789abcdef`;
     /** The version of each match the last 2xx acknowledged. */
     const acknowledged = new Map<string, number>();
@@ -42,7 +48,7 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     const write = async (id: string, version: number, checkRead: boolean) => {
       const res = await fetch(version === 0 ? `${api.url}/api/matches` : `${api.url}/api/matches/${id}`, {
         method: version === 0 ? 'POST' : 'PUT',
-        headers: { ...json, 'x-write-token': token(id) },
+        headers: { ...json, 'x-write-token': token(id), 'x-app-key': club.appKey.key },
         body: JSON.stringify({ ...template, id, version }),
       });
       t.ok(res.ok, `${id} v${version} stored (${res.status})`);
