@@ -18,5 +18,16 @@ export interface Projection {
   readonly collections: string[];
   /** Indexes its readers' queries need. */
   readonly indexes: IndexSpec[];
+  /**
+   * Documents `apply` will read for this event, if the projection can tell without reading:
+   * the runner fetches a batch's worth with one query per collection instead of one per event.
+   * Optional, and only a hint: a read not named here is simply made when `apply` asks.
+   */
+  reads?(event: RecordedEvent): DocumentRef[];
   apply(event: RecordedEvent, view: ProjectionView): Promise<void>;
+}
+
+export interface DocumentRef {
+  collection: string;
+  id: string;
 }

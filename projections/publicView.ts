@@ -1,5 +1,6 @@
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
+import { matchIdOfStream } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import type { ReadModelReader } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
@@ -50,10 +51,16 @@ export const publicViewProjection: Projection = {
   name: PUBLIC_VIEW,
   collections: [PUBLIC_VIEW],
   indexes: [],
+  reads(recorded) {
+    const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
+    return matchId === null ? [] : [{ collection: PUBLIC_VIEW, id: matchId }];
+  },
   async apply(recorded, view) {
     const event = decodeMatchEvent(recorded.type, recorded.data);
     if (event === null) return;
-    const current = await readPublicView(view, event.data.matchId);
+    // A creation depends on nothing stored, so it reads nothing: if the match's document is
+    // there already, it comes from this event or a later one, and the store keeps it.
+    const current = event.type === 'MatchCreated' ? null : await readPublicView(view, event.data.matchId);
     const next = evolvePublicView(current, event, recorded);
     if (next !== null && next !== current) view.put(PUBLIC_VIEW, next);
   },

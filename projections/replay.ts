@@ -1,7 +1,7 @@
 import type { EventStore, Position } from '../src/eventstore/port.js';
 import type { ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection, ProjectionView } from './projection.js';
-import { createUnitOfWork } from './unitOfWork.js';
+import { applyBatch } from './unitOfWork.js';
 
 export interface ReplayProgress {
   /** Events read from the log so far. */
@@ -29,9 +29,7 @@ export async function replayUntil(
     const batch = (await eventStore.readAll({ after: checkpoint, maxCount: batchSize })).filter((e) => e.position <= until);
     const last = batch.at(-1);
     if (!last) break;
-    const unitOfWork = createUnitOfWork(readModel);
-    for (const event of batch) await projection.apply(event, unitOfWork.viewAt(event.position));
-    await readModel.commit(projection.name, unitOfWork.changes(), last.position, checkpoint);
+    await readModel.commit(projection.name, await applyBatch(projection, readModel, batch), last.position, checkpoint);
     checkpoint = last.position;
     events += batch.length;
     onProgress({ events, position: checkpoint, until });
@@ -48,6 +46,9 @@ export function stagedProjection(projection: Projection): Projection {
     name: staged(projection.name),
     collections: projection.collections.map(staged),
     indexes: projection.indexes.map((index) => ({ ...index, collection: staged(index.collection) })),
+    ...(projection.reads && {
+      reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: staged(ref.collection) })),
+    }),
     apply(event, view) {
       const renamed: ProjectionView = {
         get: (collection, id) => view.get(staged(collection), id),

@@ -1,7 +1,7 @@
 import type { AllSubscription, EventStore, Position } from '../src/eventstore/port.js';
 import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
-import { createUnitOfWork } from './unitOfWork.js';
+import { applyBatch } from './unitOfWork.js';
 
 export interface ProjectionLogger {
   info(obj: object, msg: string): void;
@@ -81,18 +81,12 @@ export function runProjection(
         continue;
       }
       state.caughtUp = false;
-      const unitOfWork = createUnitOfWork(readModel);
-      for (const event of item.events) {
-        try {
-          await projection.apply(event, unitOfWork.viewAt(event.position));
-        } catch (error) {
-          state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
-          throw error;
-        }
-      }
       const last = item.events.at(-1);
       if (!last) continue;
-      await readModel.commit(projection.name, unitOfWork.changes(), last.position, checkpoint);
+      const changes = await applyBatch(projection, readModel, item.events, (event, error) => {
+        state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
+      });
+      await readModel.commit(projection.name, changes, last.position, checkpoint);
       checkpoint = last.position;
       state.failure = null;
       advance(last.position);

@@ -1,6 +1,6 @@
-import type { Position } from '../src/eventstore/port.js';
+import type { Position, RecordedEvent } from '../src/eventstore/port.js';
 import type { Document, DocumentChange, ReadModelReader } from '../src/readmodel/port.js';
-import type { ProjectionView } from './projection.js';
+import type { DocumentRef, Projection, ProjectionView } from './projection.js';
 
 /**
  * Collects a batch's document changes in memory; reads see the batch's own earlier writes.
@@ -9,23 +9,68 @@ import type { ProjectionView } from './projection.js';
  */
 export function createUnitOfWork(reader: ReadModelReader) {
   const pending = new Map<string, DocumentChange>();
+  /** Documents read ahead for the batch (null: known not to exist). */
+  const loaded = new Map<string, Document | null>();
   const key = (collection: string, id: string) => `${collection}\0${id}`;
+
+  async function prefetch(refs: DocumentRef[]) {
+    const idsByCollection = new Map<string, Set<string>>();
+    for (const { collection, id } of refs) {
+      if (loaded.has(key(collection, id))) continue;
+      idsByCollection.set(collection, (idsByCollection.get(collection) ?? new Set()).add(id));
+    }
+    for (const [collection, ids] of idsByCollection) {
+      const found = await reader.getMany(collection, [...ids]);
+      for (const id of ids) loaded.set(key(collection, id), found.get(id) ?? null);
+    }
+  }
+
+  /** As in the store: a change from an earlier position than the pending one is dropped. */
+  function change(next: DocumentChange) {
+    const current = pending.get(key(next.collection, next.id));
+    if (current === undefined || current.position <= next.position) pending.set(key(next.collection, next.id), next);
+  }
 
   function viewAt(position: Position): ProjectionView {
     return {
       async get(collection, id) {
         const change = pending.get(key(collection, id));
         if (change) return change.doc;
-        return reader.get(collection, id);
+        const read = loaded.get(key(collection, id));
+        return read !== undefined ? read : reader.get(collection, id);
       },
       put(collection, doc: Document) {
-        pending.set(key(collection, doc.id), { collection, id: doc.id, doc, position });
+        change({ collection, id: doc.id, doc, position });
       },
       delete(collection, id) {
-        pending.set(key(collection, id), { collection, id, doc: null, position });
+        change({ collection, id, doc: null, position });
       },
     };
   }
 
-  return { viewAt, changes: () => [...pending.values()] };
+  return { prefetch, viewAt, changes: () => [...pending.values()] };
+}
+
+/**
+ * Applies a batch of events to a projection: the documents it names in `reads` are fetched
+ * first, in one query per collection; the changes come back for the caller to commit with the
+ * checkpoint. `onFailure` hears which event threw before the error propagates.
+ */
+export async function applyBatch(
+  projection: Projection,
+  reader: ReadModelReader,
+  events: RecordedEvent[],
+  onFailure: (event: RecordedEvent, error: unknown) => void = () => {},
+): Promise<DocumentChange[]> {
+  const unitOfWork = createUnitOfWork(reader);
+  if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
+  for (const event of events) {
+    try {
+      await projection.apply(event, unitOfWork.viewAt(event.position));
+    } catch (error) {
+      onFailure(event, error);
+      throw error;
+    }
+  }
+  return unitOfWork.changes();
 }

@@ -13,4 +13,11 @@ export function isMatchId(value: unknown): value is string {
   return typeof value === 'string' && matchIdRegex.test(value);
 }
 
-export const matchStreamId = (matchId: string) => `match-${matchId}`;
+const MATCH_STREAM_PREFIX = 'match-';
+
+export const matchStreamId = (matchId: string) => `${MATCH_STREAM_PREFIX}${matchId}`;
+
+/** The match a stream holds, or null for any other stream. */
+export function matchIdOfStream(streamId: string): string | null {
+  return streamId.startsWith(MATCH_STREAM_PREFIX) ? streamId.slice(MATCH_STREAM_PREFIX.length) : null;
+}

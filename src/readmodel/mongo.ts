@@ -132,6 +132,21 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       return decode(await collection(name).findOne({ _id: id }));
     },
 
+    async getMany(name, ids) {
+      const unique = [...new Set(ids)];
+      // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
+      // filter of `_id` alone to SQLite, which stops at the match: so there, one find per id.
+      const stored = afterReading
+        ? await Promise.all(unique.map((id) => collection(name).findOne({ _id: id })))
+        : await collection(name).find({ _id: { $in: unique } }).toArray();
+      const found = new Map<string, Document>();
+      for (const one of stored) {
+        const doc = decode(one);
+        if (one !== null && doc !== null) found.set(one._id, doc);
+      }
+      return found;
+    },
+
     async find(name, query: Query = {}) {
       if (query.limit === 0) return [];
       const sort: Record<string, 1 | -1> = {};

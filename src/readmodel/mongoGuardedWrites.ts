@@ -57,33 +57,27 @@ export async function writeConditionally(target: Collection<StoredDocument>, wri
 
 /**
  * FerretDB 1.x: its conditional writes read, then write, anyway, and any filter other than
- * `{_id}` alone makes every write scan the whole collection. (1.24's SQLite backend even scans
- * for `{_id}`: its _id index is on `->'_id'` while its queries ask for `->'$._id'`.) So here the
- * adapter reads the stored positions of the whole batch with one query, then replaces or
- * inserts by `_id`. Not atomic against another worker writing the same document at the same
- * moment, exactly like FerretDB's own conditional write.
+ * `{_id}` alone makes every write read and decode the whole collection. Even `{_id}` scans in
+ * SQLite (1.24's _id index is on `->'_id'`, its queries ask for `->'$._id'`) until the match;
+ * only an insert uses the index, through its unique constraint. So each write first tries to
+ * insert; a duplicate key means the document is there, and only then is its position read and
+ * the document replaced by `_id`. Not atomic against another worker writing the same document
+ * at the same moment, exactly like FerretDB's own conditional write.
  */
 export async function writeAfterReading(target: Collection<StoredDocument>, writes: GuardedWrite[]): Promise<void> {
-  const ids = writes.map((write) => write.id);
-  const stored = new Map<string, Position>();
-  for (const { _id, position } of await target.find({ _id: { $in: ids } }, { projection: { position: 1 } }).toArray()) stored.set(_id, position);
   for (const { id, position, replacement } of writes) {
-    let known: Position | null | undefined = stored.has(id) ? stored.get(id) : null;
     for (let attempt = 1; ; attempt += 1) {
-      if (known === undefined) known = (await target.findOne({ _id: id }, { projection: { position: 1 } }))?.position ?? null;
-      if (known !== null && known >= position) break;
       try {
-        if (known !== null && (await target.replaceOne({ _id: id }, replacement)).matchedCount === 1) break;
-        if (known === null) {
-          await target.insertOne({ _id: id, ...replacement });
-          break;
-        }
+        await target.insertOne({ _id: id, ...replacement });
+        break;
       } catch (error) {
         if (!onlyDuplicateKeys(error)) throw error;
       }
+      const known = (await target.findOne({ _id: id }, { projection: { position: 1 } }))?.position;
+      if (known !== undefined && known >= position) break;
+      if (known !== undefined && (await target.replaceOne({ _id: id }, replacement)).matchedCount === 1) break;
       // Another worker wrote or deleted it between the read and the write: look again.
       if (attempt >= 10) throw new Error(`read-model document ${id} keeps changing under this write`);
-      known = undefined;
     }
   }
 }

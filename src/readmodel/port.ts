@@ -35,6 +35,8 @@ export interface IndexSpec {
 
 export interface ReadModelReader {
   get(collection: string, id: string): Promise<Document | null>;
+  /** The documents among `ids` that exist, by id: one query where `get` would make many. */
+  getMany(collection: string, ids: string[]): Promise<Map<string, Document>>;
   find(collection: string, query?: Query): Promise<Document[]>;
   count(collection: string, where?: Record<string, FieldValue>): Promise<number>;
   getCheckpoint(projection: string): Promise<Position | null>;

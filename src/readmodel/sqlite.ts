@@ -50,6 +50,11 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     deleteCheckpoint: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
   };
 
+  function getDocument(collection: string, id: string): Document | null {
+    const row = statements.get.get(collection, id);
+    return row ? (JSON.parse(row.doc) as Document | null) : null;
+  }
+
   const commit = db.transaction(
     (projection: string, changes: Parameters<ReadModelStore['commit']>[1], checkpoint: Position, expected: Position | null) => {
       const stored = statements.getCheckpoint.get(projection)?.position ?? null;
@@ -104,8 +109,16 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     },
 
     async get(collection, id) {
-      const row = statements.get.get(collection, id);
-      return row ? (JSON.parse(row.doc) as Document) : null;
+      return getDocument(collection, id);
+    },
+
+    async getMany(collection, ids) {
+      const found = new Map<string, Document>();
+      for (const id of ids) {
+        const doc = getDocument(collection, id);
+        if (doc !== null) found.set(id, doc);
+      }
+      return found;
     },
 
     async find(collection, query: Query = {}) {

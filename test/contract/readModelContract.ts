@@ -20,6 +20,18 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       t.equal(await store.get(coll('other'), 'a'), null, 'collections are separate');
     });
 
+    t.test('getMany returns the documents that exist among the ids, tombstones left out', async (t) => {
+      const c = coll('many');
+      const docs = ['x', 'y', 'z'].map((id, i) => ({ id, n: i, 'J. Doe': { pts: i } }));
+      await store.commit('p-many', docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })), 3, null);
+      await store.commit('p-many', [{ collection: c, id: 'y', doc: null, position: 4 }], 4, 3);
+      const found = await store.getMany(c, ['z', 'x', 'y', 'missing', 'x']);
+      t.same([...found.keys()].sort(), ['x', 'z']);
+      t.same(found.get('x'), docs[0]);
+      t.same(found.get('z'), docs[2]);
+      t.same(await store.getMany(c, []), new Map());
+    });
+
     t.test('keys and values chosen by users are kept as they are, at any depth', async (t) => {
       const c = coll('keys');
       const stats = JSON.parse('{"J. Doe": {"$pts": 3, "100%": true, "": "empty", "a\\u0000b": 1, "__proto__": {"x": 1}}}') as Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../../src/eventstore/port.js';
 import type { Document } from '../../src/readmodel/port.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
 import type { Projection } from '../../projections/projection.js';
-import { createUnitOfWork } from '../../projections/unitOfWork.js';
+import { applyBatch } from '../../projections/unitOfWork.js';
 
 /** A stored event as a store would hand it to a projection. */
 export function recorded(streamId: string, revision: number, position: number, event: { type: string; data: string }): RecordedEvent {
@@ -30,10 +30,8 @@ export function projectionSpec(projection: Projection) {
         const store = openSqliteReadModel(':memory:');
         t.teardown(() => store.close());
         const deliver = async (batch: RecordedEvent[]) => {
-          const unitOfWork = createUnitOfWork(store);
-          for (const event of batch) await projection.apply(event, unitOfWork.viewAt(event.position));
           const last = batch.at(-1);
-          if (last) await store.commit(projection.name, unitOfWork.changes(), last.position, await store.getCheckpoint(projection.name));
+          if (last) await store.commit(projection.name, await applyBatch(projection, store, batch), last.position, await store.getCheckpoint(projection.name));
         };
         await deliver(given);
         for (let i = 0; i < times; i += 1) await deliver(events);

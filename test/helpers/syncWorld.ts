@@ -10,7 +10,7 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
 import type { Document, ReadModelStore } from '../../src/readmodel/port.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
 import type { Projection } from '../../projections/projection.js';
-import { createUnitOfWork } from '../../projections/unitOfWork.js';
+import { applyBatch } from '../../projections/unitOfWork.js';
 import { tempDataDir } from './testApp.js';
 
 const context = { requestId: 'test', clientAddressClass: 'loopback' };
@@ -62,10 +62,8 @@ export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): v
     for (const projection of projections) {
       let checkpoint: number | null = null;
       const deliver = async (event: (typeof events)[number]) => {
-        const unitOfWork = createUnitOfWork(store);
-        await projection.apply(event, unitOfWork.viewAt(event.position));
         const next: number = Math.max(checkpoint ?? 0, event.position);
-        await store.commit(projection.name, unitOfWork.changes(), next, checkpoint);
+        await store.commit(projection.name, await applyBatch(projection, store, [event]), next, checkpoint);
         checkpoint = next;
       };
       for (const event of events) for (let i = 0; i < times; i += 1) await deliver(event);

@@ -1,0 +1,59 @@
+import t from 'tap';
+import type { Projection } from '../../projections/projection.js';
+import { applyBatch } from '../../projections/unitOfWork.js';
+import type { ReadModelReader } from '../../src/readmodel/port.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { recorded } from '../helpers/projectionSpec.js';
+
+/** Counts a projection's document per stream: reads the current count, puts count + 1. */
+const counter: Projection = {
+  name: 'counter',
+  collections: ['counts'],
+  indexes: [],
+  reads: (event) => [{ collection: 'counts', id: event.streamId }],
+  async apply(event, view) {
+    const current = await view.get('counts', event.streamId);
+    view.put('counts', { id: event.streamId, n: ((current?.n as number | undefined) ?? 0) + 1 });
+  },
+};
+
+t.test('a batch reads the documents its projection names in one query, and sees its own writes', async (t) => {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  await store.commit('counter', [{ collection: 'counts', id: 's1', doc: { id: 's1', n: 5 }, position: 1 }], 1, null);
+  const calls: string[] = [];
+  const reader: ReadModelReader = {
+    ...store,
+    get: (collection, id) => (calls.push(`get ${id}`), store.get(collection, id)),
+    getMany: (collection, ids) => (calls.push(`getMany ${ids.join(',')}`), store.getMany(collection, ids)),
+  };
+  const events = [recorded('s1', 1, 2, { type: 'X', data: '{}' }), recorded('s2', 0, 3, { type: 'X', data: '{}' }), recorded('s1', 2, 4, { type: 'X', data: '{}' })];
+
+  const changes = await applyBatch(counter, reader, events);
+
+  t.same(calls, ['getMany s1,s2'], 'one query for the batch, no read per event');
+  t.same(
+    changes.map((change) => [change.id, change.doc, change.position]),
+    [
+      ['s1', { id: 's1', n: 7 }, 4],
+      ['s2', { id: 's2', n: 1 }, 3],
+    ],
+  );
+});
+
+t.test('without reads, or for a document it did not name, the projection reads one by one', async (t) => {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  const { reads: _reads, ...withoutReads } = counter;
+  const changes = await applyBatch(withoutReads, store, [recorded('s1', 0, 1, { type: 'X', data: '{}' })]);
+  t.same(changes.map((change) => change.doc), [{ id: 's1', n: 1 }]);
+});
+
+t.test('the event that throws is reported, and nothing is returned to commit', async (t) => {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  const failing: Projection = { ...counter, apply: async (event) => void (event.position === 2 && JSON.parse('{')) };
+  const failed: number[] = [];
+  await t.rejects(applyBatch(failing, store, [recorded('s', 0, 1, { type: 'X', data: '{}' }), recorded('s', 1, 2, { type: 'X', data: '{}' })], (event) => failed.push(event.position)));
+  t.same(failed, [2]);
+});
