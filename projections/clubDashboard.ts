@@ -149,12 +149,14 @@ export const clubDashboardProjection: Projection = {
     const { matchId, clubId } = sync.data;
     const pending = (await view.get(PENDING, matchId)) as PendingDoc | null;
     if (sync.type !== 'ClubSyncSkipped') {
-      const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
-      const applied = current !== null && Number(current.revision) >= recorded.revision;
-      if (!applied) {
-        if (pending === null || pending.revision !== recorded.revision - 1) {
+      // While the payload is pending, the copy is made (again: the store keeps whichever copy
+      // is already there from this event, and a crash may have stored one document of the two).
+      if (pending === null || pending.revision !== recorded.revision - 1) {
+        const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
+        if (current === null || Number(current.revision) < recorded.revision) {
           throw new Error(`club sync of match ${matchId} at revision ${recorded.revision} has no payload before it`);
         }
+      } else {
         const source = syncSourceOf(pending.payload);
         if (source === null) throw new Error(`the payload of match ${matchId} at revision ${pending.revision} names no club`);
         const { match, actions } = clubMatchCopy(source, sync, recorded);

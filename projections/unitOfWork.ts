@@ -25,10 +25,17 @@ export function createUnitOfWork(reader: ReadModelReader) {
     }
   }
 
-  /** As in the store: a change from an earlier position than the pending one is dropped. */
+  /**
+   * As in the store, a change from an earlier position than the pending one is dropped. The
+   * latest change of a document moves to the end: changes are committed in the order they were
+   * last made, so a store writing one by one never deletes a source before what was copied from it.
+   */
   function change(next: DocumentChange) {
-    const current = pending.get(key(next.collection, next.id));
-    if (current === undefined || current.position <= next.position) pending.set(key(next.collection, next.id), next);
+    const id = key(next.collection, next.id);
+    const current = pending.get(id);
+    if (current !== undefined && current.position > next.position) return;
+    pending.delete(id);
+    pending.set(id, next);
   }
 
   function viewAt(position: Position): ProjectionView {

@@ -34,6 +34,17 @@ function decode(stored: StoredDocument | null): Document | null {
   return doc;
 }
 
+/** Consecutive changes to the same collection, grouped, in order. */
+function runsByCollection(changes: DocumentChange[]): { collection: string; changes: DocumentChange[] }[] {
+  const runs: { collection: string; changes: DocumentChange[] }[] = [];
+  for (const change of changes) {
+    const last = runs.at(-1);
+    if (last?.collection === change.collection) last.changes.push(change);
+    else runs.push({ collection: change.collection, changes: [change] });
+  }
+  return runs;
+}
+
 function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocument> {
   const filter: Filter<StoredDocument> = { ...LIVE };
   // Equality on null also matches a missing field, as SQLite's `IS NULL` does.
@@ -167,9 +178,8 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
 
     async commit(projection, changes, checkpoint, expected) {
       await checkpoints.move(projection, expected, checkpoint, async () => {
-        const byCollection = new Map<string, DocumentChange[]>();
-        for (const change of changes) byCollection.set(change.collection, [...(byCollection.get(change.collection) ?? []), change]);
-        for (const [name, group] of byCollection) await writeChanges(name, group);
+        // In the given order, since a crash may stop it anywhere; a run of one collection at a time.
+        for (const run of runsByCollection(changes)) await writeChanges(run.collection, run.changes);
       });
     },
 

@@ -52,7 +52,7 @@ export interface ReadModelStore extends ReadModelReader {
    * checkpoint is not `expected` (another worker, or a rebuild that was promoted, moved it) the
    * checkpoint is left alone and the call rejects with CheckpointMovedError: reload the
    * checkpoint and go on from there. SQLite does it all in one transaction; MongoDB per
-   * document, checkpoint last.
+   * document in the order given, checkpoint last, so a crash leaves a prefix of the changes.
    */
   commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
   /**
