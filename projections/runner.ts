@@ -1,6 +1,7 @@
 import type { AllSubscription, EventStore, Position } from '../src/eventstore/port.js';
 import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
+import { wakeableSleep } from '../src/wakeableSleep.js';
 import { applyBatch } from './unitOfWork.js';
 
 export interface ProjectionLogger {
@@ -52,7 +53,7 @@ export function runProjection(
   const waiters = new Set<{ position: Position; resolve: (reached: boolean) => void }>();
   let stopped = false;
   const current: { subscription: AllSubscription | null } = { subscription: null };
-  let wakeRetry: (() => void) | null = null;
+  const retryPause = wakeableSleep();
 
   function advance(position: Position | null) {
     if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
@@ -109,13 +110,7 @@ export function runProjection(
         }
         logger.error({ err: error, projection: projection.name, failure: state.failure }, 'projection failed; retrying');
         await current.subscription?.close();
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          wakeRetry = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await retryPause.sleep(delay);
         delay = Math.min(delay * 2, maxRetryDelayMs);
       }
     }
@@ -143,7 +138,7 @@ export function runProjection(
     },
     async stop() {
       stopped = true;
-      wakeRetry?.();
+      retryPause.wake();
       await current.subscription?.close();
       await done;
       for (const waiter of waiters) waiter.resolve(false);

@@ -29,6 +29,7 @@ import {
   WrongExpectedRevisionError,
 } from './port.js';
 import { SERVICE_STREAM_PREFIXES } from './streamPrefixes.js';
+import { wakeableSleep } from '../wakeableSleep.js';
 
 export interface EsdbLogger {
   info(obj: object, msg: string): void;
@@ -283,17 +284,7 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
       let position: Position | null = after;
       let stopped = false;
       let current: AllStreamSubscription | null = null;
-      let wake: (() => void) | null = null;
-      const sleep = (ms: number) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(done, ms);
-          function done() {
-            clearTimeout(timer);
-            wake = null;
-            resolve();
-          }
-          wake = done;
-        });
+      const { sleep, wake } = wakeableSleep();
 
       /** One server subscription from `position`, until it drops (throws) or is closed. */
       async function* follow(): AsyncGenerator<SubscriptionItem> {
@@ -308,19 +299,19 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
         let ended = false;
         subscription.on('caughtUp', () => {
           serverCaughtUp = true;
-          wake?.();
+          wake();
         });
         subscription.on('fellBehind', () => {
           serverCaughtUp = false;
         });
-        subscription.on('readable', () => wake?.());
+        subscription.on('readable', () => wake());
         subscription.on('error', (error: Error) => {
           failure = error;
-          wake?.();
+          wake();
         });
         subscription.on('end', () => {
           ended = true;
-          wake?.();
+          wake();
         });
         try {
           while (!stopped) {
@@ -384,7 +375,7 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
         async close() {
           stopped = true;
           subscriptions.delete(subscription);
-          wake?.();
+          wake();
           await current?.unsubscribe();
         },
       };

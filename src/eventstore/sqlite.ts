@@ -1,4 +1,5 @@
 import { openSqliteFile } from '../sqliteFile.js';
+import { wakeableSleep } from '../wakeableSleep.js';
 import {
   type AllSubscription,
   type AppendResult,
@@ -206,19 +207,9 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
     subscribeToAll({ after, batchSize = 100 }) {
       let position: Position | null = after;
       let stopped = false;
-      let wake: (() => void) | null = null;
-      const waker = () => wake?.();
+      const idle = wakeableSleep();
+      const waker = idle.wake;
       wakers.add(waker);
-      const idle = () =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pollIntervalMs);
-          function done() {
-            clearTimeout(timer);
-            wake = null;
-            resolve();
-          }
-          wake = done;
-        });
       async function* items(): AsyncGenerator<SubscriptionItem> {
         while (!stopped && !closed) {
           const events = readAllSync({ after: position, maxCount: batchSize });
@@ -228,7 +219,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
             yield { kind: 'events', events };
           } else {
             yield { kind: 'caughtUp', position };
-            await idle();
+            await idle.sleep(pollIntervalMs);
           }
         }
       }
@@ -237,7 +228,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
         async close() {
           stopped = true;
           wakers.delete(waker);
-          wake?.();
+          waker();
         },
       };
       return subscription;

@@ -35,9 +35,10 @@ t.test('a batch reads the documents its projection names in one query, and sees 
   t.same(
     changes.map((change) => [change.id, change.doc, change.position]),
     [
-      ['s1', { id: 's1', n: 7 }, 4],
       ['s2', { id: 's2', n: 1 }, 3],
+      ['s1', { id: 's1', n: 7 }, 4],
     ],
+    'one change per document, in the order they were last changed',
   );
 });
 
@@ -47,6 +48,14 @@ t.test('without reads, or for a document it did not name, the projection reads o
   const { reads: _reads, ...withoutReads } = counter;
   const changes = await applyBatch(withoutReads, store, [recorded('s1', 0, 1, { type: 'X', data: '{}' })]);
   t.same(changes.map((change) => change.doc), [{ id: 's1', n: 1 }]);
+});
+
+t.test('a change from an earlier position than the pending one is dropped, as the store would', async (t) => {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  const events = [recorded('s1', 1, 5, { type: 'X', data: '{}' }), recorded('s1', 0, 2, { type: 'X', data: '{}' })];
+  const changes = await applyBatch(counter, store, events);
+  t.same(changes.map((change) => [change.doc, change.position]), [[{ id: 's1', n: 1 }, 5]]);
 });
 
 t.test('the event that throws is reported, and nothing is returned to commit', async (t) => {
