@@ -3,7 +3,8 @@
 // way a worker runs them (runner + subscription), over a log of N generated matches, into
 // read models on SQLite (the baseline) and, when MONGODB_URL is set, on that MongoDB-wire
 // server (FerretDB in CI), in the same run. Not part of npm test.
-// Usage: npm run bench:projections [-- --matches 10000] [--batch 100]
+// Usage: npm run bench:projections [-- --matches 10000] [--versions 1] [--batch 100]
+// (--versions N: each match uploaded N times, a creation then N-1 replacements.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,9 @@ import { openMongoReadModel } from '../../dist/src/readmodel/mongo.js';
 import { openSqliteReadModel } from '../../dist/src/readmodel/sqlite.js';
 import { generatePayloads, seedMatches } from './seed.mjs';
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, batch: { type: 'string', default: '100' } } });
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, versions: { type: 'string', default: '1' }, batch: { type: 'string', default: '100' } } });
 const count = Number(values.matches);
+const versions = Number(values.versions);
 const batchSize = Number(values.batch);
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-projection-bench-'));
 const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'));
@@ -45,9 +47,9 @@ async function catchUp(readModel, head) {
 const mongoDb = `matchlog_bench_${process.pid}`;
 try {
   let t = process.hrtime.bigint();
-  const { bytes } = await seedMatches(eventStore, { count, payloads: generatePayloads() });
+  const { bytes } = await seedMatches(eventStore, { count, versions, payloads: generatePayloads() });
   const head = await eventStore.headPosition();
-  console.log(`seeded ${count} matches (${head} events, ${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
+  console.log(`seeded ${count} matches × ${versions} version(s) (${head} events, ${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
 
   const rows = [];
   const sqlite = openSqliteReadModel(join(dir, 'readmodel.sqlite'));
@@ -71,7 +73,7 @@ try {
   }
 
   const baseline = rows[0].seconds;
-  console.log(`\n${count} matches = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), batch ${batchSize}, node ${process.version}\n`);
+  console.log(`\n${count} matches × ${versions} version(s) = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), batch ${batchSize}, node ${process.version}\n`);
   console.log('| read models | catch-up (s) | events/s | throughput vs SQLite |');
   console.log('|---|---:|---:|---:|');
   for (const row of rows) console.log(`| ${row.name} | ${row.seconds.toFixed(1)} | ${(head / row.seconds).toFixed(0)} | ${(baseline / row.seconds).toFixed(3)} |`);

@@ -14,19 +14,29 @@ export function generatePayloads(distinct = 40) {
   );
 }
 
-/** Appends one MatchCreated per match, `parallel` appends at a time (they share fsyncs). */
-export async function seedMatches(eventStore, { count, payloads, parallel = 200 }) {
+/**
+ * Appends one MatchCreated per match and, with `versions` > 1, that many uploads in all (the
+ * later ones MatchReplaced, as a live-scoring app re-uploads), `parallel` appends at a time
+ * (they share fsyncs).
+ */
+export async function seedMatches(eventStore, { count, payloads, versions = 1, parallel = 200 }) {
   let bytes = 0;
-  for (let start = 0; start < count; start += parallel) {
-    const appends = [];
-    for (let i = start; i < Math.min(count, start + parallel); i += 1) {
-      const matchId = `bench-${String(i).padStart(6, '0')}`;
-      const payload = JSON.stringify({ ...payloads[i % payloads.length], id: matchId });
-      bytes += payload.length;
-      const data = encodeMatchEvent({ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } });
-      appends.push(eventStore.appendToStream(`match-${matchId}`, [{ id: randomUUID(), type: 'MatchCreated', data, metadata: { schemaVersion: 1 } }], 'no_stream'));
+  for (let version = 0; version < versions; version += 1) {
+    for (let start = 0; start < count; start += parallel) {
+      const appends = [];
+      for (let i = start; i < Math.min(count, start + parallel); i += 1) {
+        const matchId = `bench-${String(i).padStart(6, '0')}`;
+        const payload = JSON.stringify({ ...payloads[(i + version) % payloads.length], id: matchId });
+        bytes += payload.length;
+        const event =
+          version === 0
+            ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } }
+            : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload } };
+        const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1 } };
+        appends.push(eventStore.appendToStream(`match-${matchId}`, [recorded], version === 0 ? 'no_stream' : version - 1));
+      }
+      await Promise.all(appends);
     }
-    await Promise.all(appends);
   }
   return { bytes };
 }
