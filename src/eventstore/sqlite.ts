@@ -152,7 +152,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
     if (queue.length > 0) scheduleFlush();
     let outcomes;
     try {
-      outcomes = commitGroup(group, new Date().toISOString());
+      outcomes = commitGroup.immediate(group, new Date().toISOString());
     } catch (error) {
       for (const pending of group) pending.reject(error);
       return;

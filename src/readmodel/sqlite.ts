@@ -144,15 +144,15 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     },
 
     async commit(projection, changes, checkpoint, expected) {
-      commit(projection, changes, checkpoint, expected);
+      commit.immediate(projection, changes, checkpoint, expected);
     },
 
     async promote(projection, staged) {
-      promote(projection, staged);
+      promote.immediate(projection, staged);
     },
 
     async reset(projection, collections) {
-      reset(projection, collections);
+      reset.immediate(projection, collections);
     },
 
     async close() {
