@@ -149,8 +149,8 @@ export const clubDashboardProjection: Projection = {
     const { matchId, clubId } = sync.data;
     const pending = (await view.get(PENDING, matchId)) as PendingDoc | null;
     if (sync.type !== 'ClubSyncSkipped') {
-      // While the payload is pending, the copy is made (again: the store keeps whichever copy
-      // is already there from this event, and a crash may have stored one document of the two).
+      // The copy is made whenever its payload is still pending, even if the match document is
+      // there: a crash may have stored it without its actions, and the store refuses rewrites.
       if (pending === null || pending.revision !== recorded.revision - 1) {
         const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
         if (current === null || Number(current.revision) < recorded.revision) {

@@ -70,8 +70,12 @@ function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocum
  * could, rarely, leave a document a version behind there; on MongoDB they cannot.
  */
 export interface MongoReadModelOptions {
-  /** How guarded writes are made (mongoGuardedWrites.ts); `auto` picks by server. Tests force each. */
-  writes?: 'auto' | 'conditional' | 'afterReading';
+  /**
+   * How documents are found and guarded writes made: MongoDB's way (`$in`, conditional bulk
+   * replaces) or FerretDB's (by `_id` alone, insert first: mongoGuardedWrites.ts). `auto`
+   * picks by server; tests force each.
+   */
+  access?: 'auto' | 'mongodb' | 'ferretdb';
 }
 
 export async function openMongoReadModel(url: string, options: MongoReadModelOptions = {}): Promise<ReadModelStore> {
@@ -79,10 +83,10 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
   await client.connect();
   const db = client.db(databaseName(url));
   const checkpoints = createMongoCheckpoints(db);
-  // FerretDB answers buildInfo with its own version; it needs writes keyed by _id alone (mongoGuardedWrites.ts).
-  const writeMode = options.writes ?? 'auto';
-  const afterReading =
-    writeMode === 'auto' ? typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string' : writeMode === 'afterReading';
+  // FerretDB answers buildInfo with its own version.
+  const access = options.access ?? 'auto';
+  const byIdAlone =
+    access === 'auto' ? typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string' : access === 'ferretdb';
 
   function collection(name: string): Collection<StoredDocument> {
     if (!COLLECTION_NAME.test(name) || CHECKPOINT_COLLECTIONS.includes(name)) throw new Error(`invalid read-model collection name: ${name}`);
@@ -104,7 +108,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
             : { position: change.position, doc: encodeDocument({ ...change.doc, id: change.id }) },
       }),
     );
-    await (afterReading ? writeAfterReading : writeConditionally)(collection(name), writes);
+    await (byIdAlone ? writeAfterReading : writeConditionally)(collection(name), writes);
   }
 
   /** renameCollection with dropTarget, or drop-then-rename where the server lacks it (FerretDB 1.x). */
@@ -147,7 +151,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       const unique = [...new Set(ids)];
       // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
       // filter of `_id` alone to SQLite, which stops at the match: so there, one find per id.
-      const stored = afterReading
+      const stored = byIdAlone
         ? await Promise.all(unique.map((id) => collection(name).findOne({ _id: id })))
         : await collection(name).find({ _id: { $in: unique } }).toArray();
       const found = new Map<string, Document>();
