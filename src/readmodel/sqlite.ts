@@ -1,90 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import type { Position } from '../eventstore/port.js';
 import { openSqliteFile } from '../sqliteFile.js';
 import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type Query, type ReadModelStore } from './port.js';
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS documents (
-  collection TEXT    NOT NULL,
-  id         TEXT    NOT NULL,
-  doc        TEXT    NOT NULL,
-  position   INTEGER NOT NULL,
-  PRIMARY KEY (collection, id)
-);
 CREATE TABLE IF NOT EXISTS checkpoints (
   projection TEXT PRIMARY KEY,
   position   INTEGER NOT NULL
 );`;
 
+/** Read models before tables per collection kept every document in one table; they are rebuilt. */
+const OLD_SCHEMA_TABLE = 'documents';
+
+const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
+const COLUMNS = 'id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER NOT NULL';
+const TABLE_PREFIX = 'rm_';
+
+/** The table of a collection, quoted for SQL. Names come from code, but are checked anyway. */
+function table(collection: string): string {
+  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid read-model collection name: ${collection}`);
+  return `"${TABLE_PREFIX}${collection}"`;
+}
+
 const jsonPath = (field: string) => `json_extract(doc, '$.${assertFieldPath(field)}')`;
 
+/** A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it. */
+const LIVE = "doc <> 'null'";
+
 /**
- * Read models in one SQLite file. Documents and checkpoints change in one transaction, so a
- * projection's effects are applied exactly once. synchronous=NORMAL: a crash may lose the
- * newest commits, but never splits documents from their checkpoint, and the projection
- * simply replays them from the log.
+ * Read models in one SQLite file, a table per collection. Documents and checkpoints change in
+ * one transaction, so a projection's effects are applied exactly once; a rebuild's switch drops
+ * the live table and renames the staged one, whatever its size. synchronous=NORMAL: a crash
+ * may lose the newest commits, but never splits documents from their checkpoint, and the
+ * projection simply replays them from the log. Several processes may share the file: write
+ * transactions begin immediate, and statements prepared by one process follow tables another
+ * renamed (SQLite prepares them again on a schema change).
  */
 export function openSqliteReadModel(file: string): ReadModelStore {
   const db = openSqliteFile(file, 'NORMAL');
-  db.exec(SCHEMA);
+  db.transaction(() => {
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(OLD_SCHEMA_TABLE)) {
+      db.exec(`DROP TABLE ${OLD_SCHEMA_TABLE}; DROP TABLE IF EXISTS checkpoints;`);
+    }
+    db.exec(SCHEMA);
+  }).immediate();
 
-  const statements = {
-    get: db.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
-    put: db.prepare(
-      `INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, ?, ?)
-       ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
-       WHERE excluded.position > documents.position`,
-    ),
-    // A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it.
-    delete: db.prepare(
-      `INSERT INTO documents (collection, id, doc, position) VALUES (?, ?, 'null', ?)
-       ON CONFLICT (collection, id) DO UPDATE SET doc = 'null', position = excluded.position
-       WHERE excluded.position > documents.position`,
-    ),
-    getCheckpoint: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
-    setCheckpoint: db.prepare(
+  const checkpoints = {
+    get: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
+    set: db.prepare(
       `INSERT INTO checkpoints (projection, position) VALUES (?, ?)
        ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
     ),
-    deleteCollection: db.prepare('DELETE FROM documents WHERE collection = ?'),
-    renameCollection: db.prepare('UPDATE documents SET collection = ? WHERE collection = ?'),
-    deleteCheckpoint: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
+    delete: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
   };
+  const getCheckpoint = (projection: string) => checkpoints.get.get(projection)?.position ?? null;
 
-  function getDocument(collection: string, id: string): Document | null {
-    const row = statements.get.get(collection, id);
+  /** Each collection's table is made on first use; its statements are prepared once. */
+  const collections = new Map<string, ReturnType<typeof collectionStatements>>();
+  function collectionStatements(name: string) {
+    const t = table(name);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${COLUMNS})`);
+    return {
+      get: db.prepare<[string], { doc: string }>(`SELECT doc FROM ${t} WHERE id = ?`),
+      put: db.prepare<[string, string, Position]>(
+        `INSERT INTO ${t} (id, doc, position) VALUES (?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position WHERE excluded.position > ${t}.position`,
+      ),
+      clear: db.prepare(`DELETE FROM ${t}`),
+    };
+  }
+  function collection(name: string) {
+    let statements = collections.get(name);
+    if (!statements) {
+      statements = collectionStatements(name);
+      collections.set(name, statements);
+    }
+    return statements;
+  }
+
+  function getDocument(name: string, id: string): Document | null {
+    const row = collection(name).get.get(id);
     return row ? (JSON.parse(row.doc) as Document | null) : null;
   }
 
   const commit = db.transaction(
     (projection: string, changes: Parameters<ReadModelStore['commit']>[1], checkpoint: Position, expected: Position | null) => {
-      const stored = statements.getCheckpoint.get(projection)?.position ?? null;
+      const stored = getCheckpoint(projection);
       if (stored !== expected) throw new CheckpointMovedError(projection, expected, stored);
-      for (const change of changes) {
-        if (change.doc === null) statements.delete.run(change.collection, change.id, change.position);
-        else statements.put.run(change.collection, change.id, JSON.stringify(change.doc), change.position);
-      }
-      statements.setCheckpoint.run(projection, checkpoint);
+      for (const change of changes) collection(change.collection).put.run(change.id, JSON.stringify(change.doc), change.position);
+      checkpoints.set.run(projection, checkpoint);
     },
   );
 
+  /** The column lists of a collection's indexes, as written in their CREATE INDEX. */
+  function indexedColumns(name: string): string[] {
+    return db
+      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+      .all(`${TABLE_PREFIX}${name}`)
+      .map((index) => /\((.*)\)$/s.exec(index.sql)?.[1] ?? '');
+  }
+
+  /**
+   * An index on these columns unless the table has one. Names are unique, not derived from the
+   * collection: a rebuild renames the staged table, and its indexes keep their names.
+   */
+  function ensureIndex(name: string, columns: string) {
+    if (indexedColumns(name).includes(columns)) return;
+    db.exec(`CREATE INDEX "idx_${name}_${randomUUID().slice(0, 8)}" ON ${table(name)} (${columns})`);
+  }
+
+  /** The live table goes and the staged one takes its name, with at least the live one's indexes. */
+  function replaceTable(live: string, staged: string) {
+    collection(live);
+    collection(staged);
+    const liveIndexes = indexedColumns(live);
+    db.exec(`DROP TABLE ${table(live)}; ALTER TABLE ${table(staged)} RENAME TO ${table(live)}`);
+    for (const columns of liveIndexes) ensureIndex(live, columns);
+    db.exec(`CREATE TABLE ${table(staged)} (${COLUMNS})`);
+  }
+
   const promote = db.transaction((projection: string, staged: Parameters<ReadModelStore['promote']>[1]) => {
-    for (const { live, staged: from } of staged.collections) {
-      statements.deleteCollection.run(live);
-      statements.renameCollection.run(live, from);
-    }
-    const checkpoint = statements.getCheckpoint.get(staged.projection)?.position ?? null;
-    if (checkpoint === null) statements.deleteCheckpoint.run(projection);
-    else statements.setCheckpoint.run(projection, checkpoint);
-    statements.deleteCheckpoint.run(staged.projection);
+    for (const { live, staged: from } of staged.collections) replaceTable(live, from);
+    const checkpoint = getCheckpoint(staged.projection);
+    if (checkpoint === null) checkpoints.delete.run(projection);
+    else checkpoints.set.run(projection, checkpoint);
+    checkpoints.delete.run(staged.projection);
   });
 
-  const reset = db.transaction((projection: string, collections: string[]) => {
-    for (const collection of collections) statements.deleteCollection.run(collection);
-    statements.deleteCheckpoint.run(projection);
+  const reset = db.transaction((projection: string, names: string[]) => {
+    for (const name of names) collection(name).clear.run();
+    checkpoints.delete.run(projection);
   });
 
   function whereClause(where: Record<string, FieldValue> = {}) {
-    const clauses = ['collection = ?', "doc <> 'null'"];
+    const clauses = [LIVE];
     const values: FieldValue[] = [];
     for (const [field, value] of Object.entries(where)) {
       if (value === null) clauses.push(`${jsonPath(field)} IS NULL`);
@@ -96,51 +146,52 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     return { sql: clauses.join(' AND '), values };
   }
 
+  function query<Row>(sql: string): Database.Statement<unknown[], Row> {
+    return db.prepare<unknown[], Row>(sql);
+  }
+
   return {
     async ensureIndexes(indexes) {
-      for (const { collection, fields } of indexes) {
-        const name = `idx_${collection}_${fields.join('_')}`.replace(/[^A-Za-z0-9_]/g, '_');
-        const columns = fields.map(jsonPath).join(', ');
-        // Partial index per collection: the planner uses it for `collection = '<name>' AND ...`.
-        db.exec(
-          `CREATE INDEX IF NOT EXISTS ${name} ON documents (${columns}) WHERE collection = '${collection.replace(/'/g, "''")}'`,
-        );
+      for (const { collection: name, fields } of indexes) {
+        collection(name);
+        ensureIndex(name, fields.map(jsonPath).join(', '));
       }
     },
 
-    async get(collection, id) {
-      return getDocument(collection, id);
+    async get(name, id) {
+      return getDocument(name, id);
     },
 
-    async getMany(collection, ids) {
+    async getMany(name, ids) {
       const found = new Map<string, Document>();
       for (const id of ids) {
-        const doc = getDocument(collection, id);
+        const doc = getDocument(name, id);
         if (doc !== null) found.set(id, doc);
       }
       return found;
     },
 
-    async find(collection, query: Query = {}) {
-      const { sql, values } = whereClause(query.where);
-      const order = (query.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
+    async find(name, q: Query = {}) {
+      collection(name);
+      const { sql, values } = whereClause(q.where);
+      const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
       order.push('id ASC');
-      const rows = db
-        .prepare<unknown[], { doc: string }>(
-          `SELECT doc FROM documents WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
-        )
-        .all(collection, ...values, query.limit ?? -1, query.offset ?? 0);
+      const rows = query<{ doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`).all(
+        ...values,
+        q.limit ?? -1,
+        q.offset ?? 0,
+      );
       return rows.map((row) => JSON.parse(row.doc) as Document);
     },
 
-    async count(collection, where) {
+    async count(name, where) {
+      collection(name);
       const { sql, values } = whereClause(where);
-      const row = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM documents WHERE ${sql}`).get(collection, ...values);
-      return row?.n ?? 0;
+      return query<{ n: number }>(`SELECT count(*) AS n FROM ${table(name)} WHERE ${sql}`).get(...values)?.n ?? 0;
     },
 
     async getCheckpoint(projection) {
-      return statements.getCheckpoint.get(projection)?.position ?? null;
+      return getCheckpoint(projection);
     },
 
     async commit(projection, changes, checkpoint, expected) {
@@ -151,8 +202,8 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       promote.immediate(projection, staged);
     },
 
-    async reset(projection, collections) {
-      reset.immediate(projection, collections);
+    async reset(projection, names) {
+      reset.immediate(projection, names);
     },
 
     async close() {

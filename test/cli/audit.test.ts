@@ -11,7 +11,8 @@ const token = 'audit-token-0123456789ab';
 function snapshot(dataDir: string): string {
   const db = new Database(join(dataDir, 'readmodel.sqlite'), { readonly: true });
   try {
-    return JSON.stringify(db.prepare('SELECT collection, id, doc FROM documents ORDER BY collection, id').all());
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\' ORDER BY name").all();
+    return JSON.stringify(tables.map(({ name }) => [name, db.prepare(`SELECT id, doc FROM "${name}" ORDER BY id`).all()]).filter(([, rows]) => (rows as unknown[]).length > 0));
   } finally {
     db.close();
   }
@@ -85,8 +86,8 @@ t.test('the auditor CLI on a live data directory', async (t) => {
 
   t.test('verify fails, naming the match, when a read-model document is tampered with', async (t) => {
     const db = new Database(join(dataDir, 'readmodel.sqlite'));
-    db.prepare(`UPDATE documents SET doc = json_set(doc, '$.payload', json_set(json_extract(doc, '$.payload'), '$.homeTeam.setsWon', 0)) WHERE collection = 'publicView' AND id = 'audited'`).run();
-    db.prepare(`DELETE FROM documents WHERE collection = 'publicView' AND id = 'other-3'`).run();
+    db.prepare(`UPDATE rm_publicView SET doc = json_set(doc, '$.payload', json_set(json_extract(doc, '$.payload'), '$.homeTeam.setsWon', 0)) WHERE id = 'audited'`).run();
+    db.prepare(`DELETE FROM rm_publicView WHERE id = 'other-3'`).run();
     db.close();
     const { code, stdout } = await runMatchlog(['verify'], env);
     t.equal(code, 1);
