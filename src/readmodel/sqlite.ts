@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { Position } from '../eventstore/port.js';
 import { openSqliteFile } from '../sqliteFile.js';
 import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type Query, type ReadModelStore } from './port.js';
@@ -146,10 +145,6 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     return { sql: clauses.join(' AND '), values };
   }
 
-  function query<Row>(sql: string): Database.Statement<unknown[], Row> {
-    return db.prepare<unknown[], Row>(sql);
-  }
-
   return {
     async ensureIndexes(indexes) {
       for (const { collection: name, fields } of indexes) {
@@ -176,7 +171,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       const { sql, values } = whereClause(q.where);
       const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
       order.push('id ASC');
-      const rows = query<{ doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`).all(
+      const rows = db.prepare<unknown[], { doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`).all(
         ...values,
         q.limit ?? -1,
         q.offset ?? 0,
@@ -187,7 +182,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     async count(name, where) {
       collection(name);
       const { sql, values } = whereClause(where);
-      return query<{ n: number }>(`SELECT count(*) AS n FROM ${table(name)} WHERE ${sql}`).get(...values)?.n ?? 0;
+      return db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM ${table(name)} WHERE ${sql}`).get(...values)?.n ?? 0;
     },
 
     async getCheckpoint(projection) {
