@@ -72,7 +72,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
     waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
-    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
   });
 
   await app.register(matchApi, { matches, readModel: engine.readModel, eventStore: engine.eventStore, matchUrl });
