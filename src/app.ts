@@ -85,6 +85,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     readModel: engine.readModel,
     matchUrl,
     publicBaseUrl: config.publicBaseUrl,
+    globalEnforcement: config.clubSyncEnforcement,
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });

@@ -143,7 +143,7 @@ export function clubSide(payload: unknown, team: ClubTeamFacts): Side {
 }
 
 /** The players a sync copies: those of the club's side when it is known and players say their side, else all. */
-export function clubPlayers<P extends Pick<PlayerLine, 'team'>>(players: P[], side: Side): P[] {
+export function clubPlayers<P extends { team?: PlayerLine['team'] | undefined }>(players: P[], side: Side): P[] {
   if (side === null || !players.some((player) => player.team === side)) return players;
   return players.filter((player) => player.team === side);
 }

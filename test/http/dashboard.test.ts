@@ -187,8 +187,14 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   t.match(status.body, /class="sync-row" data-outcome="synced"/);
   t.match(status.body, new RegExp(`synced</span> with key <code>${key.slice(0, 19)}…`));
   t.match((await s.client.get('/dashboard/connect')).body, /\(1 sync\)/, 'last use is shown');
-  const players = await s.client.get('/dashboard/players');
-  t.equal((players.body.match(/<tr class="player">/g) ?? []).length, 24, 'players of the synced match');
+  const playerRows = async () => ((await s.client.get('/dashboard/players')).body.match(/<tr class="player">/g) ?? []).length;
+  t.equal(await playerRows(), 0, "neither side is named like the club's team: the match counts for neither side");
+  const unsettled = await s.client.get('/dashboard/matches');
+  t.match(unsettled.body, /data-match-id="first" data-side="unknown"/, 'the match is marked side unknown');
+  t.match(unsettled.body, /Side unknown: which is your team\?/);
+  const settled = await s.client.post('/dashboard/matches/first/side', { side: 'home', returnTo: 'matches' });
+  t.equal(settled.headers.location, '/dashboard/matches?done=side-settled');
+  t.equal(await playerRows(), 12, 'settled: the players of the home side only');
   const stats = await s.client.get('/dashboard/stats');
   t.match(stats.body, /hitting %/);
   t.match(stats.body, /<option value="2025\/26">2025\/26<\/option>/, 'season filter offers the synced season');
