@@ -50,6 +50,8 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
+    routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {

@@ -3,7 +3,7 @@ import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type Ma
 import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
-import type { WriteTokenHasher } from '../domain/writeToken.js';
+import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/port.js';
 import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
 
@@ -69,7 +69,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         via: input.via,
         matchId: input.matchId,
         payload: input.payload,
-        writeTokenHash: input.writeToken === null ? null : hashWriteToken(input.matchId, input.writeToken),
+        writeToken:
+          input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync: await clubSyncOf(input),
       };
       const { events, append } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {

@@ -20,7 +20,7 @@ const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSync
   key,
   side: 'home',
 });
-const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeTokenHash: null, clubSync });
+const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeToken: null, clubSync });
 const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
 
 const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };
