@@ -10,8 +10,8 @@ export const MatchParams = Type.Object({ id: MatchId });
 export const MatchPayload = Type.Object(
   {
     id: Type.Optional(MatchId),
-    clubId: Type.Optional(Type.Unknown({ description: 'Club to sync into (with teamId).' })),
-    teamId: Type.Optional(Type.Unknown({ description: 'Team of the club (with clubId).' })),
+    clubId: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Club to sync into (with teamId): a string or number; null or blank means none.' })),
+    teamId: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Team of the club (with clubId): a string or number; null or blank means none.' })),
     season: Type.Optional(Type.Unknown()),
     category: Type.Optional(Type.Unknown()),
     competition: Type.Optional(Type.Unknown()),
