@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClubCommands, RequestContext } from '../../commands/clubCommands.js';
 import type { ExistingClub } from '../../domain/club.js';
@@ -10,6 +10,7 @@ import type { ReadModelReader } from '../../readmodel/port.js';
 import { countedMatches, playerStatsOf, readClubMatch, readClubMatchActions, readClubMatches, withDecisions } from '../../../projections/clubDashboard.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
+import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
 import { renderHomePage, renderMatchesPage, renderMatchPage, renderPlayersPage, renderStatsPage } from '../pages/dashboard/clubDataPages.js';
 import { renderKeysPage, renderNewKeyPage, renderSyncStatusPage, renderTeamsPage } from '../pages/dashboard/connectPages.js';
 import type { DashboardSection, Frame } from '../pages/dashboard/frame.js';
@@ -85,6 +86,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     section,
   });
   const context = (request: FastifyRequest): RequestContext => ({ requestId: request.id, clientAddressClass: classifyClientAddress(request.ip) });
+  const teamNameOf = (club: ExistingClub) => (teamId: string) => club.teams.find((team) => team.teamId === teamId)?.name ?? teamId;
   const teamOf = (club: ExistingClub, teamId: string | undefined) => (club.teams.some((t) => t.teamId === teamId) ? teamId : undefined);
 
   app.get('/', { schema: { querystring: Done } }, async (request, reply) => {
@@ -264,6 +266,40 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     const page = { teams: club.teams, match: withDecisions(match, club), actions, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) };
     return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), page));
   });
+
+  // Export: the current filter's players and stats, and the match list, as CSV or JSON.
+
+  async function filteredMatches(club: ExistingClub, query: Static<typeof StatsQuery>) {
+    const filter = {
+      teamId: teamOf(club, blankToUndefined(query.team)),
+      season: blankToUndefined(query.season),
+      category: blankToUndefined(query.category),
+      competition: blankToUndefined(query.competition),
+    };
+    const matches = (await readClubMatches(readModel, club.clubId, filter)).map((match) => withDecisions(match, club));
+    return { filter, matches };
+  }
+
+  const exportTables = {
+    players: async (club: ExistingClub, query: Static<typeof StatsQuery>) => {
+      const { matches } = await filteredMatches(club, query);
+      return playersTable(playerStatsOf(matches.filter((m) => m.counted)), teamNameOf(club));
+    },
+    matches: async (club: ExistingClub, query: Static<typeof StatsQuery>) => matchesTable((await filteredMatches(club, query)).matches, teamNameOf(club), matchUrl),
+  };
+  for (const [name, table] of Object.entries(exportTables)) {
+    for (const format of ['csv', 'json'] as const) {
+      app.get(`/export/${name}.${format}`, { schema: { querystring: StatsQuery } }, async (request, reply) => {
+        const club = clubOf(request);
+        const rows = await table(club, request.query);
+        const parts = [club.name, name, request.query.season].filter((part): part is string => part !== undefined && part !== '');
+        const file = `${parts.join(' ').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').toLowerCase() || name}.${format}`;
+        reply.header('content-disposition', `attachment; filename="${file.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file)}`);
+        if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(toCsv(rows));
+        return reply.type('application/json; charset=utf-8').send({ columns: rows.columns, rows: toJsonRows(rows) });
+      });
+    }
+  }
 
   // The admin's decisions about a match: recorded in the club's stream, so a rebuild gives the same numbers.
 

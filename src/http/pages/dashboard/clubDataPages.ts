@@ -18,6 +18,12 @@ ${teams.map((team) => html`<a href="${base}${query({ ...extra, team: team.teamId
 </nav>`;
 }
 
+/** Links to the CSV (for spreadsheets) and JSON of what the page shows, with its filter. */
+function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {
+  const q = query(filter);
+  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · <a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
+}
+
 const score = (match: ClubMatchDoc) => `${match.home.score ?? '–'} : ${match.away.score ?? '–'}`;
 const matchTitle = (match: ClubMatchDoc) => `${match.home.name ?? 'Home'} vs ${match.away.name ?? 'Away'}`;
 
@@ -127,6 +133,7 @@ ${select('category', 'Category', opts(page.options.categories), page.filter.cate
 ${select('competition', 'Competition', opts(page.options.competitions), page.filter.competition)}
 <button type="submit" class="quiet">Filter</button>
 </form>
+${downloads('players', 'players and season totals', { team: page.filter.teamId, season: page.filter.season, category: page.filter.category, competition: page.filter.competition })}
 <p class="muted">Totals of every numeric stat the apps sent; percentages are computed from the totals where their inputs exist (hitting % = (kills − errors) / attempts; FG %, 3P %, FT % = made / attempted).</p>
 ${page.players.length === 0 ? html`<p class="muted">No stats for this selection.</p>` : byTeam.map(tableFor)}`,
   );
@@ -158,6 +165,7 @@ export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
     html`<h1>Matches</h1>
 ${notice(page.info)}
 ${teamFilter('/dashboard/matches', page.teams, page.teamId)}
+${downloads('matches', 'the match list', { team: page.teamId })}
 ${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
 ${page.matches.length === 0
   ? html`<p class="muted">No synced match yet.</p>`
