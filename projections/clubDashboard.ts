@@ -122,8 +122,8 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     season: summary.season,
     category: summary.category,
     competition: summary.competition,
-    // Both sides' players, each with its side: readers take the club's side, which the admin may settle later.
-    players: source.players.map(copyOf),
+    // Side unknown: both sides' players, each with its side, so that a side the admin settles picks its own.
+    players: clubPlayers(source.players, side).map(copyOf),
     actionCount: summary.actions.length,
   };
   const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClubCommands, RequestContext } from '../../commands/clubCommands.js';
 import type { ExistingClub } from '../../domain/club.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { DomainError, notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import type { ReadModelReader } from '../../readmodel/port.js';
 import { countedMatches, playerStatsOf, readClubMatch, readClubMatchActions, readClubMatches, withDecisions } from '../../../projections/clubDashboard.js';
@@ -321,7 +321,11 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     async (request, reply) => {
       const club = clubOf(request);
       const { matchId } = request.params;
-      await syncedMatch(club.clubId, matchId);
+      const match = withDecisions(await syncedMatch(club.clubId, matchId), club);
+      if (match.side !== null && !Object.hasOwn(club.settledSides, matchId)) {
+        // The copy holds only the side the upload named; to change it, the upload (or an alias) must change.
+        throw validationError(`the upload of match ${matchId} says your team is the ${match.side} side; fix the team name or ids in the app, or the team's aliases`);
+      }
       await clubs.settleMatchSide(club.clubId, matchId, request.body.side, context(request));
       return reply.redirect(backTo(request.body.returnTo, matchId, 'side-settled'), 303);
     },
