@@ -11,6 +11,7 @@ export const statusOf: Record<DomainErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   unsupported: 415,
+  too_many_requests: 429,
   unavailable: 503,
   storage_full: 507,
 };
@@ -43,6 +44,7 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       const status = statusOf[error.code];
+      if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
       return reply.code(status).send(errorBody(status, error.message));
     }
     if (error.validation) return reply.code(400).send(errorBody(400, validationMessage(error)));
@@ -64,6 +66,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   const paths = Router();
   const methodsOf = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
+    // The CORS preflight catch-all (OPTIONS *) answers browsers, not "which methods does this path have".
+    if (route.url === '*') return;
     let methods = methodsOf.get(route.url);
     if (!methods) {
       methods = new Set();

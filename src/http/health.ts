@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Engine } from '../engine.js';
+import { answersUnderPressure } from './shedding.js';
 
 const ProjectionHealth = Type.Object({
   name: Type.String(),
@@ -23,7 +24,7 @@ export interface HealthDeps {
 
 /** Liveness says the process answers; readiness says it can serve reads that are up to date. */
 export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { engine, isShuttingDown, maxLag }) => {
-  app.get('/healthz', { schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({
+  app.get('/healthz', { config: answersUnderPressure, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({
     status: 'ok' as const,
   }));
 
