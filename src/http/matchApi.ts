@@ -84,6 +84,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
           CLUB_SYNC_DESCRIPTION,
         body: MatchPayload,
         headers: WriteHeaders,
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
         response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
@@ -105,6 +107,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         params: MatchParams,
         body: MatchPayload,
         headers: WriteHeaders,
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
         response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
