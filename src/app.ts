@@ -18,6 +18,7 @@ import { matchApi } from './http/matchApi.js';
 import { matchPage } from './http/matchPage.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
+import { redactUrl } from './redactUrl.js';
 import { registerBytesInFlight } from './http/bytesInFlight.js';
 import { registerEarlyReplies } from './http/earlyReplies.js';
 import { registerHeaders } from './http/securityHeaders.js';
@@ -109,7 +110,13 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   });
   await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
-  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
+  if (!config.runProjections) {
+    app.log.warn(
+      { readModel: redactUrl(config.readModelUrl) },
+      'this API runs no projections (RUN_PROJECTIONS): start projection workers (matchlog projections), or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
+    );
+  }
   await app.register(clubDashboard, {
     prefix: '/dashboard',
     clubs,

@@ -46,6 +46,8 @@ export interface Config {
   trustProxy: boolean | string[];
   /** After SIGTERM, in-flight requests get this long before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Events waiting and no checkpoint moving for this long: /readyz says no projection is making progress. */
+  projectionStallMs: number;
 }
 
 export interface RateLimit {
@@ -205,5 +207,6 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     tokenFailureLimit: rateLimit(env, 'TOKEN_FAILURE_LIMIT', '10/minute'),
     trustProxy: trustProxy(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
   };
 }
