@@ -1,6 +1,6 @@
 import { clubPlayers, clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
 import type { JsonText } from '../src/domain/jsonText.js';
-import { type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
@@ -134,6 +134,8 @@ export const clubDashboardProjection: Projection = {
     { collection: CLUB_MATCHES, fields: ['clubId', 'startedAt'] },
     { collection: CLUB_MATCHES, fields: ['clubId', 'teamId'] },
   ],
+  // A payload naming a club always comes with its sync outcome in the same append.
+  changedBy: CLUB_SYNC_EVENT_TYPES,
   async apply(recorded, view) {
     const content = decodeMatchEvent(recorded.type, recorded.data);
     if (content !== null) {

@@ -19,6 +19,11 @@ export interface Projection {
   /** Indexes its readers' queries need. */
   readonly indexes: IndexSpec[];
   /**
+   * Event types whose append changes this projection's documents: a write waits for the
+   * projection (read-your-writes) only when its append holds one. Absent: every write waits.
+   */
+  readonly changedBy?: readonly string[];
+  /**
    * Documents `apply` will read for this event, if the projection can tell without reading:
    * the runner fetches a batch's worth with one query per collection instead of one per event.
    * Optional, and only a hint: a read not named here is simply made when `apply` asks.

@@ -1,5 +1,5 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent } from '../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
 import { type SyncSource, syncSourceOf } from './clubSyncSource.js';
@@ -109,6 +109,7 @@ export const syncStatusProjection: Projection = {
     { collection: SYNC_LOG, fields: ['clubId', 'outcome', 'position'] },
     { collection: APP_KEY_USAGE, fields: ['clubId'] },
   ],
+  changedBy: CLUB_SYNC_EVENT_TYPES,
   async apply(recorded, view) {
     const content = decodeMatchEvent(recorded.type, recorded.data);
     if (content !== null) {

@@ -42,6 +42,32 @@ export function createStateCache<State>(maxEntries = 10_000) {
 export type StateCache<State> = ReturnType<typeof createStateCache<State>>;
 
 /**
+ * Runs work one at a time per key (a stream), in arrival order; different keys run side by side.
+ * Commands for one match from several connections then follow each other instead of
+ * conflicting in the same group commit and retrying. Only within this process: other processes
+ * are still kept out by the expected revision.
+ */
+export function createStreamQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  return {
+    run<T>(streamId: string, work: () => Promise<T>): Promise<T> {
+      const result = (tails.get(streamId) ?? Promise.resolve()).then(work);
+      const tail = result.then(
+        () => undefined,
+        () => undefined,
+      );
+      tails.set(streamId, tail);
+      void tail.then(() => {
+        if (tails.get(streamId) === tail) tails.delete(streamId);
+      });
+      return result;
+    },
+  };
+}
+
+export type StreamQueue = ReturnType<typeof createStreamQueue>;
+
+/**
  * Folds a stream into state. With a cache, only the events after the cached revision are read.
  * `revision` is the stream's last revision, null when it does not exist.
  */
@@ -74,8 +100,9 @@ export async function handleCommand<State, Command, Event>(
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata,
-  { cache, maxAttempts = 20 }: { cache?: StateCache<State>; maxAttempts?: number } = {},
+  { cache, queue, maxAttempts = 20 }: { cache?: StateCache<State>; queue?: StreamQueue; maxAttempts?: number } = {},
 ): Promise<HandledCommand<Event>> {
+  if (queue) return queue.run(streamId, () => handleCommand(eventStore, streamId, decider, command, metadata, { ...(cache ? { cache } : {}), maxAttempts }));
   const attemptId = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
     const { state, revision } = await loadState(eventStore, streamId, decider, cache);

@@ -8,7 +8,7 @@ import type { WriteVia } from '../domain/matchEvents.js';
 import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { readPublicView } from '../../projections/publicView.js';
+import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
@@ -136,8 +136,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         versions: doc.versions,
         protected: doc.protected,
       };
-      // The payload text is sent as stored, without a parse and re-serialise.
-      return untyped.header('etag', `"r${doc.revision}"`).send(withPayload(meta, doc.payload));
+      // The payload text is sent as stored in the log, without a parse and re-serialise.
+      return untyped.header('etag', `"r${doc.revision}"`).send(withPayload(meta, await readPublicPayload(eventStore, doc)));
     },
   );
 };
