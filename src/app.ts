@@ -19,7 +19,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel' | 'clubSyncEnforcement' | 'sessionSecret'>;
+  config: Config;
   engine: Engine;
   writeTokenKey: Buffer;
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
@@ -50,6 +50,8 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
+    routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -61,7 +63,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   registerValidation(app);
   registerErrorHandling(app);
-  registerJsonBody(app, config.maxBodyBytes);
+  registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;

@@ -1,9 +1,9 @@
-import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, mayNameClub, skippedSync } from '../domain/clubSync.js';
+import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
 import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
-import type { WriteTokenHasher } from '../domain/writeToken.js';
+import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/port.js';
 import { createStateCache, createStreamQueue, type Decider, handleCommand } from './commandHandler.js';
 
@@ -57,7 +57,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
 
   /** Club sync is checked once per upload, before deciding: the key's validity at this moment counts. */
   async function clubSyncOf(input: UploadInput): Promise<ClubSyncCheck | null> {
-    if (!mayNameClub(input.payload)) return null;
+    // Decided on the parsed payload: a key spelled "\u0063lubId" names the club as surely as "clubId".
     const body = input.body === undefined ? JSON.parse(input.payload) : input.body;
     const target = clubSyncTarget(body);
     return target === null ? null : checkClubSync(target, input.appKey, body);
@@ -70,7 +70,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         via: input.via,
         matchId: input.matchId,
         payload: input.payload,
-        writeTokenHash: input.writeToken === null ? null : hashWriteToken(input.matchId, input.writeToken),
+        writeToken:
+          input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync: await clubSyncOf(input),
       };
       const { events, append } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {

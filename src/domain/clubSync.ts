@@ -19,13 +19,22 @@ const isObj = (value: unknown): value is Obj => typeof value === 'object' && val
 
 const IDENTIFIER_MAX = 128;
 
-/** An identifier as text; null when it is absent (missing, null or blank). */
+/** An identifier as text; null when it is absent (missing, null or blank). The API admits only strings and numbers. */
 function identifier(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
   if (typeof value === 'string') return value.trim() === '' ? null : value.slice(0, IDENTIFIER_MAX);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value).slice(0, IDENTIFIER_MAX);
+  if (typeof value === 'number') return String(value);
+  return null;
 }
+
+/**
+ * Cheap test on the raw text before parsing, for readers of stored payloads: false only when the
+ * payload cannot name both. A \u escape could spell either key ("\u0063lubId"), so any escape
+ * means "maybe". The write side decides on the parsed payload.
+ */
+export const mayNameClub = (payloadText: string) => {
+  const escaped = payloadText.includes('\\u');
+  return (escaped || payloadText.includes('"clubId"')) && (escaped || payloadText.includes('"teamId"'));
+};
 
 /** Sync is attempted when the payload has both clubId and teamId (blank counts as absent). */
 export function clubSyncTarget(payload: unknown): ClubSyncTarget | null {
@@ -34,9 +43,6 @@ export function clubSyncTarget(payload: unknown): ClubSyncTarget | null {
   const teamId = identifier(payload.teamId);
   return clubId !== null && teamId !== null ? { clubId, teamId } : null;
 }
-
-/** Cheap test on the raw text before parsing: a payload without both words cannot sync. */
-export const mayNameClub = (payloadText: string) => payloadText.includes('"clubId"') && payloadText.includes('"teamId"');
 
 /** What the command layer found out, from the club's stream, about an attempted sync. */
 export interface ClubSyncCheck extends ClubSyncTarget {

@@ -2,7 +2,7 @@
  * The few errors the service raises on purpose. The HTTP layer maps each code to one status
  * (src/http/errors.ts); nothing matches on message text.
  */
-export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'conflict' | 'unsupported' | 'unavailable' | 'storage_full';
 
 export class DomainError extends Error {
   constructor(
@@ -19,3 +19,5 @@ export const forbidden = (message: string) => new DomainError('forbidden', messa
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
+export const unsupported = (message: string) => new DomainError('unsupported', message);
+export const storageFull = (message: string) => new DomainError('storage_full', message);

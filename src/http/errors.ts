@@ -4,12 +4,15 @@ import Router from 'find-my-way';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
 import { AppendTooLargeError } from '../eventstore/port.js';
 
-const statusOf: Record<DomainErrorCode, number> = {
+/** The one status each domain error code maps to (the dashboard's HTML errors use it too). */
+export const statusOf: Record<DomainErrorCode, number> = {
   validation: 400,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unsupported: 415,
   unavailable: 503,
+  storage_full: 507,
 };
 
 export function errorBody(statusCode: number, message: string) {

@@ -15,7 +15,7 @@ const upload = (payload: string, writeTokenHash: string | null = null, via: 'POS
   via,
   matchId: 'm',
   payload: asJsonText(payload),
-  writeTokenHash,
+  writeToken: writeTokenHash === null ? null : { hash: writeTokenHash, wellFormed: true },
 });
 
 /** The real SQLite store, counting the events each readStream hands back. */

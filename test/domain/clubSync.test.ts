@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { AppKeyVerdict } from '../../src/domain/club.js';
-import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
+import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, mayNameClub, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
@@ -20,7 +20,7 @@ const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSync
   key,
   side: 'home',
 });
-const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeTokenHash: null, clubSync });
+const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeToken: null, clubSync });
 const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
 
 const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };
@@ -100,7 +100,8 @@ t.test('sync is attempted when the payload has both clubId and teamId', async (t
   t.equal(clubSyncTarget({ teamId: 't1' }), null);
   t.equal(clubSyncTarget({ clubId: 'c1', teamId: null }), null, 'null is absent');
   t.equal(clubSyncTarget({ clubId: '  ', teamId: 't1' }), null, 'blank is absent');
-  t.same(clubSyncTarget({ clubId: { id: 1 }, teamId: 't' }), { clubId: '{"id":1}', teamId: 't' }, 'other values are attempted (and name no club)');
+  t.equal(clubSyncTarget({ clubId: { id: 1 }, teamId: 't' }), null, 'other values are no identifiers (the API refuses them with 400)');
+  t.equal(clubSyncTarget({ clubId: true, teamId: 't' }), null);
   t.equal(clubSyncTarget([]), null);
 });
 
@@ -120,4 +121,11 @@ t.test("the club's side of the match", async (t) => {
   t.same(clubPlayers(players, 'home'), [{ name: 'a', team: 'home' }]);
   t.same(clubPlayers(players, null), players, 'side unknown: every player');
   t.same(clubPlayers([{ team: null }], 'home'), [{ team: null }], 'players without a side: every player');
+});
+
+t.test('mayNameClub never misses a payload that names both, escaped or not', async (t) => {
+  t.ok(mayNameClub('{"clubId":"c","teamId":"t"}'));
+  t.ok(mayNameClub('{"\\u0063lubId":"c","teamId":"t"}'), 'an escape means maybe');
+  t.notOk(mayNameClub('{"clubId":"c"}'));
+  t.notOk(mayNameClub('{"v":1}'));
 });
