@@ -7,6 +7,7 @@ import { asJsonText, withPayload } from '../domain/jsonText.js';
 import type { WriteVia } from '../domain/matchEvents.js';
 import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt } from '../history/matchHistory.js';
+import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
@@ -27,6 +28,13 @@ const CLUB_SYNC_DESCRIPTION =
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl }) => {
+  /**
+   * Answers by match and revision, as UTF-8 bytes: a revision fixes the whole answer, so a match
+   * followed by many viewers is read from the log and encoded once per upload. A few live
+   * matches at a time are what is watched; 64 answers of ~100 KB bound the memory.
+   */
+  const views = createLru<Buffer>(64);
+
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
     if (payload === null) throw validationError('send the match as a JSON object');
@@ -127,6 +135,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       }
       const doc = await readPublicView(readModel, id);
       if (doc === null) throw notFound(`no match with id "${id}"`);
+      untyped.header('etag', `"r${doc.revision}"`);
+      const key = `${doc.id}\0${doc.revision}`;
+      const cached = views.get(key);
+      if (cached !== undefined) return untyped.send(cached);
       const meta = {
         id: doc.id,
         url: matchUrl(doc.id),
@@ -137,7 +149,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         protected: doc.protected,
       };
       // The payload text is sent as stored in the log, without a parse and re-serialise.
-      return untyped.header('etag', `"r${doc.revision}"`).send(withPayload(meta, await readPublicPayload(eventStore, doc)));
+      const body = Buffer.from(withPayload(meta, await readPublicPayload(eventStore, doc)));
+      views.set(key, body);
+      return untyped.send(body);
     },
   );
 };
