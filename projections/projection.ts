@@ -9,8 +9,9 @@ export interface ProjectionView {
 }
 
 /**
- * A read model derived from the log. `apply` must depend only on the event and the documents
- * it reads, so replaying the log rebuilds the same documents.
+ * A read model derived from the log. `apply` must depend only on the event, the other events of
+ * its append and the documents it reads, so replaying the log rebuilds the same documents.
+ * The runner delivers every append whole, in one batch (projections/appends.ts).
  */
 export interface Projection {
   readonly name: string;
@@ -29,7 +30,8 @@ export interface Projection {
    * Optional, and only a hint: a read not named here is simply made when `apply` asks.
    */
   reads?(event: RecordedEvent): DocumentRef[];
-  apply(event: RecordedEvent, view: ProjectionView): Promise<void>;
+  /** Called for each event in log order; `append` holds every event of its append, itself included. */
+  apply(event: RecordedEvent, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
 }
 
 export interface DocumentRef {
