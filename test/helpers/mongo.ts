@@ -25,3 +25,13 @@ export function testMongoUrl(t: { teardown(fn: () => void | Promise<void>): void
   });
   return url;
 }
+
+/** Whether the server at `url` is FerretDB (it answers buildInfo with its own version). */
+export async function servesFerretDb(url: string): Promise<boolean> {
+  const client = new MongoClient(url);
+  try {
+    return typeof (await client.db('admin').command({ buildInfo: 1 })).ferretdbVersion === 'string';
+  } finally {
+    await client.close();
+  }
+}
