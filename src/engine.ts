@@ -4,6 +4,7 @@ import type { EventStore, Position } from './eventstore/port.js';
 import { openReadModel } from './readmodel/open.js';
 import type { ReadModelStore } from './readmodel/port.js';
 import { allProjections, readYourWritesProjections } from '../projections/all.js';
+import { PUBLIC_VIEW } from '../projections/publicView.js';
 import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjection } from '../projections/runner.js';
 
 export interface Engine {
@@ -12,6 +13,8 @@ export interface Engine {
   /** Resolves true once the read models a reader sees include `position`; false on timeout. */
   waitForReaders(position: Position, timeoutMs: number): Promise<boolean>;
   projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
+  /** Resolves once this process's own public-view projection has committed `position` (false on timeout); null when projections run elsewhere. */
+  publicViewCommitted: ((position: Position, timeoutMs: number) => Promise<boolean>) | null;
   close(): Promise<void>;
 }
 
@@ -49,9 +52,12 @@ export async function openEngine(
     }
   }
 
+  const localPublicView = running.find((r) => r.name === PUBLIC_VIEW) ?? null;
+
   return {
     eventStore,
     readModel,
+    publicViewCommitted: localPublicView ? (position, timeoutMs) => localPublicView.waitFor(position, timeoutMs) : null,
     async waitForReaders(position, timeoutMs) {
       if (running.length === 0) return pollCheckpoints(position, timeoutMs);
       const waits = running.filter((r) => readYourWritesProjections.includes(r.name)).map((r) => r.waitFor(position, timeoutMs));

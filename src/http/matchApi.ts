@@ -10,6 +10,7 @@ import { readMatchAt } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
+import { notModified } from './renderedPages.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -136,8 +137,11 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         versions: doc.versions,
         protected: doc.protected,
       };
+      const etag = `"r${doc.revision}"`;
+      untyped.header('etag', etag).header('cache-control', 'no-cache');
+      if (notModified(request, etag)) return untyped.code(304).send();
       // The payload text is sent as stored, without a parse and re-serialise.
-      return untyped.header('etag', `"r${doc.revision}"`).send(withPayload(meta, doc.payload));
+      return untyped.send(withPayload(meta, doc.payload));
     },
   );
 };
