@@ -58,7 +58,7 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     if (seen === null || seen < doc.revision) stream.write(revisionEvent(doc.revision));
     open.add(stream);
     const unwatch = feed.watch(id, doc.revision, (revision) => stream.write(revisionEvent(revision)));
-    request.raw.once('close', () => {
+    stream.once('close', () => {
       unwatch();
       open.delete(stream);
     });

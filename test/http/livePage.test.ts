@@ -22,7 +22,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, until: (events: { id
       if (id !== undefined && data !== undefined) events.push({ id, data });
     }
   }
-  await reader.cancel();
+  reader.releaseLock();
   return events;
 }
 
@@ -81,8 +81,12 @@ t.test('live: SSE sends the current revision, then each new one; Last-Event-ID r
   const body = (score: number) => JSON.stringify({ id: 'lp-live', sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
   await (await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: body(0) })).text();
 
-  const a = await fetch(`${base}/match/lp-live/live`);
-  const b = await fetch(`${base}/match/lp-live/live`, { headers: { 'last-event-id': '0' } });
+  // Streams are aborted at the end, as a closing tab does.
+  const viewers = new AbortController();
+  t.teardown(() => viewers.abort());
+  const { signal } = viewers;
+  const a = await fetch(`${base}/match/lp-live/live`, { signal });
+  const b = await fetch(`${base}/match/lp-live/live`, { headers: { 'last-event-id': '0' }, signal });
   t.match(a.headers.get('content-type'), /^text\/event-stream/);
   const gotA = readEvents(a.body!, (events) => events.some((e) => e.id === '2'));
   const gotB = readEvents(b.body!, (events) => events.some((e) => e.id === '2'));
@@ -95,7 +99,7 @@ t.test('live: SSE sends the current revision, then each new one; Last-Event-ID r
   t.equal(eventsA.at(-1)?.data, '{"revision":2}');
   t.notOk(eventsB.some((e) => e.id === '0'), 'a viewer who has revision 0 is not sent it again');
 
-  const resumed = await fetch(`${base}/match/lp-live/live`, { headers: { 'last-event-id': '1' } });
+  const resumed = await fetch(`${base}/match/lp-live/live`, { headers: { 'last-event-id': '1' }, signal });
   const caughtUp = await readEvents(resumed.body!, (events) => events.length > 0);
   t.same(caughtUp, [{ id: '2', data: '{"revision":2}' }], 'a reconnect with an old Last-Event-ID gets the current revision at once');
   const missing = await fetch(`${base}/match/none/live`);
