@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
@@ -165,8 +166,9 @@ browserTest('the match page in Chromium: score, live update without navigation, 
     for (const width of [360, 1280]) {
       for (const dark of [false, true]) {
         const shot = await watchedPage(browser, { width, dark });
+        if (width === 1280) await shot.page.setViewportSize({ width, height: 1400 });
         await shot.page.goto(`${base}/match/${id}`);
-        await shot.page.screenshot({ path: `${shots}/match-${sport}-${width}-${dark ? 'dark' : 'light'}.png`, fullPage: width === 1280 ? true : false });
+        await shot.page.screenshot({ path: `${shots}/match-${sport}-${width}-${dark ? 'dark' : 'light'}.png`, fullPage: false });
         if (width === 360) {
           await shot.page.locator('#box').scrollIntoViewIfNeeded();
           await shot.page.screenshot({ path: `${shots}/match-${sport}-${width}-${dark ? 'dark' : 'light'}-stats.png` });

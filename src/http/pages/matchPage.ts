@@ -137,6 +137,9 @@ function playerStats(s: MatchSummary): SafeHtml | string {
 ${groups.map((g) => playerTable(s.sport, g.title, g.key, g.players))}</section>`;
 }
 
+/** How many of a phase's actions show before "show all". */
+const RECENT_ACTIONS = 15;
+
 function playByPlay(s: MatchSummary): SafeHtml | string {
   if (s.actions.length === 0) return '';
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
@@ -164,11 +167,14 @@ function playByPlay(s: MatchSummary): SafeHtml | string {
 ${[...phases].reverse().map(([phase, actions], reversedIndex) => {
   const index = latest - reversedIndex;
   const last = actions.at(-1);
-  const rows = actions.map((a, i) => row(a, actions[i - 1]));
+  const rows = actions.map((a, i) => row(a, actions[i - 1])).reverse();
+  const head = html`<thead><tr>${hasClock ? html`<th class="num" scope="col">Clock</th>` : ''}<th scope="col">Team</th><th scope="col">Action</th><th class="num" scope="col">Score</th></tr></thead>`;
+  // Long phases show their newest actions; the rest fold under "show all" (no script needed).
+  const shown = rows.slice(0, RECENT_ACTIONS);
+  const folded = rows.slice(RECENT_ACTIONS);
   return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${actions.length} ${actions.length === 1 ? 'action' : 'actions'})</span></summary>
-<div class="scroll"><table class="pbp">
-<thead><tr>${hasClock ? html`<th class="num" scope="col">Clock</th>` : ''}<th scope="col">Team</th><th scope="col">Action</th><th class="num" scope="col">Score</th></tr></thead>
-<tbody>${rows.reverse()}</tbody></table></div></details>`;
+<div class="scroll"><table class="pbp">${head}<tbody>${shown}</tbody></table></div>
+${folded.length > 0 ? html`<details class="more"><summary>Show all ${actions.length} actions of ${phase}</summary><div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>` : ''}</details>`;
 })}</section>`;
 }
 
@@ -212,9 +218,9 @@ ${isOld ? provenance(view) : ''}
 ${scoreboard(view)}
 ${s.recognised === false ? unrecognised(view) : ''}
 ${lineScore(s)}
+${charts(s)}
 ${playerStats(s)}
 ${playByPlay(s)}
-${charts(s)}
 ${isOld ? '' : provenance(view)}
 </div>`.value;
 }
@@ -258,7 +264,7 @@ export const MATCH_STYLE = new SafeHtml(`
 .board { display: grid; grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr); align-items: center; gap: .5rem; margin: .5rem 0 .25rem; }
 .board .team { min-width: 0; font-weight: 700; font-size: 1.15rem; line-height: 1.2; }
 .board .team.away { text-align: right; }
-.board .team .name { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; overflow-wrap: anywhere; }
+.board .team .name { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; overflow-wrap: normal; word-break: normal; }
 .board .team .short { display: none; }
 .board .team.home .name, .board .team.home .short { color: var(--home); }
 .board .team.away .name, .board .team.away .short { color: var(--away); }
@@ -268,8 +274,12 @@ export const MATCH_STYLE = new SafeHtml(`
 .sets-inline .current { font-weight: 700; text-decoration: underline; text-underline-offset: .2em; }
 .where { margin: .25rem 0 0; text-align: center; font-size: .9rem; }
 @media (max-width: 420px) {
-  .board .score { font-size: 2.1rem; }
-  .board .team { font-size: 1rem; }
+  .board { gap: .35rem; }
+  .board .score { font-size: 1.9rem; }
+  .board .team { font-size: .85rem; }
+  .line-score th, .line-score td { padding: .3rem .25rem; }
+  .line-score .team-cell { max-width: 5rem; }
+  .line-score .dot { margin-right: .2rem; }
   .board .team:has(.short) .name { display: none; }
   .board .team .short { display: block; font-size: 1.35rem; }
 }
@@ -303,6 +313,8 @@ h3 { margin: 1.25rem 0 .35rem; font-size: 1.02rem; }
 abbr[title] { text-decoration: none; }
 details.play-by-play { border: 1px solid var(--line); border-radius: .5rem; margin: .5rem 0; padding: .35rem .6rem; }
 details.play-by-play > summary { padding: .2rem 0; }
+details.more { margin: .4rem 0; }
+details.more > summary { font-weight: 500; color: var(--link); }
 .pbp { table-layout: auto; }
 .pbp td { vertical-align: top; padding: .3rem .4rem; }
 .pbp .clock { width: 3.2rem; color: var(--muted); }
