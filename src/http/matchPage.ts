@@ -3,10 +3,11 @@ import QRCode from 'qrcode';
 import { DomainError } from '../domain/errors.js';
 import { isMatchId } from '../domain/matchId.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
-import type { EventStore } from '../eventstore/port.js';
+import type { EventStore, Position } from '../eventstore/port.js';
+import { createLru } from '../lru.js';
 import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { type PublicViewDoc, readPublicView } from '../../projections/publicView.js';
+import { PUBLIC_VIEW, type PublicViewDoc, readPublicView } from '../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './pages/embedPage.js';
 import { renderHistoryPage } from './pages/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from './pages/layout.js';
@@ -73,10 +74,22 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     embedMain: renderEmbedMain,
   };
 
-  /** The current version, rendered once per revision: a page depends only on its document. */
+  /**
+   * The current version, rendered once per revision (a page depends only on its document).
+   * While the public view's checkpoint has not moved, no document changed, so a cached page
+   * is served after one small checkpoint read instead of reading the match's document.
+   */
+  const revisions = createLru<{ checkpoint: Position | null; revision: number }>(2000);
   async function current(id: string, rendering: Rendering): Promise<RenderedBody | null> {
+    const checkpoint = await readModel.getCheckpoint(PUBLIC_VIEW);
+    const known = revisions.get(id);
+    if (known !== undefined && known.checkpoint === checkpoint) {
+      const body = rendered.get(`${id}\0${known.revision}\0${rendering}`);
+      if (body !== undefined) return body;
+    }
     const doc = await readPublicView(readModel, id);
     if (doc === null) return null;
+    revisions.set(id, { checkpoint, revision: doc.revision });
     const key = `${doc.id}\0${doc.revision}\0${rendering}`;
     let body = rendered.get(key);
     if (body === undefined) {
