@@ -1,7 +1,8 @@
-import type { AllSubscription, EventStore, Position } from '../src/eventstore/port.js';
+import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/port.js';
 import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
 import { wakeableSleep } from '../src/wakeableSleep.js';
+import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
 
 export interface ProjectionLogger {
@@ -74,23 +75,39 @@ export function runProjection(
     logger.info({ projection: projection.name, checkpoint }, 'projection running from its stored checkpoint');
     const subscription = eventStore.subscribeToAll({ after: checkpoint, batchSize });
     current.subscription = subscription;
+    /** The last append delivered, held back until it is known whole (more events, or caught up). */
+    let held: RecordedEvent[] = [];
+    const apply = async (events: RecordedEvent[]) => {
+      const last = events.at(-1);
+      if (!last) return;
+      const changes = await applyBatch(projection, readModel, events, (event, error) => {
+        state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
+      });
+      try {
+        await readModel.commit(projection.name, changes, last.position, checkpoint);
+      } catch (error) {
+        // Shown in status (and /readyz) like an apply error: a full disk must not look ready.
+        if (!(error instanceof CheckpointMovedError)) state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
+        throw error;
+      }
+      checkpoint = last.position;
+      state.failure = null;
+      advance(last.position);
+    };
     for await (const item of subscription) {
       if (stopped) break;
       if (item.kind === 'caughtUp') {
+        // Appends are atomic: caught up, the held append is whole.
+        await apply(held);
+        held = [];
         state.caughtUp = true;
         advance(item.position);
         continue;
       }
       state.caughtUp = false;
-      const last = item.events.at(-1);
-      if (!last) continue;
-      const changes = await applyBatch(projection, readModel, item.events, (event, error) => {
-        state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
-      });
-      await readModel.commit(projection.name, changes, last.position, checkpoint);
-      checkpoint = last.position;
-      state.failure = null;
-      advance(last.position);
+      const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
+      held = rest;
+      await apply(ready);
     }
   }
 

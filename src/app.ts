@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { constants as zlibConstants } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCompress from '@fastify/compress';
@@ -24,9 +25,15 @@ import { createMatchFeed } from './live/matchFeed.js';
 import { PUBLIC_VIEW } from '../projections/publicView.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
+import { redactUrl } from './redactUrl.js';
+import { registerBytesInFlight } from './http/bytesInFlight.js';
+import { registerEarlyReplies } from './http/earlyReplies.js';
+import { registerHeaders } from './http/securityHeaders.js';
+import { registerShedding } from './http/shedding.js';
+import { createTokenFailureThrottle } from './http/tokenFailures.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes' | 'readYourWritesTimeoutMs' | 'logLevel' | 'clubSyncEnforcement' | 'sessionSecret'>;
+  config: Config;
   engine: Engine;
   writeTokenKey: Buffer;
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
@@ -57,6 +64,20 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    trustProxy: config.trustProxy,
+    // A body that stops coming is cut off: Node checks these every second rather than every 30 s.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+          keepAliveTimeout: config.keepAliveTimeoutMs,
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
+    // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
+    routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -68,7 +89,11 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   registerValidation(app);
   registerErrorHandling(app);
-  registerJsonBody(app, config.maxBodyBytes);
+  registerEarlyReplies(app);
+  registerBytesInFlight(app, config);
+  await registerShedding(app, config.maxEventLoopDelayMs);
+  await registerHeaders(app);
+  registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerOpenApi(app, config.publicBaseUrl);
@@ -79,12 +104,19 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   const matches = createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
-    waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs),
+    waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
-    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
   });
 
-  await app.register(matchApi, { matches, readModel: engine.readModel, eventStore: engine.eventStore, matchUrl });
+  await app.register(matchApi, {
+    matches,
+    readModel: engine.readModel,
+    eventStore: engine.eventStore,
+    matchUrl,
+    writeRateLimit: config.writeRateLimit,
+    tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
+  });
   await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore, matchUrl, compress: true });
   await app.register(assets, { compress: true });
@@ -102,13 +134,20 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   });
   app.addHook('onClose', async () => feed.close());
   await app.register(liveUpdates, { feed, readModel: engine.readModel });
-  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
+  if (!config.runProjections) {
+    app.log.warn(
+      { readModel: redactUrl(config.readModelUrl) },
+      'this API runs no projections (RUN_PROJECTIONS): start projection workers (matchlog projections), or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
+    );
+  }
   await app.register(clubDashboard, {
     prefix: '/dashboard',
     clubs,
     readModel: engine.readModel,
     matchUrl,
     publicBaseUrl: config.publicBaseUrl,
+    globalEnforcement: config.clubSyncEnforcement,
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });

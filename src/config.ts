@@ -24,6 +24,37 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** Run projections inside the API process: RUN_PROJECTIONS=auto (default) does so on SQLite read models. */
   runProjections: boolean;
+  /** Deepest nesting of objects and arrays an upload may have. */
+  maxJsonDepth: number;
+  /** Most keys plus array items an upload may have. */
+  maxJsonValues: number;
+  /** A request (headers and body) must arrive within this; a body that stops coming is cut off. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Request bodies held at once, in bytes; beyond it new uploads get 503 with Retry-After. */
+  maxBytesInFlight: number;
+  /** Shed load (503) when the event loop lags more than this; 0 disables. */
+  maxEventLoopDelayMs: number;
+  /** Writes per client address: WRITE_RATE_LIMIT, e.g. 300/minute, or null when off. */
+  writeRateLimit: RateLimit | null;
+  /** 403s per match and client address before 429: TOKEN_FAILURE_LIMIT, or null when off. */
+  tokenFailureLimit: RateLimit | null;
+  /** Fastify's trustProxy: false unless TRUST_PROXY names the proxies. */
+  trustProxy: boolean | string[];
+  /** After SIGTERM, in-flight requests get this long before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Events waiting and no checkpoint moving for this long: /readyz says no projection is making progress. */
+  projectionStallMs: number;
+}
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+  /** As configured, for messages: "300/minute". */
+  text: string;
 }
 
 export class ConfigError extends Error {
@@ -72,6 +103,30 @@ function url(env: Env, name: string, fallback: string, schemes: readonly string[
     }
   }
   return raw;
+}
+
+const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/** "N/second", "N/minute" or "N/hour"; "off" disables the limit. */
+function rateLimit(env: Env, name: string, fallback: string): RateLimit | null {
+  const raw = env[name] || fallback;
+  if (raw === 'off') return null;
+  const match = /^(\d+)\/(second|minute|hour)$/.exec(raw);
+  const max = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(max) || max < 1) throw new ConfigError(name, `must be N/second, N/minute or N/hour (N at least 1) or off, got "${raw}"`);
+  return { max, windowMs: WINDOWS[match[2]!]!, text: raw };
+}
+
+/** TRUST_PROXY: unset or "off" trusts no proxy; "true" trusts any; or a comma-separated list of proxy addresses/CIDRs. */
+function trustProxy(env: Env): boolean | string[] {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw === '' || raw === 'off' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const list = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (list.length === 0 || !list.every((part) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(part))) {
+    throw new ConfigError('TRUST_PROXY', `must be off, true or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+  }
+  return list;
 }
 
 /** Room an append needs beside the match payload: event envelope, metadata, sync outcome events. */
@@ -123,6 +178,9 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
   const runProjections = oneOf(env, 'RUN_PROJECTIONS', ['auto', 'yes', 'no'] as const, 'auto');
   // EventStoreDB's default MaxAppendSize is 1 MiB; the server accepts at most 16 MiB.
   const esdbMaxAppendBytes = integer(env, 'ESDB_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 16 * 1024 * 1024);
+  const maxBodyBytesValue = maxBodyBytes(env, eventStoreUrl, esdbMaxAppendBytes);
+  const maxBytesInFlight = integer(env, 'MAX_BYTES_IN_FLIGHT', Math.max(64 * 1024 * 1024, maxBodyBytesValue), 1024, 16 * 1024 * 1024 * 1024);
+  if (maxBytesInFlight < maxBodyBytesValue) throw new ConfigError('MAX_BYTES_IN_FLIGHT', `must be at least MAX_BODY_BYTES (${maxBodyBytesValue}), got "${maxBytesInFlight}"`);
   return {
     port,
     host,
@@ -131,12 +189,24 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     eventStoreUrl,
     readModelUrl,
     clubSyncEnforcement: oneOf(env, 'CLUB_SYNC_ENFORCEMENT', ['log', 'enforce'] as const, 'log'),
-    maxBodyBytes: maxBodyBytes(env, eventStoreUrl, esdbMaxAppendBytes),
+    maxBodyBytes: maxBodyBytesValue,
     esdbMaxAppendBytes,
     writeTokenKey,
     sessionSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     runProjections: runProjections === 'yes' || (runProjections === 'auto' && readModelUrl.startsWith('sqlite:')),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 1000),
+    maxJsonValues: integer(env, 'MAX_JSON_VALUES', 300_000, 100, 10_000_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 3_600_000),
+    maxBytesInFlight,
+    maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 2000, 0, 600_000),
+    writeRateLimit: rateLimit(env, 'WRITE_RATE_LIMIT', '300/minute'),
+    tokenFailureLimit: rateLimit(env, 'TOKEN_FAILURE_LIMIT', '10/minute'),
+    trustProxy: trustProxy(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
   };
 }

@@ -1,8 +1,8 @@
 import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
-import { forbidden } from './errors.js';
+import { forbidden, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
 import type { MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
-import { sameWriteTokenHash } from './writeToken.js';
+import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
 
 /**
  * The match decider: the write-protection rules of the spec (section 3), pure.
@@ -15,13 +15,13 @@ export type MatchState =
 
 export const initialMatchState = (): MatchState => ({ exists: false });
 
-/** POST or PUT of a whole match payload. The token arrives already hashed for this match. */
+/** POST or PUT of a whole match payload. The token arrives hashed for this match, its format already judged. */
 export interface UploadMatch {
   type: 'UploadMatch';
   via: WriteVia;
   matchId: string;
   payload: JsonText;
-  writeTokenHash: string | null;
+  writeToken: PresentedWriteToken | null;
   /** Present when the payload names a club and a team: what was found out about them and the key. */
   clubSync?: ClubSyncCheck | null;
 }
@@ -40,22 +40,20 @@ export function decideMatch(command: MatchCommand, state: MatchState): MatchStre
 }
 
 function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
-  const { matchId, payload, via, writeTokenHash } = command;
+  const { matchId, payload, via, writeToken } = command;
   if (!state.exists) {
-    // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does.
-    const protect = via === 'POST' && writeTokenHash !== null;
-    return [
-      {
-        type: 'MatchCreated',
-        data: protect
-          ? { matchId, protection: 'protected', writeTokenHash, createdVia: via, payload }
-          : { matchId, protection: 'unprotected', createdVia: via, payload },
-      },
-    ];
+    // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does (and ignores the header).
+    if (via === 'PUT' || writeToken === null) {
+      return [{ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payload } }];
+    }
+    // Only here is the token bound, so only here does its format matter.
+    if (!writeToken.wellFormed) throw validationError(`${WRITE_TOKEN_RULE}; nothing was stored`);
+    return [{ type: 'MatchCreated', data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payload } }];
   }
-  if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeTokenHash)) {
+  // On an existing protected match a token is only compared: whatever its shape, a wrong one is a 403.
+  if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeToken)) {
     throw forbidden(
-      writeTokenHash === null
+      writeToken === null
         ? 'this match is write-protected: send the X-Write-Token it was created with'
         : 'X-Write-Token does not match the token this match was created with',
     );
@@ -64,8 +62,8 @@ function decideMatchContent(command: MatchCommand, state: MatchState): MatchEven
   return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payload } }];
 }
 
-function tokenMatches(stored: string | null, given: string | null): boolean {
-  return stored !== null && given !== null && sameWriteTokenHash(stored, given);
+function tokenMatches(stored: string | null, given: PresentedWriteToken | null): boolean {
+  return stored !== null && given !== null && sameWriteTokenHash(stored, given.hash);
 }
 
 export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchState {

@@ -1,18 +1,23 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Write tokens are chosen by the client device. We accept 16-256 characters from the
- * URL-safe and base64 alphabets (hex, base64, base64url and UUIDs all fit); 16 characters is
- * the floor so that a token cannot be guessed by trying.
+ * Write tokens are chosen by the client device. The format is checked only where a token is
+ * bound (the creating POST): 8-1024 visible ASCII characters, so hex, base64, UUIDs and
+ * passphrases all fit. Everywhere else a token is only compared (spec section 3).
  */
-export const WRITE_TOKEN_PATTERN = '^[A-Za-z0-9._~+/=-]{16,256}$';
-const writeTokenRegex = new RegExp(WRITE_TOKEN_PATTERN);
+const writeTokenRegex = /^[\x21-\x7E]{8,1024}$/;
 
 export const WRITE_TOKEN_RULE =
-  'X-Write-Token must be 16-256 characters of A-Z a-z 0-9 . _ ~ + / = -';
+  'X-Write-Token must be 8-1024 visible ASCII characters (0x21-0x7E, no spaces); use at least 128 random bits, e.g. a UUID v4 or 32 hex digits';
 
 export function isWellFormedWriteToken(value: unknown): value is string {
   return typeof value === 'string' && writeTokenRegex.test(value);
+}
+
+/** A token as the decider sees it: its hash for this match, and whether it could be bound. */
+export interface PresentedWriteToken {
+  hash: string;
+  wellFormed: boolean;
 }
 
 const HASH_SCHEME = 'hmac-sha256:v1:';

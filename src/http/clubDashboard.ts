@@ -6,8 +6,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError } from 'fastify';
 import type { ClubCommands } from '../commands/clubCommands.js';
 import { DomainError } from '../domain/errors.js';
+import { statusOf } from './errors.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { accountRoutes } from './dashboard/accountRoutes.js';
+import type { SyncEnforcement } from '../domain/clubSync.js';
 import { clubRoutes } from './dashboard/clubRoutes.js';
 import { DASHBOARD_PATH } from './dashboard/session.js';
 import { renderDashboardErrorPage } from './pages/dashboard/accountPages.js';
@@ -23,6 +25,8 @@ export interface ClubDashboardDeps {
   readModel: ReadModelReader;
   matchUrl: (matchId: string) => string;
   publicBaseUrl: string;
+  /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
+  globalEnforcement: SyncEnforcement;
   /** Signs session and CSRF cookies. */
   sessionKey: Buffer;
   /** Login and sign-up attempts per client address. */
@@ -32,7 +36,6 @@ export interface ClubDashboardDeps {
 export const CSRF_COOKIE = 'matchlog_csrf';
 const DEFAULT_RATE_LIMITS = { login: { max: 10, timeWindowMs: 60_000 }, signUp: { max: 10, timeWindowMs: 60 * 60_000 } };
 
-const STATUS_OF = { validation: 400, forbidden: 403, not_found: 404, conflict: 409, unavailable: 503 } as const;
 
 /**
  * The club dashboard under /dashboard: server-rendered pages that work without JavaScript.
@@ -71,7 +74,7 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
     const back = { href: '/dashboard', label: 'Back to the dashboard' };
     const page = (status: number, title: string, message: string) =>
       reply.code(status).type('text/html; charset=utf-8').send(renderDashboardErrorPage(status, title, message, back));
-    if (error instanceof DomainError) return page(STATUS_OF[error.code], 'That did not work', error.message);
+    if (error instanceof DomainError) return page(statusOf[error.code], 'That did not work', error.message);
     if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
       return page(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
     }
@@ -86,5 +89,5 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
   });
   const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
-  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl });
+  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });
 };

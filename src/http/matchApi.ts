@@ -2,15 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchCommands } from '../commands/matchCommands.js';
-import { notFound, validationError } from '../domain/errors.js';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { RateLimit } from '../config.js';
+import { DomainError, notFound, tooManyRequests, validationError } from '../domain/errors.js';
 import { asJsonText, withPayload } from '../domain/jsonText.js';
 import type { WriteVia } from '../domain/matchEvents.js';
 import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt } from '../history/matchHistory.js';
+import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { readPublicView } from '../../projections/publicView.js';
+import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
 import { notModified } from './renderedPages.js';
+import type { TokenFailureThrottle } from './tokenFailures.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -18,6 +22,10 @@ export interface MatchApiDeps {
   readModel: ReadModelReader;
   eventStore: EventStore;
   matchUrl: (id: string) => string;
+  /** Writes per client address (WRITE_RATE_LIMIT); null: unlimited. */
+  writeRateLimit: RateLimit | null;
+  /** 429 after repeated 403s on one match from one address (TOKEN_FAILURE_LIMIT); null: off. */
+  tokenFailures: TokenFailureThrottle | null;
 }
 
 const CLUB_SYNC_DESCRIPTION =
@@ -27,10 +35,30 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl, writeRateLimit, tokenFailures }) => {
+  // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
+  // one count for POST and PUT together; reads are not limited.
+  await app.register(fastifyRateLimit, {
+    global: writeRateLimit !== null,
+    max: writeRateLimit?.max ?? 0,
+    timeWindow: writeRateLimit?.windowMs ?? 0,
+    errorResponseBuilder: (_request, context) =>
+      tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
+  });
+  /**
+   * Answers by match and revision, as UTF-8 bytes: a revision fixes the whole answer, so a match
+   * followed by many viewers is read from the log and encoded once per upload. A few live
+   * matches at a time are what is watched; 64 answers of ~100 KB bound the memory.
+   */
+  const views = createLru<Buffer>(64);
+
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
     if (payload === null) throw validationError('send the match as a JSON object');
+    const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
+    if (wait !== null) {
+      throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
+    }
     const result = await matches.upload({
       via,
       matchId,
@@ -40,6 +68,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       appKey: headers['x-app-key'] ?? null,
       requestId: request.id,
       clientAddressClass: classifyClientAddress(request.ip),
+    }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
+      throw error;
     });
     if (result.clubSync !== null) {
       const { type, data } = result.clubSync;
@@ -61,7 +92,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
           CLUB_SYNC_DESCRIPTION,
         body: MatchPayload,
         headers: WriteHeaders,
-        response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
+        response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {
@@ -82,7 +115,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         params: MatchParams,
         body: MatchPayload,
         headers: WriteHeaders,
-        response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
+        response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
     async (request) => {
@@ -97,6 +132,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
   app.get(
     '/api/matches/:id',
     {
+      config: { rateLimit: false },
       schema: {
         tags: ['matches'],
         summary: 'View a match',
@@ -128,6 +164,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       }
       const doc = await readPublicView(readModel, id);
       if (doc === null) throw notFound(`no match with id "${id}"`);
+      const etag = `"r${doc.revision}"`;
+      untyped.header('etag', etag).header('cache-control', 'no-cache');
+      if (notModified(request, etag)) return untyped.code(304).send();
+      const key = `${doc.id}\0${doc.revision}`;
+      const cached = views.get(key);
+      if (cached !== undefined) return untyped.send(cached);
       const meta = {
         id: doc.id,
         url: matchUrl(doc.id),
@@ -137,11 +179,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         versions: doc.versions,
         protected: doc.protected,
       };
-      const etag = `"r${doc.revision}"`;
-      untyped.header('etag', etag).header('cache-control', 'no-cache');
-      if (notModified(request, etag)) return untyped.code(304).send();
-      // The payload text is sent as stored, without a parse and re-serialise.
-      return untyped.send(withPayload(meta, doc.payload));
+      // The payload text is sent as stored in the log, without a parse and re-serialise.
+      const body = Buffer.from(withPayload(meta, await readPublicPayload(eventStore, doc)));
+      views.set(key, body);
+      return untyped.send(body);
     },
   );
 };

@@ -7,7 +7,7 @@ import type { EventStore, Position } from '../eventstore/port.js';
 import { createLru } from '../lru.js';
 import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { PUBLIC_VIEW, type PublicViewDoc, readPublicView } from '../../projections/publicView.js';
+import { PUBLIC_VIEW, type PublicViewDoc, readPublicMatch, readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './pages/embedPage.js';
 import { renderHistoryPage } from './pages/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from './pages/layout.js';
@@ -56,7 +56,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
       throw error;
     });
 
-  const viewOf = (doc: PublicViewDoc): MatchPageView => ({
+  const viewOf = (doc: PublicViewDoc, payload: string): MatchPageView => ({
     id: doc.id,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -64,7 +64,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     protected: doc.protected,
     revision: doc.revision,
     publicUrl: matchUrl(doc.id),
-    summary: summarizeMatch(JSON.parse(doc.payload)),
+    summary: summarizeMatch(JSON.parse(payload)),
   });
 
   const RENDER: Record<Rendering, (view: MatchPageView) => string> = {
@@ -93,7 +93,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const key = `${doc.id}\0${doc.revision}\0${rendering}`;
     let body = rendered.get(key);
     if (body === undefined) {
-      body = renderedBody(RENDER[rendering](viewOf(doc)));
+      body = renderedBody(RENDER[rendering](viewOf(doc, await readPublicPayload(eventStore, doc))));
       rendered.set(key, body);
     }
     return body;
@@ -126,7 +126,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     });
   });
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true } }, async (request, reply) => {
+  // Helmet's X-Frame-Options would forbid framing; the embed's own CSP says who may frame it (anyone).
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true }, helmet: { frameguard: false } }, async (request, reply) => {
     // Only the widget may be framed, by any site.
     reply.header('content-security-policy', EMBED_CSP);
     return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
@@ -152,7 +153,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const from = revisionParam(request.query.from);
     const page = isMatchId(id) ? await orNotFound(readMatchHistory(eventStore, id, { order, limit: 50, ...(from === null ? {} : { from }) })) : null;
     if (page === null) return notFoundPage(reply, id);
-    const latest = await readPublicView(readModel, id);
-    return renderHistoryPage({ id, order, page, summary: summarizeMatch(latest === null ? null : JSON.parse(latest.payload)) });
+    const current = await readPublicMatch(readModel, eventStore, id);
+    return renderHistoryPage({ id, order, page, summary: summarizeMatch(current === null ? null : JSON.parse(current.payload)) });
   });
 };

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../domain/matchId.js';
-import { WRITE_TOKEN_PATTERN, WRITE_TOKEN_RULE } from '../domain/writeToken.js';
+import { WRITE_TOKEN_RULE } from '../domain/writeToken.js';
 import { PAYLOAD_EXAMPLES } from './payloadExamples.js';
 
 export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
@@ -11,8 +11,8 @@ export const MatchParams = Type.Object({ id: MatchId });
 export const MatchPayload = Type.Object(
   {
     id: Type.Optional(MatchId),
-    clubId: Type.Optional(Type.Unknown({ description: 'Club to sync into (with teamId).' })),
-    teamId: Type.Optional(Type.Unknown({ description: 'Team of the club (with clubId).' })),
+    clubId: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Club to sync into (with teamId): a string or number; null or blank means none.' })),
+    teamId: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Team of the club (with clubId): a string or number; null or blank means none.' })),
     season: Type.Optional(Type.Unknown()),
     category: Type.Optional(Type.Unknown()),
     competition: Type.Optional(Type.Unknown()),
@@ -31,7 +31,10 @@ export const MatchPayload = Type.Object(
 );
 
 export const WriteHeaders = Type.Object({
-  'x-write-token': Type.Optional(Type.String({ pattern: WRITE_TOKEN_PATTERN, description: WRITE_TOKEN_RULE })),
+  // No pattern here: the format matters only where the token is bound (the decider checks it there).
+  'x-write-token': Type.Optional(
+    Type.String({ description: `Binds on the creating POST, where ${WRITE_TOKEN_RULE}. Elsewhere only compared: any other value on a protected match is a 403; ignored on unprotected matches and PUT-create.` }),
+  ),
   'x-app-key': Type.Optional(Type.String({ description: "The club's app key, for club sync." })),
 });
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import type { MatchEvent } from '../../src/domain/matchEvents.js';
-import { createWriteTokenHasher } from '../../src/domain/writeToken.js';
+import { createWriteTokenHasher, isWellFormedWriteToken } from '../../src/domain/writeToken.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 // The spec's state table (section 3), row by row, and its three rules.
@@ -19,7 +19,7 @@ const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null):
   via,
   matchId,
   payload,
-  writeTokenHash: token === null ? null : hash(matchId, token),
+  writeToken: token === null ? null : { hash: hash(matchId, token), wellFormed: isWellFormedWriteToken(token) },
 });
 
 const createdProtected: MatchEvent = {
@@ -70,7 +70,7 @@ t.test('row 6: protected + POST or PUT with a missing or different token → 403
 });
 
 t.test('a token is bound to its match: the same token hashed for another id does not match', async (t) => {
-  const command = { ...upload('POST', v2), writeTokenHash: hash('other-match', tokenA) };
+  const command = { ...upload('POST', v2), writeToken: { hash: hash('other-match', tokenA), wellFormed: true } };
   given([createdProtected]).when(command).thenThrows(t, 'forbidden');
 });
 
@@ -90,4 +90,32 @@ t.test('rule 3: a match created without the header never becomes protected', asy
   given([createdUnprotectedByPost, replaced('POST')]).when(upload('POST', v2, tokenB)).then(t, [replaced('POST')]);
   const state = [createdUnprotectedByPost, replaced('POST')].reduce(evolveMatch, initialMatchState());
   t.same(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
+});
+
+// Token format (spec section 5 rule 3 leaves it open): checked only where a token would be bound.
+const malformed = ['short', 'has space in it', 'tab\there-123', 'ünïcödé-token', '', 'x'.repeat(1025)];
+
+t.test('format: a creating POST binds only 8-1024 visible ASCII characters, else 400 and nothing stored', async (t) => {
+  for (const token of ['12345678', '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', 'x'.repeat(1024)]) {
+    given([]).when(upload('POST', v1, token)).then(t, [{ ...createdProtected, data: { ...createdProtected.data, writeTokenHash: hash(matchId, token) } }], `binds ${token.slice(0, 20)}`);
+  }
+  for (const token of malformed) {
+    given([]).when(upload('POST', v1, token)).thenThrows(t, 'validation', /8-1024 visible ASCII/);
+  }
+});
+
+t.test('format: on a protected match any token but the stored one is 403, whatever its shape', async (t) => {
+  for (const via of ['POST', 'PUT'] as const) {
+    for (const token of malformed) given([createdProtected]).when(upload(via, v2, token)).thenThrows(t, 'forbidden', /does not match/);
+  }
+});
+
+t.test('format: a PUT-create and writes to an unprotected match ignore the header, however malformed', async (t) => {
+  for (const token of malformed) {
+    given([]).when(upload('PUT', v1, token)).then(t, [createdByPut]);
+    for (const created of [createdUnprotectedByPost, createdByPut]) {
+      given([created]).when(upload('POST', v2, token)).then(t, [replaced('POST')]);
+      given([created]).when(upload('PUT', v2, token)).then(t, [replaced('PUT')]);
+    }
+  }
 });

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
@@ -34,7 +33,7 @@ const upload = async (base: string, body: string, method = 'POST', id = '') => {
 
 /** Waits until the open page shows revision `revision` (swapped in by the live script). */
 const waitForRevision = (page: Page, revision: number) =>
-  page.waitForFunction((r) => document.getElementById('match-main')?.getAttribute('data-revision') === String(r), revision, { timeout: 10_000 });
+  page.waitForFunction(`document.getElementById('match-main')?.getAttribute('data-revision') === '${revision}'`, undefined, { timeout: 10_000 });
 
 async function axe(t: Test, browser: Browser, url: string, label: string) {
   for (const width of [360, 1280]) {
@@ -44,11 +43,9 @@ async function axe(t: Test, browser: Browser, url: string, label: string) {
       const page = await context.newPage();
       await page.goto(url);
       await page.evaluate(axeSource);
-      const violations = await page.evaluate(async () => {
-        const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-        const result = await run.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-      });
+      const violations = (await page.evaluate(
+        `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
+      )) as { id: string; impact: string; targets: string[] }[];
       const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
       t.same(serious, [], `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious (${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`);
       await context.close();
@@ -84,12 +81,12 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   t.same(numbers, [...numbers].sort((a, b) => b - a), 'sorted by kills, highest first');
 
   // Live: re-upload over HTTP; the open page changes without a navigation.
-  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await page.evaluate('window.stayed = true');
   const changed = { ...match, homeTeam: { ...match.homeTeam, setsWon: 9 }, awayTeam: { ...match.awayTeam, name: 'Renamed Visitors' } };
   t.equal(await upload(base, JSON.stringify(changed), 'PUT', 'browser-vb'), 200);
   await waitForRevision(page, 1);
   t.equal(await page.getByTestId('score').innerText(), `9 : ${match.awayTeam.setsWon}`, 'the new score is shown');
-  t.ok(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed === true), 'no navigation happened');
+  t.equal(await page.evaluate('window.stayed'), true, 'no navigation happened');
   t.match(await page.locator('.live-state').innerText(), /updated just now/);
   t.same(dialogs, []);
   t.same(errors, [], `no console errors: ${errors.join(' | ')}`);
@@ -97,20 +94,20 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   // 360 px: no sideways page scroll, sticky player column, Set 5 and the running score visible.
   const phone = await watchedPage(browser, { width: 360 });
   await phone.page.goto(`${base}/match/browser-vb`);
-  const fits = await phone.page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth);
+  const fits = await phone.page.evaluate('document.scrollingElement.scrollWidth <= window.innerWidth');
   t.ok(fits, 'no horizontal page scroll at 360 px');
   await upload(base, JSON.stringify({ ...match, id: 'five-sets', sets: [[25, 20], [19, 25], [25, 23], [22, 25], [15, 13]], homeTeam: { name: 'Hillcrest Community Volleyball Club', setsWon: 3 } }));
   await phone.page.goto(`${base}/match/five-sets`);
   const box5 = await phone.page.locator('table.line-score thead th', { hasText: 'S5' }).boundingBox();
   t.ok(box5 !== null && box5.x + box5.width <= 360, 'Set 5 is on screen at 360 px, beside a long team name');
-  t.ok(await phone.page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth), 'still no horizontal page scroll');
+  t.ok(await phone.page.evaluate('document.scrollingElement.scrollWidth <= window.innerWidth'), 'still no horizontal page scroll');
   await phone.page.goto(`${base}/match/browser-vb`);
   const board = await phone.page.getByTestId('score').boundingBox();
   t.ok(board !== null && board.height < 60, 'the score does not wrap');
   const scroller = phone.page.locator('.box .scroll').first();
   const nameCell = phone.page.locator('.box table.player-stats tbody th.player').first();
   const before = await nameCell.boundingBox();
-  await scroller.evaluate((el) => (el.scrollLeft = 400));
+  await scroller.evaluate((el: { scrollLeft: number }) => (el.scrollLeft = 400));
   const after = await nameCell.boundingBox();
   t.ok(before && after && Math.abs(before.x - after.x) < 1, 'the player column stays put while the table scrolls');
   t.ok(await phone.page.locator('.scroll-cue').first().isVisible(), 'a visible scroll cue');

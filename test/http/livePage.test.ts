@@ -61,6 +61,8 @@ t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-rout
   const embed = await app.inject({ url: '/match/lp-1/embed' });
   t.equal(embed.statusCode, 200);
   t.match(embed.headers['content-security-policy'], /frame-ancestors \*/, 'only the embed may be framed');
+  t.equal(embed.headers['x-frame-options'], undefined, 'and no X-Frame-Options forbids it');
+  t.equal((await app.inject({ url: '/match/lp-1' })).headers['x-frame-options'], 'SAMEORIGIN', 'the page keeps it');
   t.equal((await app.inject({ url: '/match/lp-1/embed', headers: { 'if-none-match': String(embed.headers.etag) } })).statusCode, 304);
   const part = await app.inject({ url: '/match/lp-1?part=main' });
   t.match(part.body, /^<div id="match-main" data-revision="0">/);

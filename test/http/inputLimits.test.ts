@@ -1,0 +1,42 @@
+import { gzipSync } from 'node:zlib';
+import t from 'tap';
+import { json, startTestApp } from '../helpers/testApp.js';
+
+// Defect 6 and the input limits of issue 10 (docs/limits.md), over a real listening server.
+const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{"id":"deep"}${'}'.repeat(depth - 1)}`;
+
+t.test('depth, size, identifiers, charset, encoding: 400/415 with a message, nothing stored', async (t) => {
+  const { app, engine } = await startTestApp(t, { MAX_JSON_VALUES: '1000' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const post = (body: string | Buffer, headers: Record<string, string> = json) => fetch(`${base}/api/matches`, { method: 'POST', headers, body });
+  const refusals: [string, Promise<Response>, number, RegExp][] = [
+    ['65 levels deep', post(nested(65).replace('"deep"', '"d65"')), 400, /nested more than 64 levels deep \(MAX_JSON_DEPTH\)/],
+    ['5,000 levels deep', post(`{"id":"d5000","x":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400, /MAX_JSON_DEPTH/],
+    ['too many values', post(JSON.stringify({ id: 'many', list: Array.from({ length: 1001 }, (_, i) => i) })), 400, /more than 1000 keys and array items \(MAX_JSON_VALUES\)/],
+    ['clubId as an object', post('{"id":"c1","clubId":{"x":{"y":1}},"teamId":"t"}'), 400, /body\.clubId must be string/],
+    ['teamId as a boolean', post('{"id":"c2","clubId":"c","teamId":true}'), 400, /body\.teamId must be string/],
+    ['latin-1 charset', post(Buffer.from('{"id":"l1","name":"Caf\xe9"}', 'latin1'), { 'content-type': 'application/json; charset=iso-8859-1' }), 415, /charset "iso-8859-1" is not accepted; send the JSON as UTF-8/],
+    ['invalid UTF-8', post(Buffer.from('{"id":"u1","name":"Caf\xe9"}', 'latin1')), 400, /not valid UTF-8/],
+    ['gzip', post(gzipSync('{"id":"g1"}'), { ...json, 'content-encoding': 'gzip' }), 415, /Content-Encoding "gzip" is not accepted; send the JSON uncompressed/],
+  ];
+  for (const [name, response, status, message] of refusals) {
+    const res = await response;
+    t.equal(res.status, status, name);
+    t.match(await res.json(), { statusCode: status, message }, name);
+  }
+  t.equal(await engine.eventStore.headPosition(), null, 'nothing was stored');
+
+  t.equal((await post(nested(64))).status, 201, '64 levels are fine');
+  const utf8 = await post(Buffer.from('{"id":"u2","name":"Café ⚽"}', 'utf8'), { 'content-type': 'application/json; charset=UTF-8' });
+  t.equal(utf8.status, 201);
+  t.equal(((await (await fetch(`${base}/api/matches/u2`)).json()) as { payload: { name: string } }).payload.name, 'Café ⚽', 'stored as sent');
+  t.equal((await post('{"id":"n1","clubId":42,"teamId":null}')).status, 201, 'numbers and null are identifiers (null: none)');
+});
+
+t.test('club sync is decided on the parsed payload: "\\u0063lubId" names the club', async (t) => {
+  const { app } = await startTestApp(t, { CLUB_SYNC_ENFORCEMENT: 'enforce' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"esc","\\u0063lubId":"nosuchclub000000","te\\u0061mId":"t1"}' });
+  t.equal(res.status, 201);
+  t.same(await res.json(), { id: 'esc', url: 'http://matchlog.test/match/esc', crmSync: 'skipped_auth' }, 'the sync was attempted and skipped, as for "clubId"');
+});
