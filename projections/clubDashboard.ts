@@ -5,13 +5,18 @@ import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
 import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
-import type { Projection } from './projection.js';
+import { clubIdOfStream } from '../src/domain/clubIds.js';
+import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
+import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
+import type { Projection, ProjectionView } from './projection.js';
 
 /**
  * The club dashboard: each club's copy of the matches synced into it (players, stats,
- * score, play-by-play). One document per club and match holds the whole copy, so a
- * re-upload replaces it in one write and nothing is ever counted twice; players and totals
- * are merged from these copies when read.
+ * score, play-by-play), one document per club and match, and the players' season totals
+ * (./clubSeasonTotals.ts). A re-upload replaces the copy and swaps its lines in the totals,
+ * so nothing is counted twice. The admin's decisions in the club's stream (the side of a
+ * match, excluded matches) change the copy and the totals the same way, so a rebuild gives
+ * the same numbers.
  *
  * Names that come from payloads (stat names, player ids) are stored as values, never as field
  * names, so that no payload can produce a field a document store refuses (`$x`, `a.b`).
@@ -58,8 +63,11 @@ export interface ClubMatchDoc {
   season: string | null;
   category: string | null;
   competition: string | null;
+  /** Every player of the payload with their side; the club's are those of `side` (countedPlayers). */
   players: ClubPlayerCopy[];
   actionCount: number;
+  /** Left out of players and stats by the admin. */
+  excluded: boolean;
 }
 
 export interface ClubMatchActionsDoc {
@@ -88,7 +96,7 @@ const copyOf = (player: PlayerLine): ClubPlayerCopy => ({
 type ProcessedSync = Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' | 'ClubSyncUnauthenticated' }>;
 
 /** Pure: the club's copy of a match from its payload and a processed sync outcome. */
-export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded: Pick<RecordedEvent, 'revision' | 'recordedAt'>) {
+export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded: Pick<RecordedEvent, 'revision' | 'recordedAt'>, excluded = false) {
   const { summary } = source;
   const { clubId, teamId, matchId, side } = event.data;
   const id = clubMatchDocId(clubId, matchId);
@@ -111,51 +119,103 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     season: summary.season,
     category: summary.category,
     competition: summary.competition,
-    // Side unknown: both sides' players, each with its side, so that a side the admin settles picks its own.
-    players: clubPlayers(source.players, side).map(copyOf),
+    // Both sides, each player with its side: a side the admin settles or corrects later picks its own.
+    players: source.players.map(copyOf),
     actionCount: summary.actions.length,
+    excluded,
   };
   const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
   const actions: ClubMatchActionsDoc = { id, clubId, matchId, revision: recorded.revision, actions: summary.actions, playerNames };
   return { match, actions };
 }
 
+/** Club events that change a match copy: the admin's decisions about it. */
+const DECISION_EVENT_TYPES = ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded'] as const;
+
+/** Pure: the copy after one of the admin's decisions. */
+export function decidedCopy(copy: ClubMatchDoc, decision: ClubEvent): ClubMatchDoc {
+  switch (decision.type) {
+    case 'MatchSideSettled':
+      return { ...copy, side: decision.data.side };
+    case 'MatchExcluded':
+      return { ...copy, excluded: true };
+    case 'MatchIncluded':
+      return { ...copy, excluded: false };
+    default:
+      return copy;
+  }
+}
+
+/** Puts a copy in place of the one stored, moving its players' lines in the season totals. */
+async function replaceCopy(view: ProjectionView, current: ClubMatchDoc | null, next: ClubMatchDoc) {
+  if (current !== null) await countCopy(view, current, -1);
+  await countCopy(view, next, 1);
+  view.put(CLUB_MATCHES, next);
+}
+
 export const clubDashboardProjection: Projection = {
   name: CLUB_DASHBOARD,
-  collections: [CLUB_MATCHES, CLUB_MATCH_ACTIONS],
+  collections: [CLUB_MATCHES, CLUB_MATCH_ACTIONS, CLUB_SEASON_TOTALS],
   indexes: [
     { collection: CLUB_MATCHES, fields: ['clubId', 'startedAt'] },
     { collection: CLUB_MATCHES, fields: ['clubId', 'teamId'] },
+    { collection: CLUB_SEASON_TOTALS, fields: ['clubId', 'teamId'] },
   ],
   // A payload naming a club always comes with its sync outcome in the same append.
-  changedBy: CLUB_SYNC_EVENT_TYPES,
+  changedBy: [...CLUB_SYNC_EVENT_TYPES, ...DECISION_EVENT_TYPES],
   async apply(recorded, view, append) {
+    const clubId = clubIdOfStream(recorded.streamId);
+    if (clubId !== null) {
+      const decision = (DECISION_EVENT_TYPES as readonly string[]).includes(recorded.type) ? decodeClubEvent(recorded.type, recorded.data) : null;
+      if (decision === null || !('matchId' in decision.data)) return;
+      const current = (await view.get(CLUB_MATCHES, clubMatchDocId(clubId, decision.data.matchId))) as ClubMatchDoc | null;
+      // The dashboard offers decisions only on synced matches; one about another match changes nothing.
+      if (current !== null) await replaceCopy(view, current, decidedCopy(current, decision));
+      return;
+    }
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null || sync.type === 'ClubSyncSkipped') return;
     const source = syncSourceBefore(recorded, append);
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
-    const { match, actions } = clubMatchCopy(source, sync, recorded);
-    view.put(CLUB_MATCHES, match);
+    const current = (await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId))) as ClubMatchDoc | null;
+    // A re-upload keeps the admin's exclusion; its side comes from the upload, which keeps a settled side.
+    const { match, actions } = clubMatchCopy(source, sync, recorded, current?.excluded === true);
+    await replaceCopy(view, current, match);
     view.put(CLUB_MATCH_ACTIONS, actions);
   },
 };
 
 export interface ClubMatchFilter {
   teamId?: string | undefined;
+  /** null: the matches whose side is unknown. */
+  side?: Side;
   season?: string | undefined;
   category?: string | undefined;
   competition?: string | undefined;
 }
 
-/** The club's matches, newest first (by start time, else sync time). */
-export async function readClubMatches(reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}): Promise<ClubMatchDoc[]> {
+/** The club's matches, newest first (by start time, then sync time), a page at a time when asked. */
+export async function readClubMatches(reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}, page: { limit?: number; offset?: number } = {}): Promise<ClubMatchDoc[]> {
+  return (await reader.find(CLUB_MATCHES, {
+    where: matchWhere(clubId, filter),
+    orderBy: [
+      { field: 'startedAt', direction: 'desc' },
+      { field: 'syncedAt', direction: 'desc' },
+    ],
+    ...page,
+  })) as ClubMatchDoc[];
+}
+
+export const countClubMatches = (reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}) => reader.count(CLUB_MATCHES, matchWhere(clubId, filter));
+
+function matchWhere(clubId: string, filter: ClubMatchFilter): Record<string, FieldValue> {
   const where: Record<string, FieldValue> = { clubId };
   for (const field of ['teamId', 'season', 'category', 'competition'] as const) {
     const value = filter[field];
     if (value !== undefined && value !== '') where[field] = value;
   }
-  const docs = (await reader.find(CLUB_MATCHES, { where, orderBy: [{ field: 'startedAt', direction: 'desc' }] })) as ClubMatchDoc[];
-  return docs.sort((a, b) => (b.startedAt ?? b.syncedAt).localeCompare(a.startedAt ?? a.syncedAt));
+  if (filter.side !== undefined) where.side = filter.side;
+  return where;
 }
 
 export async function readClubMatch(reader: ReadModelReader, clubId: string, matchId: string) {
@@ -166,98 +226,21 @@ export async function readClubMatchActions(reader: ReadModelReader, clubId: stri
   return (await reader.get(CLUB_MATCH_ACTIONS, clubMatchDocId(clubId, matchId))) as ClubMatchActionsDoc | null;
 }
 
-/** A player of a team, merged over the team's matches by playerId, else number and name. */
-export interface ClubPlayer {
-  teamId: string;
-  key: string;
-  playerId: string | null;
-  name: string | null;
-  number: string | null;
-  position: string | null;
-  matchesPlayed: number;
-}
-
-export interface StatLine {
+/** One match of a player, as the player's page lists it. */
+export interface PlayerMatchLine {
   matchId: string;
   startedAt: string | null;
   opponent: string | null;
   stats: Record<string, number>;
-  rates: StatRate[];
 }
-
-export interface PlayerStats extends ClubPlayer {
-  totals: Record<string, number>;
-  rates: StatRate[];
-  lines: StatLine[];
-}
-
-/** What the admin decided about the club's matches (club stream): sides settled, matches left out. */
-export interface ClubMatchDecisions {
-  settledSides: Record<string, 'home' | 'away'>;
-  excludedMatches: Record<string, string>;
-}
-
-/** A copy as the club sees it now: the side the admin settled wins, and whether it counts in players and stats. */
-export function withDecisions(match: ClubMatchDoc, decisions: ClubMatchDecisions): ClubMatchDoc & { counted: boolean; excluded: boolean } {
-  const settled = Object.hasOwn(decisions.settledSides, match.matchId) ? (decisions.settledSides[match.matchId] ?? null) : null;
-  const side = settled ?? match.side;
-  const excluded = Object.hasOwn(decisions.excludedMatches, match.matchId);
-  return { ...match, side, players: clubPlayers(match.players, side), excluded, counted: side !== null && !excluded };
-}
-
-/**
- * The copies that count in players and stats: side known (by the upload or the admin) and not
- * excluded. A match whose side is unknown counts for neither side until the admin settles it.
- */
-export const countedMatches = (matches: ClubMatchDoc[], decisions: ClubMatchDecisions): ClubMatchDoc[] =>
-  matches.map((match) => withDecisions(match, decisions)).filter((match) => match.counted);
-
-/** Lines with only a position in their payload's list cannot be matched across matches. */
-const mergeKey = (match: ClubMatchDoc, player: ClubPlayerCopy) => `${match.teamId}\0${player.key.startsWith('#') ? `${match.matchId}${player.key}` : player.key}`;
 
 const opponentOf = (match: ClubMatchDoc) => (match.side === 'home' ? match.away.name : match.side === 'away' ? match.home.name : null);
 
-/**
- * Players and their stats merged from match copies (give them newest first: a player's name,
- * number and position are taken from their newest match).
- */
-export function playerStatsOf(matches: ClubMatchDoc[]): PlayerStats[] {
-  const byKey = new Map<string, PlayerStats>();
-  for (const match of matches) {
-    for (const player of match.players) {
-      const key = mergeKey(match, player);
-      let entry = byKey.get(key);
-      if (entry === undefined) {
-        entry = {
-          teamId: match.teamId,
-          key: player.key,
-          playerId: player.playerId,
-          name: player.name,
-          number: player.number,
-          position: player.position,
-          matchesPlayed: 0,
-          totals: {},
-          rates: [],
-          lines: [],
-        };
-        byKey.set(key, entry);
-      }
-      entry.matchesPlayed += 1;
-      const stats = statsOf(player.stats);
-      entry.lines.push({ matchId: match.matchId, startedAt: match.startedAt, opponent: opponentOf(match), stats, rates: statRates(stats) });
-    }
-  }
-  return [...byKey.values()]
-    .map((entry) => {
-      const totals = sumStats(entry.lines.map((line) => line.stats));
-      return { ...entry, totals, rates: statRates(totals) };
-    })
-    .sort((a, b) => a.teamId.localeCompare(b.teamId) || numberOrder(a.number, b.number) || (a.name ?? '').localeCompare(b.name ?? ''));
-}
-
-function numberOrder(a: string | null, b: string | null): number {
-  const x = a === null ? Number.POSITIVE_INFINITY : Number(a);
-  const y = b === null ? Number.POSITIVE_INFINITY : Number(b);
-  if (Number.isNaN(x) || Number.isNaN(y)) return (a ?? '').localeCompare(b ?? '');
-  return x === y ? 0 : x < y ? -1 : 1;
+/** The player's line in each of these copies where they count for the club (merge key as in the season totals). */
+export function playerLinesOf(matches: ClubMatchDoc[], key: string): PlayerMatchLine[] {
+  return matches.flatMap((match) =>
+    countedPlayers(match)
+      .filter((player) => playerMergeKey(match.matchId, player.key) === key)
+      .map((player) => ({ matchId: match.matchId, startedAt: match.startedAt, opponent: opponentOf(match), stats: statsOf(player.stats) })),
+  );
 }

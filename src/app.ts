@@ -99,7 +99,10 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
-  const clubs = createClubCommands({ eventStore: engine.eventStore });
+  const clubs = createClubCommands({
+    eventStore: engine.eventStore,
+    waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded']),
+  });
   registerClubSyncDetails();
   const matches = createMatchCommands({
     eventStore: engine.eventStore,

@@ -16,7 +16,7 @@ import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/club
 import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
 import { conflict, DomainError, validationError } from '../domain/errors.js';
-import type { EventMetadata, EventStore } from '../eventstore/port.js';
+import type { EventMetadata, EventStore, Position } from '../eventstore/port.js';
 import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
 
 export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
@@ -52,6 +52,8 @@ export interface SignUp {
 export interface ClubCommandsDeps {
   eventStore: EventStore;
   now?: () => Date;
+  /** Resolves once the read models show the log up to `position` (read-your-writes for the admin's decisions). */
+  waitForReaders?: (position: Position) => Promise<boolean>;
 }
 
 const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, schemaVersion: 1 });
@@ -61,7 +63,7 @@ const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, sc
  * club sync. Club state is always folded from the club's own stream (the source of truth), so
  * a revoked key or a logout takes effect for the very next request.
  */
-export function createClubCommands({ eventStore, now = () => new Date() }: ClubCommandsDeps) {
+export function createClubCommands({ eventStore, now = () => new Date(), waitForReaders = async () => true }: ClubCommandsDeps) {
   // Every upload that syncs reads its club: cache the folded state and read only newer events.
   const clubCache = createStateCache<ClubState>(1000);
 
@@ -77,6 +79,11 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
   async function clubCommand(clubId: string, command: ClubCommand, context: RequestContext): Promise<ClubEvent[]> {
     const { events } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context), { cache: clubCache });
     return events;
+  }
+
+  async function decisionCommand(clubId: string, command: ClubCommand, context: RequestContext): Promise<void> {
+    const { append } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context), { cache: clubCache });
+    if (append !== null) await waitForReaders(append.position);
   }
 
   /** Runs `attempt`, which makes up a fresh id, again while the id is taken (astronomically rare). */
@@ -175,13 +182,14 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
       await clubCommand(clubId, { type: 'SetAppKeyRequirement', required, at: now().toISOString() }, context);
     },
 
+    /** The admin's decisions change the club's numbers: they return once the dashboard shows them. */
     async settleMatchSide(clubId: string, matchId: string, side: SettledSide, context: RequestContext): Promise<void> {
-      await clubCommand(clubId, { type: 'SettleMatchSide', matchId, side, at: now().toISOString() }, context);
+      await decisionCommand(clubId, { type: 'SettleMatchSide', matchId, side, at: now().toISOString() }, context);
     },
 
     async setMatchCounted(clubId: string, matchId: string, counted: boolean, context: RequestContext): Promise<void> {
       const at = now().toISOString();
-      await clubCommand(clubId, counted ? { type: 'IncludeMatch', matchId, at } : { type: 'ExcludeMatch', matchId, at }, context);
+      await decisionCommand(clubId, counted ? { type: 'IncludeMatch', matchId, at } : { type: 'ExcludeMatch', matchId, at }, context);
     },
 
     /**

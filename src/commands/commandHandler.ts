@@ -23,7 +23,8 @@ export interface Decider<State, Command, Event> {
 
 export interface HandledCommand<Event> {
   events: Event[];
-  append: AppendResult;
+  /** null when the decision was to change nothing: nothing is appended. */
+  append: AppendResult | null;
 }
 
 /**
@@ -108,6 +109,7 @@ export async function handleCommand<State, Command, Event>(
     for (let attempt = 1; ; attempt += 1) {
       const { state, revision } = await loadState(eventStore, streamId, decider, cache);
       const events = decider.decide(command, state);
+      if (events.length === 0) return { events, append: null };
       const toAppend = events.map((event, index) => ({
         ...decider.encode(event),
         id: eventId(attemptId, streamId, revision, index),

@@ -80,6 +80,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         schemaVersion: 1,
       }, { cache, queue });
       // The write is durable either way; a lagging read model is reported, not turned into an error.
+      // An upload always decides an event (a rejection throws), so something was appended.
+      if (append === null) throw new Error('an upload decided no event');
       if (!(await waitForReaders(append.position, events.map((event) => event.type)))) onReadersLagging(append.position);
       return {
         matchId: input.matchId,

@@ -16,6 +16,9 @@ export const isTeamId = (value: string) => TEAM_ID.test(value);
 
 export const clubStreamId = (clubId: string) => `club-${clubId}`;
 
+/** The club a stream belongs to, or null for any other stream. */
+export const clubIdOfStream = (streamId: string): string | null => (streamId.startsWith('club-') ? streamId.slice('club-'.length) : null);
+
 /** One stream per admin email: its first event claims the address, so no two clubs share it. */
 export const adminEmailStreamId = (normalizedEmail: string) => `admin-${normalizedEmail}`;
 

@@ -106,6 +106,8 @@ export function normalTeamName(name: string): string {
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/['’]s\b/g, 's')
+    // Initials: "L.H." is "lh".
+    .replace(/\./g, '')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '');
   // "Under 18" and "U-16" are two words: drop the number with its "under" or "u".

@@ -50,7 +50,7 @@ t.test('a cached state is caught up with what other writers appended', async (t)
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}', 'h1'), meta, { cache });
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":2}', 'h1', 'PUT'), meta); // another process: no cache
   const result = await handleCommand(store, 'match-m', matchDecider, upload('{"v":3}', 'h1'), meta, { cache });
-  t.equal(result.append.nextExpectedRevision, 2, 'appended after the other writer, not over it');
+  t.equal(result.append?.nextExpectedRevision, 2, 'appended after the other writer, not over it');
   await t.rejects(handleCommand(store, 'match-m', matchDecider, upload('{"v":4}', 'h2'), meta, { cache }), DomainError, 'protection still applies');
 });
 
@@ -81,7 +81,16 @@ t.test('commands on one match in one process take turns: none conflicts, each ap
   const writers = Array.from({ length: 20 }, (_, i) => handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${i}}`, null, 'PUT'), meta, { cache, queue }));
   const results = await Promise.all(writers);
   t.equal(appends, 20, 'no append was retried');
-  t.same(results.map((r) => r.append.nextExpectedRevision), [...Array(20).keys()], 'in arrival order');
+  t.same(results.map((r) => r.append?.nextExpectedRevision), [...Array(20).keys()], 'in arrival order');
   const other = await handleCommand(counted, 'match-n', matchDecider, { ...upload('{}'), matchId: 'n' }, meta, { cache, queue });
-  t.equal(other.append.nextExpectedRevision, 0, 'another match is not held up');
+  t.equal(other.append?.nextExpectedRevision, 0, 'another match is not held up');
+});
+
+t.test('a decision to change nothing appends nothing and answers as a no-op', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  const nothing = { ...matchDecider, decide: () => [] };
+  const result = await handleCommand(store, 'match-m', nothing, upload('{}'), meta);
+  t.same(result, { events: [], append: null });
+  t.same(await store.readStream('match-m'), [], 'the stream is still empty');
 });

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium } from 'playwright-core';
 import t, { type Test } from 'tap';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,4 +42,28 @@ export function screenshotDir(t: { teardown(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'matchlog-screenshots-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's critical and serious violations of a page at 360 and 1280 px, light and dark (as
+ * a test assertion each). `storageState` carries a signed-in session to pages behind a login.
+ */
+export async function checkAccessibility(t: Test, browser: Browser, url: string, label: string, storageState?: BrowserContextOptions['storageState']) {
+  for (const width of [360, 1280]) {
+    for (const dark of [false, true]) {
+      // axe is injected by the test, so this context alone bypasses the page's CSP.
+      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: dark ? 'dark' : 'light', bypassCSP: true, ...(storageState ? { storageState } : {}) });
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.evaluate(axeSource);
+      const violations = (await page.evaluate(
+        `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
+      )) as { id: string; impact: string; targets: string[] }[];
+      const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+      t.same(serious, [], `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious (${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`);
+      await context.close();
+    }
+  }
 }

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { statRates } from '../../src/domain/statRates.js';
-import { type ClubMatchDoc, clubDashboardProjection, playerStatsOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../projections/clubDashboard.js';
+import type { ReadModelReader } from '../../src/readmodel/port.js';
+import { type ClubMatchDoc, clubDashboardProjection, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../projections/clubDashboard.js';
+import { playerTotalsOf, readSeasonTotals, type SeasonFilter } from '../../projections/clubSeasonTotals.js';
 import { readAppKeyUsage, readSyncLog, syncStatusProjection } from '../../projections/syncStatus.js';
 import { fixture } from '../helpers/fixtures.js';
 import { createSyncWorld } from '../helpers/syncWorld.js';
@@ -14,6 +16,11 @@ function payload(clubId: string, teamId: string, options: { seed?: number; sport
   options.edit?.(body);
   return JSON.stringify(body);
 }
+
+/** The club's players over the matches that count, as the Players and Stats pages read them. */
+const totalsOf = async (store: ReadModelReader, clubId: string, filter: SeasonFilter = {}) => playerTotalsOf(await readSeasonTotals(store, clubId, filter));
+/** The payload says the club's team is the home side. */
+const home = (b: Record<string, unknown>) => Object.assign(b, { side: 'home' });
 
 t.test('every outcome in both enforcement modes', async (t) => {
   const world = createSyncWorld(t);
@@ -72,7 +79,7 @@ t.test('every outcome in both enforcement modes', async (t) => {
 t.test('an upload retried ten times counts once; a replacement replaces the copy', async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside VC');
-  const text = payload(club.clubId, club.teamId, { id: 'retried' });
+  const text = payload(club.clubId, club.teamId, { id: 'retried', edit: home });
   for (let i = 0; i < 10; i += 1) await world.upload(text, { appKey: club.key });
   let store = await world.project(projections);
   const once = await world.project(projections, 1);
@@ -80,9 +87,10 @@ t.test('an upload retried ten times counts once; a replacement replaces the copy
 
   const matches = await readClubMatches(store, club.clubId);
   t.equal(matches.length, 1, 'one copy');
-  const body = JSON.parse(text) as { playerStats: { playerId: string; stats: Record<string, number> }[] };
-  const kills = body.playerStats.reduce((sum, p) => sum + (p.stats.kills ?? 0), 0);
-  const players = playerStatsOf(matches);
+  const body = JSON.parse(text) as { playerStats: { playerId: string; team: string; stats: Record<string, number> }[] };
+  const kills = body.playerStats.filter((p) => p.team === 'home').reduce((sum, p) => sum + (p.stats.kills ?? 0), 0);
+  const players = await totalsOf(store, club.clubId);
+  t.equal(players.length, 12, "the home side's players");
   t.equal(players.reduce((sum, p) => sum + (p.totals.kills ?? 0), 0), kills, 'kills counted once');
   t.ok(players.every((p) => p.matchesPlayed === 1), 'each player played one match');
   t.equal((await readSyncLog(store, club.clubId, { limit: 100 })).total, 10, 'Sync status lists every attempt');
@@ -92,16 +100,17 @@ t.test('an upload retried ten times counts once; a replacement replaces the copy
   const corrected = payload(club.clubId, club.teamId, {
     id: 'retried',
     edit: (b) => {
+      home(b);
       const list = b.playerStats as { playerId: string; stats: Record<string, number> }[];
       b.playerStats = list.filter((p) => p.playerId !== 'h-01').map((p) => (p.playerId === 'h-02' ? { ...p, stats: { ...p.stats, kills: 99 } } : p));
     },
   });
   await world.upload(corrected, { appKey: club.key, via: 'PUT' });
   store = await world.project(projections);
-  const after = playerStatsOf(await readClubMatches(store, club.clubId));
-  t.equal(after.find((p) => p.playerId === 'h-01'), undefined, 'a player removed from the payload leaves the copy');
+  const after = await totalsOf(store, club.clubId);
+  t.equal(after.find((p) => p.playerId === 'h-01'), undefined, 'a player removed from the payload leaves the totals');
   t.equal(after.find((p) => p.playerId === 'h-02')?.totals.kills, 99, 'stats are the new ones');
-  t.equal(after.length, 23);
+  t.equal(after.length, 11);
 });
 
 t.test('a skipped re-upload leaves the copy; a sync to another team moves it', async (t) => {
@@ -130,19 +139,19 @@ t.test('players merge across matches; the club side is copied when the payload t
   const store = await world.project(projections);
   const a = await readClubMatch(store, club.clubId, 'a');
   t.equal(a?.side, 'home', 'the team is named like the home team');
-  t.equal(a?.players.length, 12, 'only the club side is copied');
-  t.ok(a?.players.every((p) => p.playerId?.startsWith('h-')));
   const b = await readClubMatch(store, club.clubId, 'b');
   t.equal(b?.side, 'away', 'explicit side');
-  t.ok(b?.players.every((p) => p.playerId?.startsWith('a-')));
+  const counted = await totalsOf(store, club.clubId);
+  t.equal(counted.length, 24, "12 home players of a and 12 away players of b (different player ids)");
+  t.equal(counted.filter((p) => p.playerId?.startsWith('h-')).length, 12, 'of a, only the home side counts');
 
   const third = await world.upload(payload(club.clubId, club.teamId, { seed: 5, id: 'c', edit: (b) => Object.assign(b, { side: 'home' }) }), { appKey: club.key });
   t.equal(third.syncSkipped, false);
   const store2 = await world.project(projections);
-  const players = playerStatsOf(await readClubMatches(store2, club.clubId));
+  const players = await totalsOf(store2, club.clubId);
   const h01 = players.find((p) => p.playerId === 'h-01');
   t.equal(h01?.matchesPlayed, 2, 'merged by playerId across matches a and c');
-  t.equal(h01?.lines.length, 2);
+  t.equal(playerLinesOf(await readClubMatches(store2, club.clubId), h01?.key ?? '').length, 2, 'a line per match on the player page');
   t.ok(players.every((p) => p.teamId === club.teamId));
 });
 
@@ -153,16 +162,18 @@ t.test('stats: every numeric stat, totals, percentages only where their inputs e
   await world.upload(payload(club.clubId, volley ?? '', { id: 'v', edit: (b) => Object.assign(b, { side: 'home' }) }), { appKey: club.key });
   await world.upload(payload(club.clubId, basket ?? '', { id: 'b', sport: 'basketball', edit: (b) => Object.assign(b, { side: 'home' }) }), { appKey: club.key });
   const store = await world.project(projections);
-  const v = playerStatsOf(await readClubMatches(store, club.clubId, { teamId: volley }));
+  const v = await totalsOf(store, club.clubId, { teamId: volley });
   const attacker = v.find((p) => (p.totals.attacks ?? 0) > 0);
   if (attacker === undefined) throw new Error('fixture has no attacker');
   const { kills = 0, attackErrors = 0, attacks = 1 } = attacker.totals;
-  t.match(attacker.rates, [{ name: 'hitting %', value: (kills - attackErrors) / attacks }]);
+  t.match(statRates(attacker.totals), [{ name: 'hitting %', value: (kills - attackErrors) / attacks }]);
+  t.equal(attacker.sport, 'volleyball');
   t.ok(v.every((p) => 'kills' in p.totals && 'digs' in p.totals), 'a stat any player has is tracked for all (absent means 0)');
-  const b = playerStatsOf(await readClubMatches(store, club.clubId, { teamId: basket }));
+  const b = await totalsOf(store, club.clubId, { teamId: basket });
   const shooter = b.find((p) => (p.totals['2ptAttempted'] ?? 0) + (p.totals['3ptAttempted'] ?? 0) > 0);
-  t.ok(shooter?.rates.some((r) => r.name === 'FG %'), 'basketball FG %');
-  t.notOk(shooter?.rates.some((r) => r.name === 'hitting %'), 'no volleyball rate for basketball');
+  t.ok(statRates(shooter?.totals ?? {}).some((r) => r.name === 'FG %'), 'basketball FG %');
+  t.equal(shooter?.sport, 'basketball');
+  t.equal((await totalsOf(store, club.clubId, { season: '1999/00' })).length, 0, 'season totals filter by season');
   t.same(statRates({ kills: 3 }), [], 'no rate without its inputs');
   t.same(statRates({ kills: 3, attackErrors: 1, attacks: 0 }), [], 'no rate over zero attempts');
   const seasons = (await readClubMatches(store, club.clubId, { season: '2025/26' })).length;
@@ -177,11 +188,11 @@ t.test('stats: every numeric stat, totals, percentages only where their inputs e
 t.test('shapes vary: playerStats keyed by player, flat stats, garbage', async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside');
-  const keyed = { clubId: club.clubId, teamId: club.teamId, playerStats: { p1: { name: 'Ana', number: 4, kills: 3, attacks: 5 }, p2: { name: 'Eva', kills: 1 } }, actions: 'not a list' };
+  const keyed = { clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats: { p1: { name: 'Ana', number: 4, kills: 3, attacks: 5 }, p2: { name: 'Eva', kills: 1 } }, actions: 'not a list' };
   await world.upload(JSON.stringify({ ...keyed, id: 'keyed' }), { appKey: club.key });
   await world.upload(JSON.stringify({ id: 'junk', clubId: club.clubId, teamId: club.teamId, playerStats: 7, actions: [1, null, {}] }), { appKey: club.key });
   const store = await world.project(projections);
-  const players = playerStatsOf(await readClubMatches(store, club.clubId));
+  const players = await totalsOf(store, club.clubId);
   t.match(players.find((p) => p.playerId === 'p1'), { name: 'Ana', number: '4', totals: { kills: 3, attacks: 5 } });
   t.match(players.find((p) => p.playerId === 'p2'), { totals: { kills: 1, attacks: 0 } });
   t.match(await readClubMatch(store, club.clubId, 'junk'), { players: [], actionCount: 1 }, 'degrades to what it can read');
@@ -194,6 +205,7 @@ t.test('names from payloads never become field names (document stores refuse "$x
     id: 'hostile',
     clubId: club.clubId,
     teamId: club.teamId,
+    side: 'home',
     playerStats: { 'p.1': { name: 'Dot', stats: { $where: 1, 'a.b': 2, attack: { kills: 3 } } }, $p2: { name: 'Dollar', stats: { kills: 1 } } },
     actions: [{ playerId: 'p.1', skill: 'attack' }],
   };
@@ -201,18 +213,89 @@ t.test('names from payloads never become field names (document stores refuse "$x
   const store = await world.project(projections);
   const fieldNames = (value: unknown): string[] =>
     Array.isArray(value) ? value.flatMap(fieldNames) : typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [k, ...fieldNames(v)]) : [];
-  const names = fieldNames(await world.documents(store, projections)).filter((name) => !/^(clubMatches|clubMatchActions|clubDashboardPending|clubSyncLog|appKeyUsage|syncStatusPending)$/.test(name));
+  const names = fieldNames(await world.documents(store, projections)).filter((name) => !/^(clubMatches|clubMatchActions|clubSeasonTotals|clubSyncLog|appKeyUsage)$/.test(name));
   t.same(names.filter((name) => name.startsWith('$') || name.includes('.')), []);
-  const players = playerStatsOf(await readClubMatches(store, club.clubId));
+  const players = await totalsOf(store, club.clubId);
   t.match(players.find((p) => p.playerId === 'p.1'), { totals: { $where: 1, 'a.b': 2, 'attack.kills': 3 } }, 'the stats themselves are intact');
 });
 
 t.test('rebuilding from the log gives the same documents', async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside');
-  for (let i = 0; i < 3; i += 1) await world.upload(payload(club.clubId, club.teamId, { seed: i + 1, id: `m${i % 2}` }), { appKey: i === 1 ? null : club.key });
+  for (let i = 0; i < 3; i += 1) await world.upload(payload(club.clubId, club.teamId, { seed: i + 1, id: `m${i % 2}`, edit: home }), { appKey: i === 1 ? null : club.key });
   const a = await world.documents(await world.project(projections, 1), projections);
   const b = await world.documents(await world.project(projections, 3), projections);
   t.same(a, b);
-  t.same(Object.keys(a).sort(), ['appKeyUsage', 'clubMatchActions', 'clubMatches', 'clubSyncLog'], 'no collection of payloads waiting for their sync outcome');
+  t.same(Object.keys(a).sort(), ['appKeyUsage', 'clubMatchActions', 'clubMatches', 'clubSeasonTotals', 'clubSyncLog'], 'no collection of payloads waiting for their sync outcome');
 });
+
+t.test("the club's side: ambiguous → unknown (counts for neither side) → the admin settles it → a rebuild gives the same; later uploads keep it", async (t) => {
+  const world = createSyncWorld(t);
+  const club = await world.club('Lakeside VC', ['Lakeside Herons']);
+  const named = (home: string, away: string) => (b: Record<string, unknown>) => Object.assign(b, { homeTeam: { name: home, setsWon: 3 }, awayTeam: { name: away, setsWon: 1 } });
+  // Given an upload whose sides are named like neither the team nor an alias
+  await world.upload(payload(club.clubId, club.teamId, { id: 'm', edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key });
+  let store = await world.project(projections);
+  t.equal((await readClubMatch(store, club.clubId, 'm'))?.side, null, 'then the side is unknown');
+  t.same(await totalsOf(store, club.clubId), [], 'and no player counts, on either side');
+  t.equal((await readSyncLog(store, club.clubId, { limit: 5 })).rows[0]?.side, null, 'Sync status says so too');
+
+  // When the admin settles it: away
+  await world.clubs.settleMatchSide(club.clubId, 'm', 'away', world.context);
+  store = await world.project(projections);
+  const settled = await totalsOf(store, club.clubId);
+  t.equal(settled.length, 12, 'then the away players count');
+  t.ok(settled.every((p) => p.playerId?.startsWith('a-')));
+  t.same(await world.documents(store, projections), await world.documents(await world.project(projections, 1), projections), 'a rebuild (and redelivery) gives the same documents');
+
+  // When the app uploads the match again, still not naming the club's team
+  await world.upload(payload(club.clubId, club.teamId, { id: 'm', seed: 7, edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key });
+  store = await world.project(projections);
+  t.equal((await readClubMatch(store, club.clubId, 'm'))?.side, 'away', 'the choice is kept');
+  t.equal((await totalsOf(store, club.clubId)).length, 12);
+  t.ok((await totalsOf(store, club.clubId)).every((p) => p.matchesPlayed === 1), 'counted once, not twice');
+
+  // Names: suffixes and accents do not hide the team; an alias names it
+  await world.upload(payload(club.clubId, club.teamId, { id: 'n', edit: named('Lakeside Herons U18 Girls', 'Owls') }), { appKey: club.key });
+  await world.clubs.setTeamAliases(club.clubId, club.teamId, ['LH Volley'], world.context);
+  await world.upload(payload(club.clubId, club.teamId, { id: 'o', edit: named('Owls', 'L.H. volley') }), { appKey: club.key });
+  store = await world.project(projections);
+  t.equal((await readClubMatch(store, club.clubId, 'n'))?.side, 'home', 'the name with an age-group suffix');
+  t.equal((await readClubMatch(store, club.clubId, 'o'))?.side, 'away', 'an alias, punctuation ignored');
+});
+
+t.test('excluding a match takes it out of the totals; including it puts it back; both survive re-uploads and rebuilds', async (t) => {
+  const world = createSyncWorld(t);
+  const club = await world.club('Lakeside VC');
+  await world.upload(payload(club.clubId, club.teamId, { id: 'flagged', edit: home }), { appKey: null });
+  await world.upload(payload(club.clubId, club.teamId, { id: 'ok', seed: 2, edit: home }), { appKey: club.key });
+  let store = await world.project(projections);
+  const before = await totalsOf(store, club.clubId);
+  t.ok(before.some((p) => p.matchesPlayed === 2), 'both matches count');
+
+  await world.clubs.setMatchCounted(club.clubId, 'flagged', false, world.context);
+  await world.upload(payload(club.clubId, club.teamId, { id: 'flagged', edit: home }), { appKey: null });
+  store = await world.project(projections);
+  t.equal((await readClubMatch(store, club.clubId, 'flagged'))?.excluded, true, 'a re-upload keeps the exclusion');
+  t.ok((await totalsOf(store, club.clubId)).every((p) => p.matchesPlayed === 1), 'only the other match counts');
+  t.same(await world.documents(store, projections), await world.documents(await world.project(projections, 1), projections), 'rebuilt the same');
+
+  await world.clubs.setMatchCounted(club.clubId, 'flagged', true, world.context);
+  store = await world.project(projections);
+  t.same(await totalsOf(store, club.clubId), before, 're-included: the same totals as before');
+});
+
+for (const mode of ['log', 'enforce'] as const) {
+  t.test(`a club that requires an app key (global ${mode}): a sync without one copies nothing`, async (t) => {
+    const world = createSyncWorld(t);
+    const club = await world.club('Lakeside VC');
+    await world.clubs.setAppKeyRequirement(club.clubId, true, world.context);
+    const res = await world.upload(payload(club.clubId, club.teamId, { id: 'nokey', edit: home }), { appKey: null, mode });
+    t.equal(res.syncSkipped, true, 'skipped_auth');
+    await world.upload(payload(club.clubId, club.teamId, { id: 'withkey', edit: home }), { appKey: club.key, mode });
+    const store = await world.project(projections);
+    t.equal(await readClubMatch(store, club.clubId, 'nokey'), null, 'no copy');
+    t.ok(await readClubMatch(store, club.clubId, 'withkey'), 'a valid key still syncs');
+    t.ok((await totalsOf(store, club.clubId)).every((p) => p.matchesPlayed === 1));
+  });
+}

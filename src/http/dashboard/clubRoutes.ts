@@ -7,11 +7,14 @@ import type { SyncEnforcement } from '../../domain/clubSync.js';
 import { DomainError, notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import type { ReadModelReader } from '../../readmodel/port.js';
-import { countedMatches, playerStatsOf, readClubMatch, readClubMatchActions, readClubMatches, withDecisions } from '../../../projections/clubDashboard.js';
+import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../../projections/clubDashboard.js';
+import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../projections/clubSeasonTotals.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
-import { renderHomePage, renderMatchesPage, renderMatchPage, renderPlayersPage, renderStatsPage } from '../pages/dashboard/clubDataPages.js';
+import { renderHomePage, renderMatchesPage, renderMatchPage } from '../pages/dashboard/clubDataPages.js';
+import { query } from '../pages/dashboard/frame.js';
+import { renderPlayerPage, renderPlayersPage, renderStatsPage } from '../pages/dashboard/playerPages.js';
 import { renderKeysPage, renderNewKeyPage, renderSyncStatusPage, renderTeamsPage } from '../pages/dashboard/connectPages.js';
 import type { DashboardSection, Frame } from '../pages/dashboard/frame.js';
 import { RETURN_TO, type ReturnTo } from '../pages/dashboard/matchDecisions.js';
@@ -35,7 +38,13 @@ declare module 'fastify' {
 const Text = Type.String({ maxLength: 200 });
 const Done = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 const TeamQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })) });
-const MatchesQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })), done: Type.Optional(Type.String({ maxLength: 40 })) });
+const PageNumber = Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 }));
+const MatchesQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })), done: Type.Optional(Type.String({ maxLength: 40 })), page: PageNumber });
+const PlayerQuery = Type.Object({ team: Type.String({ maxLength: 64 }), key: Type.String({ maxLength: 300 }), page: PageNumber });
+/** Matches, players' lines and sync rows are listed this many at a time: no page grows with the club. */
+const PAGE_SIZE = 50;
+/** The match list export: every match of a big club's seasons, with room to spare. */
+const EXPORT_MAX_MATCHES = 20_000;
 const StatsQuery = Type.Object({
   team: Type.Optional(Type.String({ maxLength: 64 })),
   season: Type.Optional(Type.String({ maxLength: 100 })),
@@ -86,20 +95,30 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     section,
   });
   const context = (request: FastifyRequest): RequestContext => ({ requestId: request.id, clientAddressClass: classifyClientAddress(request.ip) });
+  /** Pages and decisions are about matches synced into this club only. */
+  async function syncedMatch(clubId: string, matchId: string) {
+    const match = isMatchId(matchId) ? await readClubMatch(readModel, clubId, matchId) : null;
+    if (match === null) throw notFound(`no match ${matchId} was synced into this club`);
+    return match;
+  }
+  const filterOf = (club: ExistingClub, query: Static<typeof StatsQuery>) => ({
+    teamId: teamOf(club, blankToUndefined(query.team)),
+    season: blankToUndefined(query.season),
+    category: blankToUndefined(query.category),
+    competition: blankToUndefined(query.competition),
+  });
   const teamNameOf = (club: ExistingClub) => (teamId: string) => club.teams.find((team) => team.teamId === teamId)?.name ?? teamId;
   const teamOf = (club: ExistingClub, teamId: string | undefined) => (club.teams.some((t) => t.teamId === teamId) ? teamId : undefined);
 
   app.get('/', { schema: { querystring: Done } }, async (request, reply) => {
     const club = clubOf(request);
-    const matches = await readClubMatches(readModel, club.clubId);
     const { rows } = await readSyncLog(readModel, club.clubId, { limit: 1 });
-    const counted = countedMatches(matches, club);
     return reply.type(html).send(
       renderHomePage(frame(request, reply, 'home'), {
         clubId: club.clubId,
         teams: club.teams,
-        matches: matches.length,
-        players: playerStatsOf(counted).length,
+        matches: await countClubMatches(readModel, club.clubId),
+        players: playerTotalsOf(await readSeasonTotals(readModel, club.clubId)).length,
         latestSync: rows[0] ?? null,
         info: doneMessage(request.query.done),
       }),
@@ -214,6 +233,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
         matchUrl,
         requirement: { globalEnforcement, requiredSince: club.appKeyRequiredSince },
         excludedMatches: club.excludedMatches,
+        settledSides: club.settledSides,
         csrfToken: reply.generateCsrf(),
         info: doneMessage(request.query.done),
       }),
@@ -225,27 +245,37 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
   app.get('/players', { schema: { querystring: TeamQuery } }, async (request, reply) => {
     const club = clubOf(request);
     const teamId = teamOf(club, request.query.team);
-    const players = playerStatsOf(countedMatches(await readClubMatches(readModel, club.clubId, { teamId }), club));
+    const players = playerTotalsOf(await readSeasonTotals(readModel, club.clubId, { teamId }));
     return reply.type(html).send(renderPlayersPage(frame(request, reply, 'players'), club.teams, teamId, players));
   });
 
   app.get('/stats', { schema: { querystring: StatsQuery } }, async (request, reply) => {
     const club = clubOf(request);
-    const all = await readClubMatches(readModel, club.clubId);
-    const distinct = (pick: (m: (typeof all)[number]) => string | null) => [...new Set(all.map(pick).filter((v): v is string => v !== null))].sort();
-    const filter = {
-      teamId: teamOf(club, blankToUndefined(request.query.team)),
-      season: blankToUndefined(request.query.season),
-      category: blankToUndefined(request.query.category),
-      competition: blankToUndefined(request.query.competition),
-    };
-    const players = playerStatsOf(countedMatches(await readClubMatches(readModel, club.clubId, filter), club));
+    const all = await readSeasonTotals(readModel, club.clubId);
+    const filter = filterOf(club, request.query);
+    const chosen = all.filter((doc) => (['teamId', 'season', 'category', 'competition'] as const).every((field) => filter[field] === undefined || doc[field] === filter[field]));
     return reply.type(html).send(
-      renderStatsPage(frame(request, reply, 'stats'), {
-        teams: club.teams,
-        filter,
-        options: { seasons: distinct((m) => m.season), categories: distinct((m) => m.category), competitions: distinct((m) => m.competition) },
-        players,
+      renderStatsPage(frame(request, reply, 'stats'), { teams: club.teams, filter, options: seasonOptions(all), players: playerTotalsOf(chosen) }),
+    );
+  });
+
+  app.get('/player', { schema: { querystring: PlayerQuery } }, async (request, reply) => {
+    const club = clubOf(request);
+    const { team, key } = request.query;
+    const teamId = teamOf(club, team);
+    const player = teamId === undefined ? undefined : playerTotalsOf(await readSeasonTotals(readModel, club.clubId, { teamId })).find((p) => p.key === key);
+    if (teamId === undefined || player === undefined) throw notFound('no such player of your club: open one from Players or Stats');
+    const page = request.query.page ?? 1;
+    const matches = await readClubMatches(readModel, club.clubId, { teamId }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+    const pages = Math.max(1, Math.ceil((await countClubMatches(readModel, club.clubId, { teamId })) / PAGE_SIZE));
+    return reply.type(html).send(
+      renderPlayerPage(frame(request, reply, 'players'), {
+        teamName: teamNameOf(club)(teamId),
+        player,
+        lines: playerLinesOf(matches, key),
+        page,
+        pages,
+        pageLink: (n) => `/dashboard/player${query({ team: teamId, key, page: n > 1 ? n : undefined })}`,
       }),
     );
   });
@@ -253,39 +283,33 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
   app.get('/matches', { schema: { querystring: MatchesQuery } }, async (request, reply) => {
     const club = clubOf(request);
     const teamId = teamOf(club, request.query.team);
-    const matches = (await readClubMatches(readModel, club.clubId, { teamId })).map((match) => withDecisions(match, club));
-    return reply.type(html).send(renderMatchesPage(frame(request, reply, 'matches'), { teams: club.teams, teamId, matches, matchUrl, info: doneMessage(request.query.done) }));
+    const page = request.query.page ?? 1;
+    const [matches, total, sideUnknown] = await Promise.all([
+      readClubMatches(readModel, club.clubId, { teamId }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+      countClubMatches(readModel, club.clubId, { teamId }),
+      countClubMatches(readModel, club.clubId, { teamId, side: null }),
+    ]);
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    return reply
+      .type(html)
+      .send(renderMatchesPage(frame(request, reply, 'matches'), { teams: club.teams, teamId, matches, page, pages, sideUnknown, matchUrl, info: doneMessage(request.query.done) }));
   });
 
   app.get('/matches/:matchId', { schema: { params: Type.Object({ matchId: Type.String({ maxLength: 200 }) }), querystring: Done } }, async (request, reply) => {
     const club = clubOf(request);
     const { matchId } = request.params;
-    const match = isMatchId(matchId) ? await readClubMatch(readModel, club.clubId, matchId) : null;
-    if (match === null) throw notFound(`no match ${matchId} was synced into this club`);
+    const match = await syncedMatch(club.clubId, matchId);
     const actions = await readClubMatchActions(readModel, club.clubId, matchId);
-    const page = { teams: club.teams, match: withDecisions(match, club), actions, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) };
-    return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), page));
+    return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), { teams: club.teams, match, actions, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) }));
   });
 
   // Export: the current filter's players and stats, and the match list, as CSV or JSON.
 
-  async function filteredMatches(club: ExistingClub, query: Static<typeof StatsQuery>) {
-    const filter = {
-      teamId: teamOf(club, blankToUndefined(query.team)),
-      season: blankToUndefined(query.season),
-      category: blankToUndefined(query.category),
-      competition: blankToUndefined(query.competition),
-    };
-    const matches = (await readClubMatches(readModel, club.clubId, filter)).map((match) => withDecisions(match, club));
-    return { filter, matches };
-  }
-
   const exportTables = {
-    players: async (club: ExistingClub, query: Static<typeof StatsQuery>) => {
-      const { matches } = await filteredMatches(club, query);
-      return playersTable(playerStatsOf(matches.filter((m) => m.counted)), teamNameOf(club));
-    },
-    matches: async (club: ExistingClub, query: Static<typeof StatsQuery>) => matchesTable((await filteredMatches(club, query)).matches, teamNameOf(club), matchUrl),
+    players: async (club: ExistingClub, query: Static<typeof StatsQuery>) =>
+      playersTable(playerTotalsOf(await readSeasonTotals(readModel, club.clubId, filterOf(club, query))), teamNameOf(club)),
+    matches: async (club: ExistingClub, query: Static<typeof StatsQuery>) =>
+      matchesTable(await readClubMatches(readModel, club.clubId, filterOf(club, query), { limit: EXPORT_MAX_MATCHES }), teamNameOf(club), matchUrl),
   };
   for (const [name, table] of Object.entries(exportTables)) {
     for (const format of ['csv', 'json'] as const) {
@@ -308,12 +332,6 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
   const backTo = (returnTo: ReturnTo, matchId: string, done: string) =>
     returnTo === 'match' ? `/dashboard/matches/${encodeURIComponent(matchId)}?done=${done}` : returnTo === 'sync' ? `/dashboard/connect/sync-status?done=${done}` : `/dashboard/matches?done=${done}`;
 
-  /** Decisions apply to matches synced into this club only. */
-  async function syncedMatch(clubId: string, matchId: string) {
-    const match = isMatchId(matchId) ? await readClubMatch(readModel, clubId, matchId) : null;
-    if (match === null) throw notFound(`no match ${matchId} was synced into this club`);
-    return match;
-  }
 
   app.post(
     '/matches/:matchId/side',
@@ -321,11 +339,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     async (request, reply) => {
       const club = clubOf(request);
       const { matchId } = request.params;
-      const match = withDecisions(await syncedMatch(club.clubId, matchId), club);
-      if (match.side !== null && !Object.hasOwn(club.settledSides, matchId)) {
-        // The copy holds only the side the upload named; to change it, the upload (or an alias) must change.
-        throw validationError(`the upload of match ${matchId} says your team is the ${match.side} side; fix the team name or ids in the app, or the team's aliases`);
-      }
+      await syncedMatch(club.clubId, matchId);
       await clubs.settleMatchSide(club.clubId, matchId, request.body.side, context(request));
       return reply.redirect(backTo(request.body.returnTo, matchId, 'side-settled'), 303);
     },

@@ -1,28 +1,17 @@
 import type { Team } from '../../../domain/club.js';
 import type { ActionLine } from '../../../domain/matchPayload.js';
-import { formatRate, RATE_NAMES, type StatRate } from '../../../domain/statRates.js';
-import { type ClubMatchActionsDoc, type ClubMatchDoc, type ClubPlayerCopy, type PlayerStats, statsOf } from '../../../../projections/clubDashboard.js';
+import { clubPlayers } from '../../../domain/clubSync.js';
+import { boxScore } from '../../../domain/statVocabulary.js';
+import { type ClubMatchActionsDoc, type ClubMatchDoc, type ClubPlayerCopy, statsOf } from '../../../../projections/clubDashboard.js';
+import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../html.js';
 import { OUTCOME_LABELS } from './connectPages.js';
-import { current, dashboardPage, type Frame, notice, query, when } from './frame.js';
+import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, when } from './frame.js';
+import { teamFilter } from './playerPages.js';
 import { matchDecisionControls, settleSideForm } from './matchDecisions.js';
 
 const teamNames = (teams: Team[]) => new Map(teams.map((team) => [team.teamId, team.name]));
-
-function teamFilter(base: string, teams: Team[], teamId: string | undefined, extra: Record<string, string | undefined> = {}): SafeHtml {
-  if (teams.length < 2) return html``;
-  return html`<nav class="sub" aria-label="team">
-<a href="${base}${query({ ...extra })}"${current(teamId === undefined)}>All teams</a>
-${teams.map((team) => html`<a href="${base}${query({ ...extra, team: team.teamId })}"${current(team.teamId === teamId)}>${team.name}</a>`)}
-</nav>`;
-}
-
-/** Links to the CSV (for spreadsheets) and JSON of what the page shows, with its filter. */
-function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {
-  const q = query(filter);
-  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · <a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
-}
 
 const score = (match: ClubMatchDoc) => `${match.home.score ?? '–'} : ${match.away.score ?? '–'}`;
 const matchTitle = (match: ClubMatchDoc) => `${match.home.name ?? 'Home'} vs ${match.away.name ?? 'Away'}`;
@@ -59,98 +48,20 @@ ${notice(page.info)}
   );
 }
 
-export function renderPlayersPage(frame: Frame, teams: Team[], teamId: string | undefined, players: PlayerStats[]): string {
-  const names = teamNames(teams);
-  const byTeam = [...new Set(players.map((p) => p.teamId))];
-  return dashboardPage(
-    frame,
-    'Players',
-    html`<h1>Players</h1>
-${teamFilter('/dashboard/players', teams, teamId)}
-<p class="muted">Merged across synced matches by the app's player id, else by number and name.</p>
-${players.length === 0 ? html`<p class="muted">No players yet: they appear when a match is synced.</p>` : ''}
-${byTeam.map(
-  (id) => html`<h2>${names.get(id) ?? id}</h2>
-<div class="scroll"><table class="players" data-team="${id}">
-<thead><tr><th class="num">#</th><th>Name</th><th>Position</th><th class="num">Matches played</th><th>Player id</th></tr></thead>
-<tbody>${players
-    .filter((p) => p.teamId === id)
-    .map((p) => html`<tr class="player"><td class="num">${p.number ?? ''}</td><td>${p.name ?? ''}</td><td>${p.position ?? ''}</td><td class="num">${p.matchesPlayed}</td><td><code>${p.playerId ?? ''}</code></td></tr>`)}</tbody>
-</table></div>`,
-)}`,
-  );
-}
-
-const rateCell = (rates: StatRate[], name: string) => {
-  const rate = rates.find((r) => r.name === name);
-  return html`<td class="num">${rate ? formatRate(rate.value) : ''}</td>`;
-};
-
-export interface StatsPage {
-  teams: Team[];
-  filter: { teamId?: string | undefined; season?: string | undefined; category?: string | undefined; competition?: string | undefined };
-  options: { seasons: string[]; categories: string[]; competitions: string[] };
-  players: PlayerStats[];
-}
-
-function select(name: string, label: string, values: { value: string; label: string }[], chosen: string | undefined): SafeHtml {
-  return html`<label>${label}
-<select name="${name}"><option value="">All</option>${values.map((v) => html`<option value="${v.value}"${v.value === chosen ? html` selected` : ''}>${v.label}</option>`)}</select></label>`;
-}
-
-export function renderStatsPage(frame: Frame, page: StatsPage): string {
-  const names = teamNames(page.teams);
-  const opts = (values: string[]) => values.map((value) => ({ value, label: value }));
-  const byTeam = [...new Set(page.players.map((p) => p.teamId))];
-  const tableFor = (teamId: string) => {
-    const players = page.players.filter((p) => p.teamId === teamId);
-    const columns = [...new Set(players.flatMap((p) => Object.keys(p.totals)))].sort();
-    const rates = RATE_NAMES.filter((name) => players.some((p) => p.rates.some((r) => r.name === name)));
-    return html`<h2>${names.get(teamId) ?? teamId}</h2>
-<div class="scroll"><table class="stats" data-team="${teamId}">
-<thead><tr><th class="num">#</th><th>Player</th><th class="num">MP</th>${columns.map((c) => html`<th class="num">${c}</th>`)}${rates.map((r) => html`<th class="num">${r}</th>`)}</tr></thead>
-<tbody>${players.map(
-      (p) => html`<tr class="player-total"><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td class="num">${p.matchesPlayed}</td>${columns.map((c) => html`<td class="num">${p.totals[c] ?? ''}</td>`)}${rates.map((r) => rateCell(p.rates, r))}</tr>`,
-    )}</tbody></table></div>
-<h3>Per match</h3>
-${players.map(
-  (p) => html`<details class="lines"><summary>${p.name ?? p.playerId ?? p.key} <span class="muted">· ${p.matchesPlayed} ${p.matchesPlayed === 1 ? 'match' : 'matches'}</span></summary>
-<div class="scroll"><table>
-<thead><tr><th>Date</th><th>Match</th>${columns.map((c) => html`<th class="num">${c}</th>`)}${rates.map((r) => html`<th class="num">${r}</th>`)}</tr></thead>
-<tbody>${p.lines.map(
-    (line) => html`<tr><td>${line.startedAt?.slice(0, 10) ?? ''}</td><td><a href="/dashboard/matches/${line.matchId}">${line.opponent === null ? line.matchId : `vs ${line.opponent}`}</a></td>${columns.map((c) => html`<td class="num">${line.stats[c] ?? ''}</td>`)}${rates.map((r) => rateCell(line.rates, r))}</tr>`,
-  )}</tbody></table></div></details>`,
-)}`;
-  };
-  return dashboardPage(
-    frame,
-    'Stats',
-    html`<h1>Stats</h1>
-<form method="get" action="/dashboard/stats" class="filters">
-${select('team', 'Team', page.teams.map((t) => ({ value: t.teamId, label: t.name })), page.filter.teamId)}
-${select('season', 'Season', opts(page.options.seasons), page.filter.season)}
-${select('category', 'Category', opts(page.options.categories), page.filter.category)}
-${select('competition', 'Competition', opts(page.options.competitions), page.filter.competition)}
-<button type="submit" class="quiet">Filter</button>
-</form>
-${downloads('players', 'players and season totals', { team: page.filter.teamId, season: page.filter.season, category: page.filter.category, competition: page.filter.competition })}
-<p class="muted">Totals of every numeric stat the apps sent; percentages are computed from the totals where their inputs exist (hitting % = (kills − errors) / attempts; FG %, 3P %, FT % = made / attempted).</p>
-${page.players.length === 0 ? html`<p class="muted">No stats for this selection.</p>` : byTeam.map(tableFor)}`,
-  );
-}
-
-/** A match as the club sees it: with the admin's decisions applied (projections/clubDashboard.ts withDecisions). */
-type DecidedMatch = ClubMatchDoc & { counted: boolean; excluded: boolean };
-
 export interface MatchesPage {
   teams: Team[];
   teamId: string | undefined;
-  matches: DecidedMatch[];
+  /** This page of the club's matches, newest first. */
+  matches: ClubMatchDoc[];
+  page: number;
+  pages: number;
+  /** Matches of the whole list (not only this page) whose side is unknown. */
+  sideUnknown: number;
   matchUrl: (id: string) => string;
   info: string | null;
 }
 
-function standing(match: DecidedMatch): SafeHtml {
+function standing(match: ClubMatchDoc): SafeHtml {
   if (match.side === null) return html`<span class="side-unknown">side unknown</span>`;
   if (match.excluded) return html`<span class="excluded">excluded</span>`;
   return html`<span class="muted">counted (${match.side === 'home' ? match.home.name ?? 'home' : match.away.name ?? 'away'})</span>`;
@@ -158,7 +69,8 @@ function standing(match: DecidedMatch): SafeHtml {
 
 export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
   const names = teamNames(page.teams);
-  const unknown = page.matches.filter((m) => m.side === null).length;
+  const unknown = page.sideUnknown;
+  const link = (n: number) => `/dashboard/matches${query({ team: page.teamId, page: n > 1 ? n : undefined })}`;
   return dashboardPage(
     frame,
     'Matches',
@@ -167,39 +79,61 @@ ${notice(page.info)}
 ${teamFilter('/dashboard/matches', page.teams, page.teamId)}
 ${downloads('matches', 'the match list', { team: page.teamId })}
 ${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
+${page.matches
+  .filter((m) => m.side === null)
+  .map((m) => html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, m, 'matches')}</div>`)}
 ${page.matches.length === 0
   ? html`<p class="muted">No synced match yet.</p>`
-  : html`<div class="scroll"><table class="matches">
-<thead><tr><th>Match</th><th>Date</th><th class="num">Score</th><th>Team</th><th>In stats</th><th>Season · category · competition</th><th class="num">Players</th><th class="num">Actions</th><th>Sync</th><th></th></tr></thead>
+  : scrollRegion('matches', html`<table class="matches">
+<thead><tr><th scope="col">Match</th><th scope="col">In stats</th><th scope="col">Date</th><th scope="col" class="num">Score</th><th scope="col">Team</th><th scope="col">Season · category · competition</th><th scope="col" class="num">Players</th><th scope="col" class="num">Actions</th><th scope="col">Sync</th><th scope="col"><span class="visually-hidden">Public page</span></th></tr></thead>
 <tbody>${page.matches.map(
       (m) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
-<td><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></td>
+<th scope="row"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></th>
+<td>${standing(m)}</td>
 <td>${m.startedAt?.slice(0, 10) ?? ''}</td>
 <td class="num">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
 <td>${names.get(m.teamId) ?? m.teamId}</td>
-<td>${standing(m)}${m.side === null ? html`<br>${settleSideForm(frame.csrfToken, m, 'matches')}` : ''}</td>
 <td>${[m.season, m.category, m.competition].filter((v) => v !== null).join(' · ')}</td>
-<td class="num">${m.side === null ? '' : m.players.length}</td><td class="num">${m.actionCount}</td>
+<td class="num">${m.side === null ? '' : countedPlayers({ ...m, excluded: false }).length}</td><td class="num">${m.actionCount}</td>
 <td><span class="outcome-${m.outcome}">${m.outcome === 'synced' ? 'synced' : 'without valid key'}</span></td>
 <td><a href="${page.matchUrl(m.matchId)}">public page</a></td></tr>`,
-    )}</tbody></table></div>`}`,
+    )}</tbody></table>`)}
+${pager(page.page, page.pages, link)}`,
   );
 }
 
-function playerLines(players: ClubPlayerCopy[]): SafeHtml {
-  const lines = players.map((p) => ({ ...p, stats: statsOf(p.stats) }));
-  const columns = [...new Set(lines.flatMap((p) => Object.keys(p.stats)))].sort();
-  return html`<div class="scroll"><table class="match-players">
-<thead><tr><th class="num">#</th><th>Player</th><th>Pos</th>${columns.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
-<tbody>${lines.map((p) => html`<tr><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td>${p.position ?? ''}</td>${columns.map((c) => html`<td class="num">${p.stats[c] ?? ''}</td>`)}</tr>`)}</tbody></table></div>`;
+/** A side's players in the match, in the same vocabulary as the public page. */
+function playerLines(sport: string | null, title: string, players: ClubPlayerCopy[]): SafeHtml {
+  const box = boxScore(sport, players.map((p) => statsOf(p.stats)));
+  return scrollRegion(
+    title,
+    html`<table class="match-players">
+<thead><tr><th scope="col">Player</th>${box.columns.map((c) => html`<th scope="col" class="num"><abbr title="${c.title}">${c.abbr}</abbr></th>`)}</tr></thead>
+<tbody>${players.map((p, i) => html`<tr><th scope="row"><span class="no">${p.number ?? ''}</span> ${p.name ?? p.playerId ?? ''}</th>${(box.rows[i] ?? []).map((c) => html`<td class="num">${c.text}</td>`)}</tr>`)}</tbody>
+<tfoot><tr><th scope="row">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot></table>`,
+  );
 }
 
 export interface ClubMatchPage {
   teams: Team[];
-  match: DecidedMatch;
+  match: ClubMatchDoc;
   actions: ClubMatchActionsDoc | null;
   matchUrl: string;
   info: string | null;
+}
+
+/** The club's players; while the side is unknown, both sides, for the admin to see which is theirs. */
+function playersOfMatch(match: ClubMatchDoc): SafeHtml {
+  if (match.players.length === 0) return html`<h2>Players</h2><p class="muted">The payload had no players.</p>`;
+  const sideName = (side: 'home' | 'away') => (side === 'home' ? (match.home.name ?? 'Home') : (match.away.name ?? 'Away'));
+  if (match.side !== null) {
+    const players = clubPlayers(match.players, match.side);
+    return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players)}`;
+  }
+  return html`${(['home', 'away'] as const).map((side) => {
+    const players = match.players.filter((p) => p.team === side);
+    return players.length === 0 ? '' : html`<h2>${sideName(side)} (${side})</h2>${playerLines(match.sport, `players of ${sideName(side)}`, players)}`;
+  })}`;
 }
 
 export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
@@ -224,19 +158,18 @@ ${notice(page.info)}
 ${matchDecisionControls(frame.csrfToken, match, 'match')}
 </section>
 ${match.lines.length > 0
-  ? html`<div class="scroll"><table class="line-score"><thead><tr><th></th>${match.lines.map((l) => html`<th class="num">${l.label}</th>`)}</tr></thead>
-<tbody><tr><th>${match.home.name ?? 'Home'}</th>${match.lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
-<tr><th>${match.away.name ?? 'Away'}</th>${match.lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table></div>`
+  ? scrollRegion('score by set or period', html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${match.lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
+<tbody><tr><th scope="row">${match.home.name ?? 'Home'}</th>${match.lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
+<tr><th scope="row">${match.away.name ?? 'Away'}</th>${match.lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`)
   : ''}
-<h2>${match.side === null ? 'Players of both sides' : 'Players'} (${match.players.length})</h2>
-${match.players.length === 0 ? html`<p class="muted">The payload had no players.</p>` : playerLines(match.players)}
+${playersOfMatch(match)}
 <h2>Actions (${actions?.actions.length ?? 0})</h2>
 ${actions === null || actions.actions.length === 0
   ? html`<p class="muted">The payload had no play-by-play.</p>`
-  : html`<div class="scroll"><table class="actions">
-<thead><tr><th class="num">#</th><th>Phase</th><th>Clock</th><th>Team</th><th>Player</th><th>Action</th><th class="num">Score</th></tr></thead>
+  : scrollRegion('play-by-play', html`<table class="actions">
+<thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th><th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
 <tbody>${actions.actions.map(
       (a) => html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
-    )}</tbody></table></div>`}`,
+    )}</tbody></table>`)}`,
   );
 }

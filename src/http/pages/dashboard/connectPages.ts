@@ -102,7 +102,7 @@ ${requirementSection(frame, page.requirement)}
 ${page.keys.length === 0
   ? html`<p class="muted">No app key yet.</p>`
   : html`<div class="scroll"><table class="app-keys">
-<thead><tr><th>Id</th><th>Starts with</th><th>Label</th><th>Created</th><th>Last use</th><th>Status</th><th></th></tr></thead>
+<thead><tr><th>Id</th><th>Starts with</th><th>Label</th><th>Created</th><th>Last use</th><th>Status</th><th><span class="visually-hidden">Revoke</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`}`,
   );
 }
@@ -152,8 +152,9 @@ export function reasonText(row: Pick<SyncLogDoc, 'reason' | 'keyId' | 'teamId'>)
   }
 }
 
-function outcomeCell(row: SyncLogDoc, keys: Map<string, AppKeyRecord>, excluded: boolean, csrfToken: string): SafeHtml {
-  const standing = row.outcome === 'skipped' ? '' : standingNote(row, excluded, csrfToken);
+function outcomeCell(row: SyncLogDoc, keys: Map<string, AppKeyRecord>, page: Pick<SyncStatusPage, 'excludedMatches' | 'settledSides' | 'csrfToken'>): SafeHtml {
+  const settled = Object.hasOwn(page.settledSides, row.matchId);
+  const standing = row.outcome === 'skipped' ? '' : standingNote({ ...row, side: settled ? page.settledSides[row.matchId] : row.side }, Object.hasOwn(page.excludedMatches, row.matchId), page.csrfToken);
   return html`${outcomeText(row, keys)}${standing}`;
 }
 
@@ -187,6 +188,8 @@ export interface SyncStatusPage {
   matchUrl: (matchId: string) => string;
   requirement: KeyRequirement;
   excludedMatches: Record<string, string>;
+  /** Sides the admin settled: a row whose upload did not tell the side is no longer "side unknown". */
+  settledSides: Record<string, 'home' | 'away'>;
   csrfToken: string;
   info: string | null;
 }
@@ -202,10 +205,9 @@ export function renderSyncStatusPage(frame: Frame, page: SyncStatusPage): string
   ];
   const rows = page.rows.map(
     (row) => html`<tr class="sync-row" data-outcome="${row.outcome}">
-<td>${when(row.at)}</td>
-<td><a href="${page.matchUrl(row.matchId)}">${row.title ?? row.matchId}</a><br><small class="muted">${row.matchId}</small></td>
-<td>${teamName.get(row.teamId) ?? html`<code>${row.teamId}</code>`}</td>
-<td>${outcomeCell(row, keys, Object.hasOwn(page.excludedMatches, row.matchId), page.csrfToken)}</td>
+<th scope="row"><a href="${page.matchUrl(row.matchId)}">${row.title ?? row.matchId}</a><br><small class="muted">${when(row.at)}</small></th>
+<td>${outcomeCell(row, keys, page)}</td>
+<td>${teamName.get(row.teamId) ?? html`<code>${row.teamId}</code>`}<br><small class="muted">${row.matchId}</small></td>
 <td class="num">${row.playersCopied}</td>
 <td class="num">${row.actionsCopied}</td>
 </tr>`,
@@ -224,8 +226,8 @@ ${notice(page.info)}
 <nav class="sub" aria-label="filter by outcome">${filters.map((f) => html`<a href="/dashboard/connect/sync-status${query({ outcome: f.outcome })}"${current(f.outcome === page.outcome)}>${f.label}</a>`)}</nav>
 ${page.rows.length === 0
   ? html`<p class="muted">No sync ${page.outcome === undefined ? 'yet' : 'with this outcome'}.</p>`
-  : html`<div class="scroll"><table class="sync-status">
-<thead><tr><th>Time</th><th>Match</th><th>Team</th><th>Outcome</th><th class="num">Players copied</th><th class="num">Actions copied</th></tr></thead>
+  : html`<div class="scroll" tabindex="0" role="region" aria-label="sync status (scrolls sideways)"><table class="sync-status">
+<thead><tr><th scope="col">Match</th><th scope="col">Outcome</th><th scope="col">Team</th><th scope="col" class="num">Players copied</th><th scope="col" class="num">Actions copied</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`}
 ${pages > 1
   ? html`<p class="pager">${page.page > 1 ? html`<a href="${link(page.page - 1)}">← Newer</a>` : ''} <span>Page ${page.page} of ${pages}</span> ${page.page < pages ? html`<a href="${link(page.page + 1)}">Older →</a>` : ''}</p>`

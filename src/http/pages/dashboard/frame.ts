@@ -14,9 +14,9 @@ form.stack { display: grid; gap: .8rem; max-width: 28rem; margin: 1rem 0; }
 label { display: grid; gap: .2rem; font-weight: 600; }
 label small, .hint { font-weight: 400; color: var(--muted); }
 input[type="text"], input[type="email"], input[type="password"], select { font: inherit; padding: .4rem .55rem; border: 1px solid var(--line); border-radius: .3rem; background: transparent; color: inherit; }
-button { font: inherit; padding: .35rem .9rem; border-radius: .3rem; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
+button { font: inherit; padding: .35rem .9rem; border-radius: .3rem; border: 1px solid var(--accent); background: var(--accent); color: var(--on-badge); cursor: pointer; }
 button.quiet { background: transparent; color: var(--accent); }
-button.danger { background: transparent; border-color: #b91c1c; color: #b91c1c; }
+button.danger { background: transparent; border-color: var(--live); color: var(--live); }
 form.inline { display: inline-flex; gap: .4rem; align-items: center; margin: 0; flex-wrap: wrap; }
 .notice { padding: .6rem .9rem; border-left: 4px solid var(--accent); background: rgba(15, 118, 110, .09); margin: 1rem 0; }
 .notice.error { border-left-color: #b91c1c; background: rgba(185, 28, 28, .08); }
@@ -36,6 +36,14 @@ details.lines { margin: .3rem 0; }
 .excluded { color: #991b1b; font-weight: 600; }
 @media (prefers-color-scheme: dark) { .side-unknown { color: #fbbf24; } .excluded { color: #fca5a5; } .outcome-synced { color: #4ade80; } .outcome-unauthenticated { color: #fbbf24; } .outcome-skipped { color: #fca5a5; } }
 form.settle { margin: .3rem 0; }
+.settle-card { border: 1px solid var(--line); border-left: 4px solid #b45309; border-radius: .3rem; padding: .5rem .8rem; margin: .6rem 0; }
+.settle-card form.settle button { margin: .2rem .3rem .2rem 0; }
+.scroll > table > * > tr > :first-child { min-width: 8rem; max-width: 10rem; }
+table.sync-status td:nth-child(2) { min-width: 9rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.no { display: inline-block; min-width: 1.6em; color: var(--muted); font-variant-numeric: tabular-nums; }
+abbr[title] { text-decoration: none; cursor: help; }
+tfoot th, tfoot td { font-weight: 700; border-top: 2px solid var(--line); }
 textarea { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: .3rem; background: transparent; color: inherit; min-width: 12rem; }
 /* Phones: the first column (match, player, team) stays in view; a shadow shows there is more to scroll. */
 .scroll { background: linear-gradient(to right, Canvas 30%, transparent) left / 2rem 100% no-repeat local, linear-gradient(to left, Canvas 30%, transparent) right / 2rem 100% no-repeat local, radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .28), transparent) right / .9rem 100% no-repeat scroll; }
@@ -91,4 +99,22 @@ export function query(values: Record<string, string | number | undefined | null>
   for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * A wide table in a box that scrolls sideways on phones: focusable so it scrolls from the
+ * keyboard, named for screen readers; the first column stays in view, a shadow cues the scroll.
+ */
+export const scrollRegion = (label: string, table: SafeHtml) => html`<div class="scroll" tabindex="0" role="region" aria-label="${label} (scrolls sideways)">${table}</div>`;
+
+/** Links to the CSV (for spreadsheets) and JSON of what a page shows, with its filter. */
+export function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {
+  const q = query(filter);
+  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · <a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
+}
+
+/** "← newer · page n of m · older →" for a list shown a page at a time. */
+export function pager(page: number, pages: number, link: (page: number) => string, newer = 'Newer', older = 'Older'): SafeHtml | string {
+  if (pages <= 1) return '';
+  return html`<nav class="pager" aria-label="pages">${page > 1 ? html`<a href="${link(page - 1)}">← ${newer}</a>` : ''} <span>Page ${page} of ${pages}</span> ${page < pages ? html`<a href="${link(page + 1)}">${older} →</a>` : ''}</nav>`;
 }
