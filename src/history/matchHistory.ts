@@ -2,6 +2,7 @@ import { notFound } from '../domain/errors.js';
 import { diffMatch, type MatchDiff } from '../domain/matchDiff.js';
 import { matchStreamId } from '../domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../eventstore/port.js';
+import { createLru } from '../lru.js';
 import { type PublicEvent, publicEvent } from './publicEvent.js';
 
 /**
@@ -32,6 +33,24 @@ export interface HistoryQuery {
 
 const isContent = (event: RecordedEvent) => publicEvent(event).content !== null;
 
+/**
+ * A version's diff never changes, so each is computed once per process and kept (keyed by
+ * stream and revision); a page reads at most this many bytes of payload to compute new ones,
+ * and ends early beyond it (its `next` continues), so one request's CPU is bounded.
+ */
+const DIFFS_KEPT = 20_000;
+export const HISTORY_WORK_BYTES = 16 * 1024 * 1024;
+const diffsByStore = new WeakMap<EventStore, ReturnType<typeof createLru<{ diff: MatchDiff | null }>>>();
+
+function diffsOf(store: EventStore) {
+  let diffs = diffsByStore.get(store);
+  if (diffs === undefined) {
+    diffs = createLru<{ diff: MatchDiff | null }>(DIFFS_KEPT);
+    diffsByStore.set(store, diffs);
+  }
+  return diffs;
+}
+
 /** The payload of the last content event before `revision`, or undefined at the start. */
 async function previousPayload(store: EventStore, streamId: string, revision: number): Promise<unknown> {
   for (let from = revision - 1; from >= 0; ) {
@@ -54,23 +73,39 @@ export async function readMatchHistory(store: EventStore, matchId: string, query
     query.order === 'oldest'
       ? await store.readStream(streamId, { fromRevision: query.from ?? 0, maxCount: query.limit + 1 })
       : await store.readStream(streamId, { direction: 'backwards', fromRevision: query.from ?? newest.revision, maxCount: query.limit + 1 });
-  const page = window.slice(0, query.limit);
-  const chronological = query.order === 'oldest' ? page : [...page].reverse();
-  let previous = chronological[0] ? await previousPayload(store, streamId, chronological[0].revision) : undefined;
-  const entries = chronological.map((event): HistoryEntry => {
+  const wanted = window.slice(0, query.limit);
+  const entries = await withDiffs(store, streamId, wanted);
+  // A page cut short by the work budget goes on from its first left-out event.
+  const next = entries.length < wanted.length ? wanted[entries.length]!.revision : (window[query.limit]?.revision ?? null);
+  return { entries, next, head: newest.revision, protected: publicEvent(first).content?.protection === 'protected' };
+}
+
+/** Entries in page order, each with its diff: known ones from memory, new ones within the work budget. */
+async function withDiffs(store: EventStore, streamId: string, inPageOrder: RecordedEvent[]): Promise<HistoryEntry[]> {
+  const diffs = diffsOf(store);
+  const out: HistoryEntry[] = [];
+  let work = 0;
+  for (const event of inPageOrder) {
     const entry = publicEvent(event);
-    if (!entry.content) return { ...entry, diff: null };
-    const payload: unknown = JSON.parse(entry.content.payloadText);
-    const diff = previous === undefined ? null : diffMatch(previous, payload);
-    previous = payload;
-    return { ...entry, diff };
-  });
-  return {
-    entries: query.order === 'oldest' ? entries : entries.reverse(),
-    next: window[query.limit]?.revision ?? null,
-    head: newest.revision,
-    protected: publicEvent(first).content?.protection === 'protected',
-  };
+    if (!entry.content) {
+      out.push({ ...entry, diff: null });
+      continue;
+    }
+    const key = `${streamId}@${event.revision}`;
+    const known = diffs.get(key);
+    if (known !== undefined) {
+      out.push({ ...entry, diff: known.diff });
+      continue;
+    }
+    // Each new diff parses this version and the one before it.
+    work += entry.content.payloadText.length * 2;
+    if (work > HISTORY_WORK_BYTES && out.length > 0) break;
+    const previous = await previousPayload(store, streamId, event.revision);
+    const diff = previous === undefined ? null : diffMatch(previous, JSON.parse(entry.content.payloadText));
+    diffs.set(key, { diff });
+    out.push({ ...entry, diff });
+  }
+  return out;
 }
 
 export interface MatchAtRevision {
