@@ -9,5 +9,10 @@ export const allProjections: Projection[] = [publicViewProjection, clubDashboard
 /**
  * Projections a write waits for before it is acknowledged (read-your-writes): after a 2xx the
  * public page, and for a synced match the club dashboard and its Sync status, show the upload.
+ * Only those its events change: an upload naming no club does not wait for the club's projections.
  */
-export const readYourWritesProjections = [publicViewProjection.name, clubDashboardProjection.name, syncStatusProjection.name];
+export function readYourWritesProjections(eventTypes: readonly string[]): string[] {
+  return allProjections
+    .filter((projection) => projection.changedBy === undefined || projection.changedBy.some((type) => eventTypes.includes(type)))
+    .map((projection) => projection.name);
+}

@@ -1,11 +1,10 @@
-import { clubPlayers, clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
-import type { JsonText } from '../src/domain/jsonText.js';
-import { type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
+import { clubPlayers } from '../src/domain/clubSync.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, type Side } from '../src/domain/matchEvents.js';
 import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
-import { type SyncSource, syncSourceOf } from './clubSyncSource.js';
+import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
 import type { Projection } from './projection.js';
 
 /**
@@ -20,14 +19,14 @@ import type { Projection } from './projection.js';
 export const CLUB_DASHBOARD = 'clubDashboard';
 export const CLUB_MATCHES = 'clubMatches';
 export const CLUB_MATCH_ACTIONS = 'clubMatchActions';
-/** A payload waiting for its sync outcome, which is the next event of the same append. */
-const PENDING = 'clubDashboardPending';
 
 /** A stat line as stored: [stat name, value] pairs. */
 export type StatPairs = [string, number][];
 
 export interface ClubPlayerCopy {
   key: string;
+  /** The side the payload gives the player ('home' / 'away'), so a side settled later can pick its players. */
+  team?: string | null;
   playerId: string | null;
   name: string | null;
   number: string | null;
@@ -74,18 +73,11 @@ export interface ClubMatchActionsDoc {
   playerNames: [string, string][];
 }
 
-interface PendingDoc {
-  [field: string]: unknown;
-  id: string;
-  /** Revision of the match event that carried the payload. */
-  revision: number;
-  payload: JsonText;
-}
-
 export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${matchId}`;
 
 const copyOf = (player: PlayerLine): ClubPlayerCopy => ({
   key: player.key,
+  team: player.team,
   playerId: player.playerId,
   name: player.name,
   number: player.number,
@@ -119,6 +111,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     season: summary.season,
     category: summary.category,
     competition: summary.competition,
+    // Side unknown: both sides' players, each with its side, so that a side the admin settles picks its own.
     players: clubPlayers(source.players, side).map(copyOf),
     actionCount: summary.actions.length,
   };
@@ -129,43 +122,21 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
 
 export const clubDashboardProjection: Projection = {
   name: CLUB_DASHBOARD,
-  collections: [CLUB_MATCHES, CLUB_MATCH_ACTIONS, PENDING],
+  collections: [CLUB_MATCHES, CLUB_MATCH_ACTIONS],
   indexes: [
     { collection: CLUB_MATCHES, fields: ['clubId', 'startedAt'] },
     { collection: CLUB_MATCHES, fields: ['clubId', 'teamId'] },
   ],
-  async apply(recorded, view) {
-    const content = decodeMatchEvent(recorded.type, recorded.data);
-    if (content !== null) {
-      const { matchId, payload } = content.data;
-      if (clubSyncTarget(mayNameClub(payload) ? JSON.parse(payload) : null) !== null) {
-        const pending: PendingDoc = { id: matchId, revision: recorded.revision, payload };
-        view.put(PENDING, pending);
-      }
-      return;
-    }
+  // A payload naming a club always comes with its sync outcome in the same append.
+  changedBy: CLUB_SYNC_EVENT_TYPES,
+  async apply(recorded, view, append) {
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
-    if (sync === null) return;
-    const { matchId, clubId } = sync.data;
-    const pending = (await view.get(PENDING, matchId)) as PendingDoc | null;
-    if (sync.type !== 'ClubSyncSkipped') {
-      // The copy is made whenever its payload is still pending, even if the match document is
-      // there: a crash may have stored it without its actions, and the store refuses rewrites.
-      if (pending === null || pending.revision !== recorded.revision - 1) {
-        const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
-        if (current === null || Number(current.revision) < recorded.revision) {
-          throw new Error(`club sync of match ${matchId} at revision ${recorded.revision} has no payload before it`);
-        }
-      } else {
-        const source = syncSourceOf(pending.payload);
-        if (source === null) throw new Error(`the payload of match ${matchId} at revision ${pending.revision} names no club`);
-        const { match, actions } = clubMatchCopy(source, sync, recorded);
-        view.put(CLUB_MATCHES, match);
-        view.put(CLUB_MATCH_ACTIONS, actions);
-      }
-    }
-    // Last, so that a store writing change by change never drops the payload before the copy.
-    if (pending !== null) view.delete(PENDING, matchId);
+    if (sync === null || sync.type === 'ClubSyncSkipped') return;
+    const source = syncSourceBefore(recorded, append);
+    if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
+    const { match, actions } = clubMatchCopy(source, sync, recorded);
+    view.put(CLUB_MATCHES, match);
+    view.put(CLUB_MATCH_ACTIONS, actions);
   },
 };
 
@@ -219,6 +190,27 @@ export interface PlayerStats extends ClubPlayer {
   rates: StatRate[];
   lines: StatLine[];
 }
+
+/** What the admin decided about the club's matches (club stream): sides settled, matches left out. */
+export interface ClubMatchDecisions {
+  settledSides: Record<string, 'home' | 'away'>;
+  excludedMatches: Record<string, string>;
+}
+
+/** A copy as the club sees it now: the side the admin settled wins, and whether it counts in players and stats. */
+export function withDecisions(match: ClubMatchDoc, decisions: ClubMatchDecisions): ClubMatchDoc & { counted: boolean; excluded: boolean } {
+  const settled = Object.hasOwn(decisions.settledSides, match.matchId) ? (decisions.settledSides[match.matchId] ?? null) : null;
+  const side = settled ?? match.side;
+  const excluded = Object.hasOwn(decisions.excludedMatches, match.matchId);
+  return { ...match, side, players: clubPlayers(match.players, side), excluded, counted: side !== null && !excluded };
+}
+
+/**
+ * The copies that count in players and stats: side known (by the upload or the admin) and not
+ * excluded. A match whose side is unknown counts for neither side until the admin settles it.
+ */
+export const countedMatches = (matches: ClubMatchDoc[], decisions: ClubMatchDecisions): ClubMatchDoc[] =>
+  matches.map((match) => withDecisions(match, decisions)).filter((match) => match.counted);
 
 /** Lines with only a position in their payload's list cannot be matched across matches. */
 const mergeKey = (match: ClubMatchDoc, player: ClubPlayerCopy) => `${match.teamId}\0${player.key.startsWith('#') ? `${match.matchId}${player.key}` : player.key}`;

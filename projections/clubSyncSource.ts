@@ -1,15 +1,38 @@
 import { clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
 import type { JsonText } from '../src/domain/jsonText.js';
+import { decodeMatchEvent } from '../src/domain/matchEvents.js';
 import { type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
+import type { RecordedEvent } from '../src/eventstore/port.js';
+import { createLru } from '../src/lru.js';
 
 /**
  * What club sync copies out of a payload. The sync outcome is a separate event that follows
- * the match event in the same append, so projections keep this copy until the outcome comes.
+ * the match event in the same append, and the append is delivered whole, so projections take
+ * the payload from the event before the outcome.
  */
 export interface SyncSource {
   summary: MatchSummary;
   /** Every player of the payload, each with every stat tracked in this payload (absent means 0). */
   players: PlayerLine[];
+}
+
+/** Sources recently decoded, by event id: the club projections each read the same append. */
+const decoded = createLru<{ source: SyncSource | null }>(32);
+
+/**
+ * The club-sync content of the match event that a sync outcome follows in `append` (revision
+ * just before it), or null when there is none or it names no club. Decoded once for every
+ * projection that asks.
+ */
+export function syncSourceBefore(outcome: RecordedEvent, append: readonly RecordedEvent[]): SyncSource | null {
+  const content = append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1);
+  if (content === undefined) return null;
+  const known = decoded.get(content.id);
+  if (known !== undefined) return known.source;
+  const match = decodeMatchEvent(content.type, content.data);
+  const source = match === null ? null : syncSourceOf(match.data.payload);
+  decoded.set(content.id, { source });
+  return source;
 }
 
 /** The payload's club-sync content, or null when the payload does not name a club and team. */

@@ -9,8 +9,9 @@ export interface ProjectionView {
 }
 
 /**
- * A read model derived from the log. `apply` must depend only on the event and the documents
- * it reads, so replaying the log rebuilds the same documents.
+ * A read model derived from the log. `apply` must depend only on the event, the other events of
+ * its append and the documents it reads, so replaying the log rebuilds the same documents.
+ * The runner delivers every append whole, in one batch (projections/appends.ts).
  */
 export interface Projection {
   readonly name: string;
@@ -19,12 +20,18 @@ export interface Projection {
   /** Indexes its readers' queries need. */
   readonly indexes: IndexSpec[];
   /**
+   * Event types whose append changes this projection's documents: a write waits for the
+   * projection (read-your-writes) only when its append holds one. Absent: every write waits.
+   */
+  readonly changedBy?: readonly string[];
+  /**
    * Documents `apply` will read for this event, if the projection can tell without reading:
    * the runner fetches a batch's worth with one query per collection instead of one per event.
    * Optional, and only a hint: a read not named here is simply made when `apply` asks.
    */
   reads?(event: RecordedEvent): DocumentRef[];
-  apply(event: RecordedEvent, view: ProjectionView): Promise<void>;
+  /** Called for each event in log order; `append` holds every event of its append, itself included. */
+  apply(event: RecordedEvent, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
 }
 
 export interface DocumentRef {

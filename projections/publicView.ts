@@ -1,30 +1,52 @@
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
-import { matchIdOfStream } from '../src/domain/matchId.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
+import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
 import type { ReadModelReader } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
 
 export const PUBLIC_VIEW = 'publicView';
 
-/** What anyone may see of a match: its payload as last uploaded, and when and how it changed. */
+/**
+ * What anyone may see of a match: when and how it changed, and where its payload as last
+ * uploaded is. The payload itself stays in the log only (stored once, as sent): `revision`
+ * names the event that carries it, and readers take it from there (readPublicPayload).
+ */
 export interface PublicViewDoc {
   [field: string]: unknown;
   id: string;
-  /** Stream revision of the event that last changed the match. */
+  /** Stream revision of the event that last changed the match, and carries its payload. */
   revision: number;
   createdAt: string;
   updatedAt: string;
   protected: boolean;
   /** How many versions the match has had: 1 after creation, +1 per replacement. */
   versions: number;
-  /** The payload's JSON text, exactly as uploaded. */
-  payload: JsonText;
 }
 
 /** Reads a match's public view; documents in this collection are only ever written below. */
 export async function readPublicView(reader: Pick<ReadModelReader, 'get'>, id: string): Promise<PublicViewDoc | null> {
   return (await reader.get(PUBLIC_VIEW, id)) as PublicViewDoc | null;
+}
+
+/** A public view with its payload's JSON text, exactly as uploaded. */
+export type PublicMatch = PublicViewDoc & { payload: JsonText };
+
+/**
+ * The payload a public view refers to, read from the event at its revision. The log keeps every
+ * event forever, so the reference never dangles; a missing event means a broken store.
+ */
+export async function readPublicPayload(eventStore: Pick<EventStore, 'readStream'>, doc: PublicViewDoc): Promise<JsonText> {
+  const [event] = await eventStore.readStream(matchStreamId(doc.id), { fromRevision: doc.revision, maxCount: 1 });
+  const content = event?.revision === doc.revision ? decodeMatchEvent(event.type, event.data) : null;
+  if (content === null) throw new Error(`the log has no payload for match ${doc.id} at revision ${doc.revision}`);
+  return content.data.payload;
+}
+
+/** A match's public view and its payload, or null when there is no such match. */
+export async function readPublicMatch(reader: Pick<ReadModelReader, 'get'>, eventStore: Pick<EventStore, 'readStream'>, id: string): Promise<PublicMatch | null> {
+  const doc = await readPublicView(reader, id);
+  return doc === null ? null : { ...doc, payload: await readPublicPayload(eventStore, doc) };
 }
 
 /** Pure: the document after `event`, or the same document if the event was already applied. */
@@ -39,11 +61,10 @@ export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, r
         updatedAt: recorded.recordedAt,
         protected: event.data.protection === 'protected',
         versions: 1,
-        payload: event.data.payload,
       };
     case 'MatchReplaced':
       if (doc === null) return null;
-      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1, payload: event.data.payload };
+      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1 };
   }
 }
 
@@ -51,6 +72,7 @@ export const publicViewProjection: Projection = {
   name: PUBLIC_VIEW,
   collections: [PUBLIC_VIEW],
   indexes: [],
+  changedBy: ['MatchCreated', 'MatchReplaced'],
   reads(recorded) {
     const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
     return matchId === null ? [] : [{ collection: PUBLIC_VIEW, id: matchId }];

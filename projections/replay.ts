@@ -1,6 +1,7 @@
-import type { EventStore, Position } from '../src/eventstore/port.js';
+import type { EventStore, Position, RecordedEvent } from '../src/eventstore/port.js';
 import type { ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection, ProjectionView } from './projection.js';
+import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
 
 export interface ReplayProgress {
@@ -24,14 +25,23 @@ export async function replayUntil(
   batchSize = 500,
 ): Promise<ReplayProgress> {
   let checkpoint = await readModel.getCheckpoint(projection.name);
+  let read = checkpoint;
+  let held: RecordedEvent[] = [];
   let events = 0;
   while (until !== null && (checkpoint ?? 0) < until) {
-    const batch = (await eventStore.readAll({ after: checkpoint, maxCount: batchSize })).filter((e) => e.position <= until);
-    const last = batch.at(-1);
-    if (!last) break;
-    await readModel.commit(projection.name, await applyBatch(projection, readModel, batch), last.position, checkpoint);
+    const batch = (read ?? 0) < until ? (await eventStore.readAll({ after: read, maxCount: batchSize })).filter((e) => e.position <= until) : [];
+    read = batch.at(-1)?.position ?? read;
+    // The last append may go on in the next read, unless the log ends here.
+    const { ready, held: rest } = batch.length === 0 ? { ready: held, held: [] } : holdLastAppend([...held, ...batch]);
+    held = rest;
+    const last = ready.at(-1);
+    if (!last) {
+      if (batch.length === 0) break;
+      continue;
+    }
+    await readModel.commit(projection.name, await applyBatch(projection, readModel, ready), last.position, checkpoint);
     checkpoint = last.position;
-    events += batch.length;
+    events += ready.length;
     onProgress({ events, position: checkpoint, until });
   }
   return { events, position: checkpoint, until };
@@ -49,13 +59,13 @@ export function stagedProjection(projection: Projection): Projection {
     ...(projection.reads && {
       reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: staged(ref.collection) })),
     }),
-    apply(event, view) {
+    apply(event, view, append) {
       const renamed: ProjectionView = {
         get: (collection, id) => view.get(staged(collection), id),
         put: (collection, doc) => view.put(staged(collection), doc),
         delete: (collection, id) => view.delete(staged(collection), id),
       };
-      return projection.apply(event, renamed);
+      return projection.apply(event, renamed, append);
     },
   };
 }

@@ -1,7 +1,8 @@
-import type { AllSubscription, EventStore, Position } from '../src/eventstore/port.js';
+import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/port.js';
 import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/port.js';
 import type { Projection } from './projection.js';
 import { wakeableSleep } from '../src/wakeableSleep.js';
+import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
 
 export interface ProjectionLogger {
@@ -74,17 +75,12 @@ export function runProjection(
     logger.info({ projection: projection.name, checkpoint }, 'projection running from its stored checkpoint');
     const subscription = eventStore.subscribeToAll({ after: checkpoint, batchSize });
     current.subscription = subscription;
-    for await (const item of subscription) {
-      if (stopped) break;
-      if (item.kind === 'caughtUp') {
-        state.caughtUp = true;
-        advance(item.position);
-        continue;
-      }
-      state.caughtUp = false;
-      const last = item.events.at(-1);
-      if (!last) continue;
-      const changes = await applyBatch(projection, readModel, item.events, (event, error) => {
+    /** The last append delivered, held back until it is known whole (more events, or caught up). */
+    let held: RecordedEvent[] = [];
+    const apply = async (events: RecordedEvent[]) => {
+      const last = events.at(-1);
+      if (!last) return;
+      const changes = await applyBatch(projection, readModel, events, (event, error) => {
         state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
       });
       try {
@@ -97,6 +93,21 @@ export function runProjection(
       checkpoint = last.position;
       state.failure = null;
       advance(last.position);
+    };
+    for await (const item of subscription) {
+      if (stopped) break;
+      if (item.kind === 'caughtUp') {
+        // Appends are atomic: caught up, the held append is whole.
+        await apply(held);
+        held = [];
+        state.caughtUp = true;
+        advance(item.position);
+        continue;
+      }
+      state.caughtUp = false;
+      const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
+      held = rest;
+      await apply(ready);
     }
   }
 

@@ -1,8 +1,8 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent } from '../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
-import { type SyncSource, syncSourceOf } from './clubSyncSource.js';
+import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
 import type { Projection } from './projection.js';
 
 /**
@@ -13,7 +13,6 @@ import type { Projection } from './projection.js';
 export const SYNC_STATUS = 'syncStatus';
 export const SYNC_LOG = 'clubSyncLog';
 export const APP_KEY_USAGE = 'appKeyUsage';
-const PENDING = 'syncStatusPending';
 
 export type SyncOutcome = 'synced' | 'unauthenticated' | 'skipped';
 export const SYNC_OUTCOMES: SyncOutcome[] = ['synced', 'unauthenticated', 'skipped'];
@@ -36,6 +35,8 @@ export interface SyncLogDoc {
   startedAt: string | null;
   playersCopied: number;
   actionsCopied: number;
+  /** The club's side as the upload told it; null when processed with the side unknown (absent on rows of older versions). */
+  side?: 'home' | 'away' | null;
 }
 
 export interface AppKeyUsageDoc {
@@ -51,10 +52,8 @@ export interface AppKeyUsageDoc {
   position: number;
 }
 
-interface PendingDoc {
-  [field: string]: unknown;
-  id: string;
-  revision: number;
+/** What a Sync status row tells of the payload synced. */
+interface Copied {
   title: string | null;
   startedAt: string | null;
   players: { team: string | null }[];
@@ -64,14 +63,14 @@ interface PendingDoc {
 const outcomeOf = (event: ClubSyncEvent): SyncOutcome =>
   event.type === 'ClubSyncAccepted' ? 'synced' : event.type === 'ClubSyncUnauthenticated' ? 'unauthenticated' : 'skipped';
 
-function pendingOf(matchId: string, revision: number, source: SyncSource): PendingDoc {
+function copiedOf(source: SyncSource): Copied {
   const { home, away, startedAt } = source.summary;
   const title = home.name !== null || away.name !== null ? `${home.name ?? 'Home'} vs ${away.name ?? 'Away'}` : null;
-  return { id: matchId, revision, title, startedAt, players: source.players.map((p) => ({ team: p.team })), actions: source.summary.actions.length };
+  return { title, startedAt, players: source.players.map((p) => ({ team: p.team })), actions: source.summary.actions.length };
 }
 
 /** Pure: the Sync status row of one sync outcome. */
-export function syncLogRow(event: ClubSyncEvent, pending: PendingDoc | null, recorded: Pick<RecordedEvent, 'revision' | 'position' | 'recordedAt'>): SyncLogDoc {
+export function syncLogRow(event: ClubSyncEvent, pending: Copied | null, recorded: Pick<RecordedEvent, 'revision' | 'position' | 'recordedAt'>): SyncLogDoc {
   const { clubId, teamId, matchId, keyId } = event.data;
   const outcome = outcomeOf(event);
   const copied = outcome !== 'skipped' && pending !== null;
@@ -91,6 +90,7 @@ export function syncLogRow(event: ClubSyncEvent, pending: PendingDoc | null, rec
     startedAt: pending?.startedAt ?? null,
     playersCopied: copied ? clubPlayers(pending.players, side).length : 0,
     actionsCopied: copied ? pending.actions : 0,
+    side,
   };
 }
 
@@ -103,32 +103,25 @@ export function keyUsageAfter(current: AppKeyUsageDoc | null, event: Extract<Clu
 
 export const syncStatusProjection: Projection = {
   name: SYNC_STATUS,
-  collections: [SYNC_LOG, APP_KEY_USAGE, PENDING],
+  collections: [SYNC_LOG, APP_KEY_USAGE],
   indexes: [
     { collection: SYNC_LOG, fields: ['clubId', 'position'] },
     { collection: SYNC_LOG, fields: ['clubId', 'outcome', 'position'] },
     { collection: APP_KEY_USAGE, fields: ['clubId'] },
   ],
-  async apply(recorded, view) {
-    const content = decodeMatchEvent(recorded.type, recorded.data);
-    if (content !== null) {
-      const source = syncSourceOf(content.data.payload);
-      if (source !== null) view.put(PENDING, pendingOf(content.data.matchId, recorded.revision, source));
-      return;
-    }
+  changedBy: CLUB_SYNC_EVENT_TYPES,
+  async apply(recorded, view, append) {
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null) return;
-    const found = (await view.get(PENDING, sync.data.matchId)) as PendingDoc | null;
-    const pending = found !== null && found.revision === recorded.revision - 1 ? found : null;
     if (!(sync.type === 'ClubSyncSkipped' && sync.data.reason === 'no_such_club')) {
-      view.put(SYNC_LOG, syncLogRow(sync, pending, recorded));
+      const source = syncSourceBefore(recorded, append);
+      view.put(SYNC_LOG, syncLogRow(sync, source === null ? null : copiedOf(source), recorded));
     }
     if (sync.type === 'ClubSyncAccepted') {
       const id = `${sync.data.clubId}:${sync.data.keyId}`;
       const usage = keyUsageAfter((await view.get(APP_KEY_USAGE, id)) as AppKeyUsageDoc | null, sync, recorded);
       view.put(APP_KEY_USAGE, usage);
     }
-    if (found !== null) view.delete(PENDING, sync.data.matchId);
   },
 };
 

@@ -1,5 +1,6 @@
 import type { Position, RecordedEvent } from '../src/eventstore/port.js';
 import type { Document, DocumentChange, ReadModelReader } from '../src/readmodel/port.js';
+import { appendsOf } from './appends.js';
 import type { DocumentRef, Projection, ProjectionView } from './projection.js';
 
 /**
@@ -59,9 +60,9 @@ export function createUnitOfWork(reader: ReadModelReader) {
 }
 
 /**
- * Applies a batch of events to a projection: the documents it names in `reads` are fetched
- * first, in one query per collection; the changes come back for the caller to commit with the
- * checkpoint. `onFailure` hears which event threw before the error propagates.
+ * Applies a batch of events (whole appends) to a projection: the documents it names in `reads`
+ * are fetched first, in one query per collection; the changes come back for the caller to commit
+ * with the checkpoint. `onFailure` hears which event threw before the error propagates.
  */
 export async function applyBatch(
   projection: Projection,
@@ -71,12 +72,14 @@ export async function applyBatch(
 ): Promise<DocumentChange[]> {
   const unitOfWork = createUnitOfWork(reader);
   if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
-  for (const event of events) {
-    try {
-      await projection.apply(event, unitOfWork.viewAt(event.position));
-    } catch (error) {
-      onFailure(event, error);
-      throw error;
+  for (const append of appendsOf(events)) {
+    for (const event of append) {
+      try {
+        await projection.apply(event, unitOfWork.viewAt(event.position), append);
+      } catch (error) {
+        onFailure(event, error);
+        throw error;
+      }
     }
   }
   return unitOfWork.changes();

@@ -95,9 +95,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   const matches = createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
-    waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs),
+    waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
-    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
   });
 
   await app.register(matchApi, {
@@ -123,6 +123,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     readModel: engine.readModel,
     matchUrl,
     publicBaseUrl: config.publicBaseUrl,
+    globalEnforcement: config.clubSyncEnforcement,
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });

@@ -9,8 +9,11 @@ import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, r
 export interface Engine {
   eventStore: EventStore;
   readModel: ReadModelStore;
-  /** Resolves true once the read models a reader sees include `position`; false on timeout. */
-  waitForReaders(position: Position, timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves true once the read models a reader sees include `position`; false on timeout.
+   * With `eventTypes` (those of the append), only the projections they change are waited for.
+   */
+  waitForReaders(position: Position, timeoutMs: number, eventTypes?: readonly string[]): Promise<boolean>;
   projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
   close(): Promise<void>;
 }
@@ -39,11 +42,11 @@ export async function openEngine(
     return byName;
   }
 
-  async function pollCheckpoints(position: Position, timeoutMs: number): Promise<boolean> {
+  async function pollCheckpoints(position: Position, timeoutMs: number, names: string[]): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const reached = await checkpoints();
-      if (readYourWritesProjections.every((name) => (reached.get(name) ?? 0) >= position)) return true;
+      if (names.every((name) => (reached.get(name) ?? 0) >= position)) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -52,9 +55,10 @@ export async function openEngine(
   return {
     eventStore,
     readModel,
-    async waitForReaders(position, timeoutMs) {
-      if (running.length === 0) return pollCheckpoints(position, timeoutMs);
-      const waits = running.filter((r) => readYourWritesProjections.includes(r.name)).map((r) => r.waitFor(position, timeoutMs));
+    async waitForReaders(position, timeoutMs, eventTypes) {
+      const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
+      if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);
+      const waits = running.filter((r) => names.includes(r.name)).map((r) => r.waitFor(position, timeoutMs));
       return (await Promise.all(waits)).every(Boolean);
     },
     async projectionStatus() {

@@ -42,6 +42,32 @@ export function createStateCache<State>(maxEntries = 10_000) {
 export type StateCache<State> = ReturnType<typeof createStateCache<State>>;
 
 /**
+ * Runs commands on one stream one at a time, in arrival order; different streams run side by
+ * side. Commands for one match from several connections then follow each other instead of
+ * conflicting in the same group commit and retrying. Only within this process: other processes
+ * are still kept out by the expected revision.
+ */
+export function createStreamQueue() {
+  const tails = new Map<string, Promise<void>>();
+  return {
+    run<T>(streamId: string, work: () => Promise<T>): Promise<T> {
+      const result = (tails.get(streamId) ?? Promise.resolve()).then(work);
+      const tail = result.then(
+        () => undefined,
+        () => undefined,
+      );
+      tails.set(streamId, tail);
+      void tail.then(() => {
+        if (tails.get(streamId) === tail) tails.delete(streamId);
+      });
+      return result;
+    },
+  };
+}
+
+export type StreamQueue = ReturnType<typeof createStreamQueue>;
+
+/**
  * Folds a stream into state. With a cache, only the events after the cached revision are read.
  * `revision` is the stream's last revision, null when it does not exist.
  */
@@ -67,6 +93,7 @@ export async function loadState<State, Event>(
  * Read the stream, fold it into state, decide, append with the revision that was read.
  * A conflicting append means another writer got there first: read again and decide again,
  * so the rules are always applied to the latest state (at most `maxAttempts` times).
+ * With a queue, commands on the same stream in this process wait for each other.
  */
 export async function handleCommand<State, Command, Event>(
   eventStore: EventStore,
@@ -74,27 +101,30 @@ export async function handleCommand<State, Command, Event>(
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata,
-  { cache, maxAttempts = 20 }: { cache?: StateCache<State>; maxAttempts?: number } = {},
+  { cache, queue, maxAttempts = 20 }: { cache?: StateCache<State>; queue?: StreamQueue; maxAttempts?: number } = {},
 ): Promise<HandledCommand<Event>> {
   const attemptId = randomUUID();
-  for (let attempt = 1; ; attempt += 1) {
-    const { state, revision } = await loadState(eventStore, streamId, decider, cache);
-    const events = decider.decide(command, state);
-    const toAppend = events.map((event, index) => ({
-      ...decider.encode(event),
-      id: eventId(attemptId, streamId, revision, index),
-      metadata,
-    }));
-    try {
-      const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
-      // We know exactly what was appended: the next command on this stream need not read it back.
-      cache?.set(streamId, append.nextExpectedRevision, events.reduce(decider.evolve, state));
-      return { events, append };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      if (attempt >= maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
+  const attempt = async (): Promise<HandledCommand<Event>> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const { state, revision } = await loadState(eventStore, streamId, decider, cache);
+      const events = decider.decide(command, state);
+      const toAppend = events.map((event, index) => ({
+        ...decider.encode(event),
+        id: eventId(attemptId, streamId, revision, index),
+        metadata,
+      }));
+      try {
+        const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
+        // We know exactly what was appended: the next command on this stream need not read it back.
+        cache?.set(streamId, append.nextExpectedRevision, events.reduce(decider.evolve, state));
+        return { events, append };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (attempt >= maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
+      }
     }
-  }
+  };
+  return queue ? queue.run(streamId, attempt) : attempt();
 }
 
 /**

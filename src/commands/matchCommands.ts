@@ -5,7 +5,7 @@ import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/port.js';
-import { createStateCache, type Decider, handleCommand } from './commandHandler.js';
+import { createStateCache, createStreamQueue, type Decider, handleCommand } from './commandHandler.js';
 
 export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> = {
   initialState: initialMatchState,
@@ -42,24 +42,25 @@ export interface UploadResult {
 export interface MatchCommandsDeps {
   eventStore: EventStore;
   hashWriteToken: WriteTokenHasher;
-  /** Resolves once readers see everything up to `position` (read-your-writes), or times out. */
-  waitForReaders: (position: Position) => Promise<boolean>;
+  /** Resolves once readers see what the events appended at up to `position` change (read-your-writes), or times out. */
+  waitForReaders: (position: Position, eventTypes: readonly string[]) => Promise<boolean>;
   onReadersLagging: (position: Position) => void;
   /** Looks up the club, its team and the app key for an attempted sync (src/commands/clubCommands.ts). */
-  checkClubSync: (target: ClubSyncTarget, appKey: string | null, payload: unknown) => Promise<ClubSyncCheck>;
+  checkClubSync: (target: ClubSyncTarget, matchId: string, appKey: string | null, payload: unknown) => Promise<ClubSyncCheck>;
 }
 
 /** The write side of matches: uploads become events, durable before the caller hears back. */
 export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging, checkClubSync }: MatchCommandsDeps) {
   // A live match is re-uploaded after every rally; without the cache each upload would re-read every version.
   const cache = createStateCache<MatchState>();
+  const queue = createStreamQueue();
 
   /** Club sync is checked once per upload, before deciding: the key's validity at this moment counts. */
   async function clubSyncOf(input: UploadInput): Promise<ClubSyncCheck | null> {
     // Decided on the parsed payload: a key spelled "\u0063lubId" names the club as surely as "clubId".
     const body = input.body === undefined ? JSON.parse(input.payload) : input.body;
     const target = clubSyncTarget(body);
-    return target === null ? null : checkClubSync(target, input.appKey, body);
+    return target === null ? null : checkClubSync(target, input.matchId, input.appKey, body);
   }
 
   return {
@@ -77,9 +78,9 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         requestId: input.requestId,
         clientAddressClass: input.clientAddressClass,
         schemaVersion: 1,
-      }, { cache });
+      }, { cache, queue });
       // The write is durable either way; a lagging read model is reported, not turned into an error.
-      if (!(await waitForReaders(append.position))) onReadersLagging(append.position);
+      if (!(await waitForReaders(append.position, events.map((event) => event.type)))) onReadersLagging(append.position);
       return {
         matchId: input.matchId,
         created: events.some((event) => event.type === 'MatchCreated'),

@@ -94,6 +94,7 @@ export type ClubSyncEvent = {
 export type MatchStreamEvent = MatchEvent | ClubSyncEvent;
 
 const isClubSyncEventType = (type: string): type is ClubSyncEventType => Object.hasOwn(syncEnvelopes, type);
+export const CLUB_SYNC_EVENT_TYPES = Object.keys(syncEnvelopes) as ClubSyncEventType[];
 export const isClubSyncEvent = (event: MatchStreamEvent): event is ClubSyncEvent => isClubSyncEventType(event.type);
 
 export const isMatchEventType = (type: string): type is MatchEventType => Object.hasOwn(envelopes, type);

@@ -9,8 +9,9 @@ import { asJsonText, withPayload } from '../domain/jsonText.js';
 import type { WriteVia } from '../domain/matchEvents.js';
 import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt } from '../history/matchHistory.js';
+import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { readPublicView } from '../../projections/publicView.js';
+import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
@@ -43,6 +44,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
   });
+  /**
+   * Answers by match and revision, as UTF-8 bytes: a revision fixes the whole answer, so a match
+   * followed by many viewers is read from the log and encoded once per upload. A few live
+   * matches at a time are what is watched; 64 answers of ~100 KB bound the memory.
+   */
+  const views = createLru<Buffer>(64);
 
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
@@ -156,6 +163,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       }
       const doc = await readPublicView(readModel, id);
       if (doc === null) throw notFound(`no match with id "${id}"`);
+      untyped.header('etag', `"r${doc.revision}"`);
+      const key = `${doc.id}\0${doc.revision}`;
+      const cached = views.get(key);
+      if (cached !== undefined) return untyped.send(cached);
       const meta = {
         id: doc.id,
         url: matchUrl(doc.id),
@@ -165,8 +176,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         versions: doc.versions,
         protected: doc.protected,
       };
-      // The payload text is sent as stored, without a parse and re-serialise.
-      return untyped.header('etag', `"r${doc.revision}"`).send(withPayload(meta, doc.payload));
+      // The payload text is sent as stored in the log, without a parse and re-serialise.
+      const body = Buffer.from(withPayload(meta, await readPublicPayload(eventStore, doc)));
+      views.set(key, body);
+      return untyped.send(body);
     },
   );
 };

@@ -6,7 +6,7 @@ import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
 import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { readPublicView } from '../../projections/publicView.js';
+import { readPublicMatch, readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { renderHistoryPage } from './pages/historyPage.js';
 import { PAGE_CSP } from './pages/layout.js';
 import { renderMatchPage, renderNotFoundPage } from './pages/matchPage.js';
@@ -65,7 +65,7 @@ export const matchPage: FastifyPluginAsync<{ readModel: ReadModelReader; eventSt
         updatedAt: doc.updatedAt,
         versions: doc.versions,
         protected: doc.protected,
-        summary: summarizeMatch(JSON.parse(doc.payload)),
+        summary: summarizeMatch(JSON.parse(await readPublicPayload(eventStore, doc))),
       });
       rendered.set(key, page);
     }
@@ -78,7 +78,7 @@ export const matchPage: FastifyPluginAsync<{ readModel: ReadModelReader; eventSt
     const from = revisionParam(request.query.from);
     const page = isMatchId(id) ? await orNotFound(readMatchHistory(eventStore, id, { order, limit: 50, ...(from === null ? {} : { from }) })) : null;
     if (page === null) return notFoundPage(reply, id);
-    const current = await readPublicView(readModel, id);
+    const current = await readPublicMatch(readModel, eventStore, id);
     return renderHistoryPage({ id, order, page, summary: summarizeMatch(current === null ? null : JSON.parse(current.payload)) });
   });
 };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { createStateCache, handleCommand } from '../../src/commands/commandHandler.js';
+import { createStateCache, createStreamQueue, handleCommand } from '../../src/commands/commandHandler.js';
 import { matchDecider } from '../../src/commands/matchCommands.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
@@ -63,4 +63,25 @@ t.test('the cache drops the least recently used stream first', async (t) => {
   t.ok(cache.get('a'), 'recently used kept');
   t.equal(cache.get('b'), undefined, 'least recently used dropped');
   t.ok(cache.get('c'));
+});
+
+t.test('commands on one match in one process take turns: none conflicts, each appends once, in arrival order', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  let appends = 0;
+  const counted: EventStore = {
+    ...store,
+    appendToStream(streamId, events, expected) {
+      appends += 1;
+      return store.appendToStream(streamId, events, expected);
+    },
+  };
+  const cache = createStateCache<MatchState>();
+  const queue = createStreamQueue();
+  const writers = Array.from({ length: 20 }, (_, i) => handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${i}}`, null, 'PUT'), meta, { cache, queue }));
+  const results = await Promise.all(writers);
+  t.equal(appends, 20, 'no append was retried');
+  t.same(results.map((r) => r.append.nextExpectedRevision), [...Array(20).keys()], 'in arrival order');
+  const other = await handleCommand(counted, 'match-n', matchDecider, { ...upload('{}'), matchId: 'n' }, meta, { cache, queue });
+  t.equal(other.append.nextExpectedRevision, 0, 'another match is not held up');
 });

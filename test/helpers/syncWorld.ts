@@ -10,6 +10,7 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
 import type { Document, ReadModelStore } from '../../src/readmodel/port.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
 import type { Projection } from '../../projections/projection.js';
+import { appendsOf } from '../../projections/appends.js';
 import { applyBatch } from '../../projections/unitOfWork.js';
 import { tempDataDir } from './testApp.js';
 
@@ -30,7 +31,7 @@ export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): v
     hashWriteToken: createWriteTokenHasher(randomBytes(32)),
     waitForReaders: async () => true,
     onReadersLagging: () => {},
-    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, enforcement, payload),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, enforcement, payload),
   });
 
   async function club(name: string, teams: string[] = ['First Team']) {
@@ -54,20 +55,20 @@ export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): v
     });
   }
 
-  /** Applies every event of the log `times` times in a row (redelivery), then the whole log once more. */
+  /** Applies every append of the log `times` times in a row (redelivery), then the whole log once more. */
   async function project(projections: Projection[], times = 2): Promise<ReadModelStore> {
     const store = openSqliteReadModel(':memory:');
     t.teardown(() => store.close());
     const events = await eventStore.readAll({ after: null, maxCount: 1_000_000 });
     for (const projection of projections) {
       let checkpoint: number | null = null;
-      const deliver = async (event: (typeof events)[number]) => {
-        const next: number = Math.max(checkpoint ?? 0, event.position);
-        await store.commit(projection.name, await applyBatch(projection, store, [event]), next, checkpoint);
+      const deliver = async (append: typeof events) => {
+        const next: number = Math.max(checkpoint ?? 0, append.at(-1)?.position ?? 0);
+        await store.commit(projection.name, await applyBatch(projection, store, append), next, checkpoint);
         checkpoint = next;
       };
-      for (const event of events) for (let i = 0; i < times; i += 1) await deliver(event);
-      if (times > 1) for (const event of events) await deliver(event);
+      for (const append of appendsOf(events)) for (let i = 0; i < times; i += 1) await deliver(append);
+      if (times > 1) for (const append of appendsOf(events)) await deliver(append);
     }
     return store;
   }

@@ -1,0 +1,220 @@
+#!/usr/bin/env node
+// matchlog against the naive CRUD server it replaces (test/bench/baseline/server.mjs), both up
+// in one run on this machine, driven alternately with autocannon, path by path; plus the
+// rebuild rate against the log-read rate, matchlog's peak RSS and the disk both use for the
+// same matches. Prints one table and exits 1 when a target of issue 11 is missed.
+// Usage: npm run bench [-- --duration 5 --rounds 2 --connections 10 --matches 500 --rebuild-matches 2000]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { measureRebuild } from './rebuildRates.mjs';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    matches: { type: 'string', default: '500' },
+    'rebuild-matches': { type: 'string', default: '2000' },
+  },
+});
+const duration = Number(values.duration);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+const diskMatches = Number(values.matches);
+const rebuildMatches = Number(values['rebuild-matches']);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const generator = join(root, 'test/fixtures/generate.mjs');
+const cli = join(root, 'dist/src/cli/matchlog.js');
+const log = (line) => console.error(line);
+
+const dir = mkdtempSync(join(tmpdir(), 'matchlog-compare-'));
+const dirs = { matchlog: join(dir, 'matchlog'), baseline: join(dir, 'baseline') };
+const port = () => 20000 + Math.floor(Math.random() * 20000);
+
+/** Starts a server process and waits for its /healthz. */
+async function start(name, script, env) {
+  const p = port();
+  const out = openSync(join(dir, `${name}.log`), 'w');
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', out, out] });
+  const url = `http://127.0.0.1:${p}`;
+  for (let i = 0; ; i += 1) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (child.exitCode !== null || i > 300) throw new Error(`${name} did not start; see ${join(dir, `${name}.log`)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { name, url, child };
+}
+
+const stop = (server) => new Promise((resolve) => {
+  if (server.child.exitCode !== null) return resolve();
+  server.child.once('exit', resolve);
+  server.child.kill('SIGTERM');
+});
+
+/** Bytes of every file under a folder (SQLite files, their WAL and shared memory). */
+function diskBytes(folder) {
+  let total = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    total += entry.isDirectory() ? diskBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** Peak resident set of a process, in MB (Linux). */
+function peakRssMb(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
+}
+
+const json = { 'content-type': 'application/json' };
+/** Requests each carrying a new id (autocannon's idReplacement keeps the template's content-length). */
+let counter = 0;
+const freshIds = (prefix, payload) => [{ setupRequest: (request) => ({ ...request, body: withId(`${prefix}-${process.pid}-${(counter += 1)}`, payload) }) }];
+const send = async (url, method, body, headers = {}) => {
+  const res = await fetch(url, { method, headers: { ...json, ...headers }, body });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+};
+
+/** One autocannon run; fails loudly on non-2xx answers, which would make the numbers meaningless. */
+async function load(name, options) {
+  const result = await autocannon({ connections, duration, ...options });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean };
+}
+
+/** Runs `a` and `b` alternately, `rounds` times each (order swapped every round), and sums them. */
+async function alternate(name, a, b) {
+  const runs = { a: [], b: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? ['b', 'a'] : ['a', 'b'];
+    for (const side of order) runs[side].push(await load(`${name} (${side})`, await (side === 'a' ? a : b)()));
+  }
+  const sum = (list) => ({
+    rps: list.reduce((s, r) => s + r.requests, 0) / list.reduce((s, r) => s + r.seconds, 0),
+    p50: list.reduce((s, r) => s + r.p50, 0) / list.length,
+    p99: list.reduce((s, r) => s + r.p99, 0) / list.length,
+    mean: list.reduce((s, r) => s + r.mean, 0) / list.length,
+  });
+  log(`  ${name} done`);
+  return { a: sum(runs.a), b: sum(runs.b) };
+}
+
+const text = execFileSync(process.execPath, [generator, '--seed', '1'], { encoding: 'utf8' });
+const withId = (id, payload = text) => `{"id":"${id}",${payload.slice(1)}`;
+const rows = [];
+const servers = [];
+try {
+  log(`fixture: volleyball, ${(text.length / 1024).toFixed(0)} KB`);
+
+  const club = JSON.parse(
+    execFileSync(process.execPath, [cli, 'club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: dirs.matchlog, BENCH_PASSWORD: 'correct horse battery staple' },
+    }),
+  );
+  const clubText = execFileSync(process.execPath, [generator, '--seed', '1', '--club', club.clubId, '--team', club.teams[0].teamId], { encoding: 'utf8' });
+
+  const matchlog = await start('matchlog', join(root, 'dist/src/main.js'), { DATA_DIR: dirs.matchlog, WRITE_RATE_LIMIT: 'off' });
+  servers.push(matchlog);
+  const baseline = await start('baseline', join(root, 'test/bench/baseline/server.mjs'), { DATA_DIR: dirs.baseline });
+  servers.push(baseline);
+  const both = [matchlog, baseline];
+
+  // Disk first, on fresh stores: the same N creations on each.
+  const before = { matchlog: diskBytes(dirs.matchlog), baseline: diskBytes(dirs.baseline) };
+  for (const server of both) {
+    const result = await autocannon({ url: `${server.url}/api/matches`, method: 'POST', headers: json, requests: freshIds('disk', text), connections, amount: diskMatches });
+    if (result['2xx'] !== diskMatches) throw new Error(`disk: ${server.name} stored ${result['2xx']} of ${diskMatches}`);
+  }
+  const disk = { matchlog: diskBytes(dirs.matchlog) - before.matchlog, baseline: diskBytes(dirs.baseline) - before.baseline };
+  log(`  disk done`);
+
+  const target = (server, path, options = {}) => () => ({ url: `${server.url}${path}`, ...options });
+  const create = (server) => target(server, '/api/matches', { method: 'POST', headers: json, requests: freshIds('c', text) });
+  const paired = (name, make, goal) => async () => {
+    const { a, b } = await alternate(name, make(matchlog), make(baseline));
+    rows.push({ name, matchlog: a, baseline: b, ratio: a.rps / b.rps, ...goal(a, b) });
+  };
+
+  await paired('POST create (new id each)', create, (a, b) => ({
+    target: '≥ 1.0×, p99 ≤ 1.5× baseline',
+    pass: a.rps / b.rps >= 1.0 && a.p99 <= 1.5 * b.p99,
+    note: `p99 ${(a.p99 / b.p99).toFixed(2)}× baseline`,
+  }))();
+
+  await paired(
+    'POST replace with token (one id per connection)',
+    (server) => async () => {
+      for (let i = 0; i < connections; i += 1) await send(`${server.url}/api/matches`, 'POST', withId(`tok-${i}`), { 'x-write-token': `token-of-connection-${i}` });
+      let next = 0;
+      return {
+        url: `${server.url}/api/matches`,
+        method: 'POST',
+        setupClient(client) {
+          const i = next++ % connections;
+          client.setHeadersAndBody({ ...json, 'x-write-token': `token-of-connection-${i}` }, withId(`tok-${i}`));
+        },
+      };
+    },
+    (a, b) => ({ target: '≥ 1.0×', pass: a.rps / b.rps >= 1.0 }),
+  )();
+
+  await paired('PUT replace, all connections on one id', (server) => target(server, '/api/matches/one-id', { method: 'PUT', headers: json, body: text }), (a, b) => ({
+    target: '≥ 0.8×',
+    pass: a.rps / b.rps >= 0.8,
+  }))();
+
+  for (const server of both) await send(`${server.url}/api/matches`, 'POST', withId('get-1'));
+  await paired('GET /api/matches/:id', (server) => target(server, '/api/matches/get-1'), (a, b) => ({ target: '≥ 0.9×', pass: a.rps / b.rps >= 0.9 }))();
+  {
+    const { a, b } = await alternate('GET /match/:id', target(matchlog, '/match/get-1'), target(baseline, '/api/matches/get-1'));
+    rows.push({ name: 'GET /match/:id (vs baseline GET)', matchlog: a, baseline: b, ratio: a.rps / b.rps, target: '≥ 0.9×', pass: a.rps / b.rps >= 0.9 });
+  }
+  {
+    const synced = target(matchlog, '/api/matches', { method: 'POST', headers: { ...json, 'x-app-key': club.appKey.key }, requests: freshIds('s', clubText) });
+    const { a, b } = await alternate('upload with club sync vs without', synced, create(matchlog));
+    const ratio = a.mean / b.mean;
+    rows.push({ name: 'upload with club sync (matchlog vs matchlog without)', matchlog: a, baseline: b, ratio, target: 'latency ≤ 1.2×', pass: ratio <= 1.2, note: 'ratio of mean latency' });
+  }
+
+  const rss = peakRssMb(matchlog.child.pid);
+  for (const server of servers.splice(0)) await stop(server);
+  const diskRatio = disk.matchlog / disk.baseline;
+
+  log(`  rebuilding from ${rebuildMatches} matches`);
+  const rebuild = await measureRebuild(rebuildMatches, log);
+
+  const fmt = (n, digits = 0) => n.toFixed(digits);
+  console.log(`\nmatchlog vs naive baseline: ${connections} connections, ${rounds} × ${duration} s each side, alternated; node ${process.version}; ${(text.length / 1024).toFixed(0)} KB volleyball bodies\n`);
+  console.log('| path | matchlog req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | ratio | target | |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${fmt(r.matchlog.rps)} | ${fmt(r.matchlog.p50, 1)} | ${fmt(r.matchlog.p99, 1)} | ${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 1)} | ${fmt(r.baseline.p99, 1)} | ${fmt(r.ratio, 2)} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'}${r.note ? ` (${r.note})` : ''} |`);
+  }
+  const extra = [];
+  for (const r of rebuild.rows) {
+    const goal = r.projection === 'publicView';
+    extra.push({ name: `${r.name} vs log read (${rebuildMatches} matches)`, value: `${fmt(r.rate)} vs ${fmt(rebuild.baseline.rate)} events/s`, ratio: r.ratio, target: goal ? '≥ 0.5×' : '(no target)', pass: goal ? r.ratio >= 0.5 : true });
+  }
+  extra.push({ name: 'peak RSS of matchlog', value: `${fmt(rss)} MB`, ratio: null, target: '≤ 250 MB', pass: rss <= 250 });
+  extra.push({ name: `disk for ${diskMatches} created matches`, value: `${fmt(disk.matchlog / 1e6, 1)} MB vs ${fmt(disk.baseline / 1e6, 1)} MB`, ratio: diskRatio, target: '≤ 1.3×', pass: diskRatio <= 1.3 });
+  console.log('\n| measure | value | ratio | target | |');
+  console.log('|---|---:|---:|---|---|');
+  for (const e of extra) console.log(`| ${e.name} | ${e.value} | ${e.ratio === null ? '' : fmt(e.ratio, 2)} | ${e.target} | ${e.pass ? 'pass' : 'FAIL'} |`);
+  const missed = [...rows, ...extra].filter((r) => !r.pass);
+  console.log(missed.length === 0 ? '\nevery target met' : `\n${missed.length} target(s) missed: ${missed.map((m) => m.name).join('; ')}`);
+  process.exitCode = missed.length === 0 ? 0 : 1;
+} finally {
+  for (const server of servers) await stop(server);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import t from 'tap';
+import { appendsOf, holdLastAppend } from '../../projections/appends.js';
+import type { Projection } from '../../projections/projection.js';
+import { replayUntil } from '../../projections/replay.js';
+import { runProjection } from '../../projections/runner.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { recorded } from '../helpers/projectionSpec.js';
+import { tempDataDir } from '../helpers/testApp.js';
+
+const at = (event: ReturnType<typeof recorded>, time: string) => ({ ...event, recordedAt: time });
+
+t.test('a batch splits into appends: one stream, consecutive revisions, one commit time', async (t) => {
+  const x = { type: 'X', data: '{}' };
+  const events = [
+    at(recorded('a', 0, 1, x), 'T1'),
+    at(recorded('a', 1, 2, x), 'T1'),
+    at(recorded('b', 0, 3, x), 'T1'),
+    at(recorded('a', 2, 4, x), 'T1'),
+    at(recorded('a', 3, 5, x), 'T2'),
+  ];
+  t.same(appendsOf(events).map((append) => append.map((e) => e.position)), [[1, 2], [3], [4], [5]]);
+  t.same(holdLastAppend(events.slice(0, 2)), { ready: [], held: events.slice(0, 2) }, 'the last append is held back');
+  t.same(holdLastAppend(events.slice(0, 3)).ready.map((e) => e.position), [1, 2]);
+});
+
+/** Records, per event, the positions of the append it was delivered with. */
+const recorder = (seen: Map<number, number[]>): Projection => ({
+  name: 'recorder',
+  collections: ['seen'],
+  indexes: [],
+  async apply(event, view, append) {
+    seen.set(event.position, append.map((e) => e.position));
+    view.put('seen', { id: String(event.position) });
+  },
+});
+
+t.test('the runner and a replay deliver every append whole, even with batches smaller than an append', async (t) => {
+  const dir = tempDataDir(t);
+  const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 20 });
+  t.teardown(() => eventStore.close());
+  const x = (n: number) => ({ id: `e-${n}-${Math.random()}`, type: 'X', data: '{}', metadata: { schemaVersion: 1 } });
+  await eventStore.appendToStream('s-1', [x(1), x(2), x(3)], 'no_stream');
+  await eventStore.appendToStream('s-2', [x(4)], 'no_stream');
+  await eventStore.appendToStream('s-1', [x(5), x(6)], 2);
+  const expected = new Map([
+    [1, [1, 2, 3]],
+    [2, [1, 2, 3]],
+    [3, [1, 2, 3]],
+    [4, [4]],
+    [5, [5, 6]],
+    [6, [5, 6]],
+  ]);
+
+  const live = new Map<number, number[]>();
+  const readModel = openSqliteReadModel(join(dir, 'live.sqlite'));
+  t.teardown(() => readModel.close());
+  const runner = runProjection(recorder(live), eventStore, readModel, { info: () => {}, error: () => {} }, { batchSize: 1 });
+  t.ok(await runner.waitFor(6, 10_000), 'caught up');
+  await runner.stop();
+  t.same(live, expected, 'runner');
+
+  const replayed = new Map<number, number[]>();
+  const scratch = openSqliteReadModel(':memory:');
+  t.teardown(() => scratch.close());
+  await replayUntil(recorder(replayed), eventStore, scratch, 6, () => {}, 2);
+  t.same(replayed, expected, 'replay');
+  t.equal(await scratch.getCheckpoint('recorder'), 6);
+});
