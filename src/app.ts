@@ -108,7 +108,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     writeRateLimit: config.writeRateLimit,
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
   });
-  await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
+  await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
   if (!config.runProjections) {

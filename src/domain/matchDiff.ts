@@ -33,16 +33,49 @@ const isObj = (value: unknown): value is Obj => typeof value === 'object' && val
 /** Top-level fields whose changes are already described above in detail. */
 const DESCRIBED = new Set(['homeTeam', 'awayTeam', 'home', 'away', 'teams', 'score', 'sets', 'periods', 'playerStats', 'players', 'actions']);
 
+/** The parts of a summary a diff compares. */
+type Scored = Pick<MatchSummary, 'home' | 'away' | 'lines' | 'players'>;
+
+/**
+ * What a diff needs of one version, much smaller than the payload: the summary's teams, lines
+ * and players, and a fingerprint per action and per other top-level field. Stored by the
+ * matchHistory projection so the next version can be compared without the previous payload.
+ */
+export interface DiffBasis extends Scored {
+  actions: [key: string, fingerprint: string][];
+  fields: [field: string, fingerprint: string][];
+}
+
+const actionKey = (a: unknown, i: number) =>
+  isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
+
+export function diffBasis(payload: unknown): DiffBasis {
+  const { home, away, lines, players } = summarizeMatch(payload);
+  const obj = isObj(payload) ? payload : {};
+  const actions = Array.isArray(obj.actions) ? obj.actions : [];
+  return {
+    home,
+    away,
+    lines,
+    players,
+    // Actions are matched by their `id`, else by `seq`, else by position in the list.
+    actions: actions.map((a, i): [string, string] => [actionKey(a, i), jsonFingerprint(a)]),
+    fields: Object.keys(obj)
+      .filter((field) => !DESCRIBED.has(field))
+      .map((field): [string, string] => [field, jsonFingerprint(obj[field])]),
+  };
+}
+
 function changed<T>(from: T, to: T): Change<T> | null {
   return from === to ? null : { from, to };
 }
 
-function scoreDiff(a: MatchSummary, b: MatchSummary): MatchDiff['score'] {
+function scoreDiff(a: Scored, b: Scored): MatchDiff['score'] {
   if (a.home.score === b.home.score && a.away.score === b.away.score) return null;
   return { home: { from: a.home.score, to: b.home.score }, away: { from: a.away.score, to: b.away.score } };
 }
 
-function linesDiff(a: MatchSummary, b: MatchSummary): MatchDiff['lines'] {
+function linesDiff(a: Scored, b: Scored): MatchDiff['lines'] {
   const labels = [...new Set([...a.lines, ...b.lines].map((l) => l.label))];
   return labels.flatMap((label) => {
     const before = a.lines.find((l) => l.label === label);
@@ -54,7 +87,7 @@ function linesDiff(a: MatchSummary, b: MatchSummary): MatchDiff['lines'] {
   });
 }
 
-function teamsDiff(a: MatchSummary, b: MatchSummary): MatchDiff['teams'] {
+function teamsDiff(a: Scored, b: Scored): MatchDiff['teams'] {
   return (['home', 'away'] as const).flatMap((side) => (a[side].name === b[side].name ? [] : [{ side, from: a[side].name, to: b[side].name }]));
 }
 
@@ -64,7 +97,7 @@ const display = (p: PlayerLine) => [p.number === null ? null : `#${p.number}`, p
  * Players of two versions, paired: by key (their id, or number and name), and the rest in list
  * order within their team, so a renamed or renumbered player without an id is still the same player.
  */
-function pairPlayers(a: MatchSummary, b: MatchSummary): [PlayerLine | null, PlayerLine | null][] {
+function pairPlayers(a: Scored, b: Scored): [PlayerLine | null, PlayerLine | null][] {
   const afterKeys = new Set(b.players.map((p) => p.key));
   const beforeKeys = new Set(a.players.map((p) => p.key));
   const byKey = new Map(b.players.map((p) => [p.key, p]));
@@ -102,41 +135,36 @@ function statsDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['
   return out;
 }
 
-/** Actions are matched by their `id`, else by `seq`, else by position in the list. */
-function actionsDiff(before: unknown, after: unknown): MatchDiff['actions'] {
-  const list = (value: unknown) => (isObj(value) && Array.isArray(value.actions) ? value.actions : []);
-  const keyed = (actions: unknown[]) =>
-    new Map(actions.map((a, i) => [isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`, jsonFingerprint(a)]));
-  const a = keyed(list(before));
-  const b = keyed(list(after));
+function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] {
+  const a = new Map(before.actions);
+  const b = new Map(after.actions);
   let added = 0;
   let changedCount = 0;
-  for (const [key, text] of b) {
+  for (const [key, fingerprint] of b) {
     const old = a.get(key);
     if (old === undefined) added += 1;
-    else if (old !== text) changedCount += 1;
+    else if (old !== fingerprint) changedCount += 1;
   }
   const removed = [...a.keys()].filter((key) => !b.has(key)).length;
   return { before: a.size, after: b.size, added, removed, changed: changedCount };
 }
 
-function fieldsDiff(before: unknown, after: unknown): MatchDiff['fields'] {
-  const a = isObj(before) ? before : {};
-  const b = isObj(after) ? after : {};
+function fieldsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['fields'] {
+  const a = new Map(before.fields);
+  const b = new Map(after.fields);
   const out: MatchDiff['fields'] = [];
-  for (const field of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (DESCRIBED.has(field)) continue;
-    if (!(field in a)) out.push({ field, change: 'added' });
-    else if (!(field in b)) out.push({ field, change: 'removed' });
-    else if (jsonFingerprint(a[field]) !== jsonFingerprint(b[field])) out.push({ field, change: 'changed' });
+  for (const field of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    if (!a.has(field)) out.push({ field, change: 'added' });
+    else if (!b.has(field)) out.push({ field, change: 'removed' });
+    else if (a.get(field) !== b.get(field)) out.push({ field, change: 'changed' });
   }
   return out;
 }
 
 /** Pure and total: any two JSON values give a diff, never an exception, and no recursion on their depth. */
-export function diffMatch(before: unknown, after: unknown): MatchDiff {
-  const a = summarizeMatch(before);
-  const b = summarizeMatch(after);
+export const diffMatch = (before: unknown, after: unknown): MatchDiff => diffBases(diffBasis(before), diffBasis(after));
+
+export function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
   const pairs = pairPlayers(a, b);
   let omitted = 0;
   const capped = <T>(list: T[]): T[] => {
@@ -149,8 +177,8 @@ export function diffMatch(before: unknown, after: unknown): MatchDiff {
     players: capped(playersDiff(pairs)),
     lines: capped(linesDiff(a, b)),
     stats: capped(statsDiff(pairs)),
-    actions: actionsDiff(before, after),
-    fields: capped(fieldsDiff(before, after)),
+    actions: actionsDiff(a, b),
+    fields: capped(fieldsDiff(a, b)),
     omitted,
   };
 }

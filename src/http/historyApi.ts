@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import { describeDiff } from '../domain/matchDiff.js';
-import type { EventStore } from '../eventstore/port.js';
+import type { ReadModelReader } from '../readmodel/port.js';
 import { type HistoryEntry, readMatchHistory } from '../history/matchHistory.js';
 import { HistoryQuerySchema, HistoryResponse, type HistoryEntrySchema, MatchParams, errorResponses } from './schemas.js';
 
@@ -29,7 +29,7 @@ function entryView(entry: HistoryEntry, versionUrl: (revision: number) => string
  * The history of a match, from the log. Public, like the match itself: it shows only what
  * was public at the time (payloads, times, how each write came), never tokens or hashes.
  */
-export const historyApi: FastifyPluginAsyncTypebox<{ eventStore: EventStore; matchUrl: (id: string) => string }> = async (app, { eventStore, matchUrl }) => {
+export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader; matchUrl: (id: string) => string }> = async (app, { readModel, matchUrl }) => {
   app.get(
     '/api/matches/:id/history',
     {
@@ -38,7 +38,7 @@ export const historyApi: FastifyPluginAsyncTypebox<{ eventStore: EventStore; mat
         summary: 'Every event of a match, with each version and what changed',
         description:
           'Paginated: `order` oldest (default) or newest first, `limit` 1-100, `from` the `next` of the previous page; ' +
-          'a page also ends early to stay under 1 MiB and a bounded amount of work. Entries carry what changed (diff) and where the full version is (`version`, i.e. ?revision=N). ' +
+          'a page also ends early to stay under 1 MiB. Entries carry what changed (diff) and where the full version is (`version`, i.e. ?revision=N). ' +
           'Rejected writes (403) are not in the log and never appear.',
         params: MatchParams,
         querystring: HistoryQuerySchema,
@@ -48,7 +48,7 @@ export const historyApi: FastifyPluginAsyncTypebox<{ eventStore: EventStore; mat
     async (request) => {
       const { id } = request.params;
       const { order = 'oldest', limit = 20, from } = request.query;
-      const page = await readMatchHistory(eventStore, id, { order, limit, ...(from === undefined ? {} : { from }) });
+      const page = await readMatchHistory(readModel, id, { order, limit, ...(from === undefined ? {} : { from }) });
       const versionUrl = (revision: number) => `/api/matches/${encodeURIComponent(id)}?revision=${revision}`;
       const entries: Static<typeof HistoryEntrySchema>[] = [];
       let bytes = 4096;

@@ -71,7 +71,8 @@ t.test('a stored payload nested 5,000 deep: history, page and diff answer (no re
     { type: 'MatchCreated', data: encodeMatchEvent({ type: 'MatchCreated', data: { matchId: 'deep', protection: 'unprotected', createdVia: 'PUT', payload: asJsonText(deep(1)) } }) },
     { type: 'MatchReplaced', data: encodeMatchEvent({ type: 'MatchReplaced', data: { matchId: 'deep', replacedVia: 'PUT', payload: asJsonText(deep(2)) } }) },
   ].map((event) => ({ ...event, id: randomUUID(), metadata: { schemaVersion: 1 } }));
-  await engine.eventStore.appendToStream('match-deep', events, 'no_stream');
+  const { position } = await engine.eventStore.appendToStream('match-deep', events, 'no_stream');
+  t.ok(await engine.waitForReaders(position, 10_000), 'projected');
   const res = await fetch(`${base}/api/matches/deep/history`);
   t.equal(res.status, 200);
   const history = (await res.json()) as HistoryJson;
