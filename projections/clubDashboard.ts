@@ -25,6 +25,8 @@ export type StatPairs = [string, number][];
 
 export interface ClubPlayerCopy {
   key: string;
+  /** The side the payload gives the player ('home' / 'away'), so a side settled later can pick its players. */
+  team?: string | null;
   playerId: string | null;
   name: string | null;
   number: string | null;
@@ -75,6 +77,7 @@ export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${
 
 const copyOf = (player: PlayerLine): ClubPlayerCopy => ({
   key: player.key,
+  team: player.team,
   playerId: player.playerId,
   name: player.name,
   number: player.number,
@@ -108,6 +111,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     season: summary.season,
     category: summary.category,
     competition: summary.competition,
+    // Side unknown: both sides' players, each with its side, so that a side the admin settles picks its own.
     players: clubPlayers(source.players, side).map(copyOf),
     actionCount: summary.actions.length,
   };
@@ -186,6 +190,27 @@ export interface PlayerStats extends ClubPlayer {
   rates: StatRate[];
   lines: StatLine[];
 }
+
+/** What the admin decided about the club's matches (club stream): sides settled, matches left out. */
+export interface ClubMatchDecisions {
+  settledSides: Record<string, 'home' | 'away'>;
+  excludedMatches: Record<string, string>;
+}
+
+/** A copy as the club sees it now: the side the admin settled wins, and whether it counts in players and stats. */
+export function withDecisions(match: ClubMatchDoc, decisions: ClubMatchDecisions): ClubMatchDoc & { counted: boolean; excluded: boolean } {
+  const settled = Object.hasOwn(decisions.settledSides, match.matchId) ? (decisions.settledSides[match.matchId] ?? null) : null;
+  const side = settled ?? match.side;
+  const excluded = Object.hasOwn(decisions.excludedMatches, match.matchId);
+  return { ...match, side, players: clubPlayers(match.players, side), excluded, counted: side !== null && !excluded };
+}
+
+/**
+ * The copies that count in players and stats: side known (by the upload or the admin) and not
+ * excluded. A match whose side is unknown counts for neither side until the admin settles it.
+ */
+export const countedMatches = (matches: ClubMatchDoc[], decisions: ClubMatchDecisions): ClubMatchDoc[] =>
+  matches.map((match) => withDecisions(match, decisions)).filter((match) => match.counted);
 
 /** Lines with only a position in their payload's list cannot be matched across matches. */
 const mergeKey = (match: ClubMatchDoc, player: ClubPlayerCopy) => `${match.teamId}\0${player.key.startsWith('#') ? `${match.matchId}${player.key}` : player.key}`;

@@ -83,7 +83,13 @@ export function runProjection(
       const changes = await applyBatch(projection, readModel, events, (event, error) => {
         state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
       });
-      await readModel.commit(projection.name, changes, last.position, checkpoint);
+      try {
+        await readModel.commit(projection.name, changes, last.position, checkpoint);
+      } catch (error) {
+        // Shown in status (and /readyz) like an apply error: a full disk must not look ready.
+        if (!(error instanceof CheckpointMovedError)) state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
+        throw error;
+      }
       checkpoint = last.position;
       state.failure = null;
       advance(last.position);

@@ -35,6 +35,8 @@ export interface SyncLogDoc {
   startedAt: string | null;
   playersCopied: number;
   actionsCopied: number;
+  /** The club's side as the upload told it; null when processed with the side unknown (absent on rows of older versions). */
+  side?: 'home' | 'away' | null;
 }
 
 export interface AppKeyUsageDoc {
@@ -88,6 +90,7 @@ export function syncLogRow(event: ClubSyncEvent, pending: Copied | null, recorde
     startedAt: pending?.startedAt ?? null,
     playersCopied: copied ? clubPlayers(pending.players, side).length : 0,
     actionsCopied: copied ? pending.actions : 0,
+    side,
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { createClubCommands } from './commands/clubCommands.js';
@@ -17,6 +18,12 @@ import { matchApi } from './http/matchApi.js';
 import { matchPage } from './http/matchPage.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
+import { redactUrl } from './redactUrl.js';
+import { registerBytesInFlight } from './http/bytesInFlight.js';
+import { registerEarlyReplies } from './http/earlyReplies.js';
+import { registerHeaders } from './http/securityHeaders.js';
+import { registerShedding } from './http/shedding.js';
+import { createTokenFailureThrottle } from './http/tokenFailures.js';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +57,18 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    trustProxy: config.trustProxy,
+    // A body that stops coming is cut off: Node checks these every second rather than every 30 s.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+          keepAliveTimeout: config.keepAliveTimeoutMs,
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
     // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
     routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -63,6 +82,10 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   registerValidation(app);
   registerErrorHandling(app);
+  registerEarlyReplies(app);
+  registerBytesInFlight(app, config);
+  await registerShedding(app, config.maxEventLoopDelayMs);
+  await registerHeaders(app);
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
   await registerOpenApi(app, config.publicBaseUrl);
 
@@ -74,19 +97,33 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
     waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
-    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, config.clubSyncEnforcement, payload),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
   });
 
-  await app.register(matchApi, { matches, readModel: engine.readModel, eventStore: engine.eventStore, matchUrl });
+  await app.register(matchApi, {
+    matches,
+    readModel: engine.readModel,
+    eventStore: engine.eventStore,
+    matchUrl,
+    writeRateLimit: config.writeRateLimit,
+    tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
+  });
   await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
-  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
+  if (!config.runProjections) {
+    app.log.warn(
+      { readModel: redactUrl(config.readModelUrl) },
+      'this API runs no projections (RUN_PROJECTIONS): start projection workers (matchlog projections), or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
+    );
+  }
   await app.register(clubDashboard, {
     prefix: '/dashboard',
     clubs,
     readModel: engine.readModel,
     matchUrl,
     publicBaseUrl: config.publicBaseUrl,
+    globalEnforcement: config.clubSyncEnforcement,
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });

@@ -43,9 +43,11 @@ export interface Config {
   /** 403s per match and client address before 429: TOKEN_FAILURE_LIMIT, or null when off. */
   tokenFailureLimit: RateLimit | null;
   /** Fastify's trustProxy: false unless TRUST_PROXY names the proxies. */
-  trustProxy: boolean | number | string;
+  trustProxy: boolean | string[];
   /** After SIGTERM, in-flight requests get this long before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Events waiting and no checkpoint moving for this long: /readyz says no projection is making progress. */
+  projectionStallMs: number;
 }
 
 export interface RateLimit {
@@ -115,14 +117,16 @@ function rateLimit(env: Env, name: string, fallback: string): RateLimit | null {
   return { max, windowMs: WINDOWS[match[2]!]!, text: raw };
 }
 
-/** TRUST_PROXY: unset or "off" trusts no proxy; "true", a hop count, or a list of addresses/CIDRs. */
-function trustProxy(env: Env): boolean | number | string {
+/** TRUST_PROXY: unset or "off" trusts no proxy; "true" trusts any; or a comma-separated list of proxy addresses/CIDRs. */
+function trustProxy(env: Env): boolean | string[] {
   const raw = env.TRUST_PROXY;
   if (raw === undefined || raw === '' || raw === 'off' || raw === 'false') return false;
   if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  if (!/^[0-9A-Fa-f.:/, ]+$/.test(raw)) throw new ConfigError('TRUST_PROXY', `must be off, true, a hop count or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
-  return raw;
+  const list = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (list.length === 0 || !list.every((part) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(part))) {
+    throw new ConfigError('TRUST_PROXY', `must be off, true or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+  }
+  return list;
 }
 
 /** Room an append needs beside the match payload: event envelope, metadata, sync outcome events. */
@@ -203,5 +207,6 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     tokenFailureLimit: rateLimit(env, 'TOKEN_FAILURE_LIMIT', '10/minute'),
     trustProxy: trustProxy(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
   };
 }

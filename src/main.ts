@@ -1,3 +1,4 @@
+import closeWithGrace from 'close-with-grace';
 import { type App, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openEngine } from './engine.js';
@@ -27,18 +28,21 @@ async function main() {
   log = app.log;
   for (const { level, obj, msg } of early.splice(0)) app.log[level](obj, msg);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.close();
-    await engine.close();
-    app.log.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // In-flight requests get SHUTDOWN_TIMEOUT_MS after SIGTERM; a slow client cannot hold the exit (exit code 1 then).
+  closeWithGrace(
+    {
+      delay: config.shutdownTimeoutMs,
+      logger: { error: (message: unknown) => app.log.error({ err: message }, 'shutdown') },
+      onTimeout: (delay) => app.log.error({ delayMs: delay }, 'stopped: in-flight requests did not finish within SHUTDOWN_TIMEOUT_MS'),
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'stopping after an unexpected error');
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+      await app.close();
+      await engine.close();
+      app.log.info('stopped');
+    },
+  );
 
   await app.listen({ port: config.port, host: config.host });
 }

@@ -11,7 +11,7 @@ import {
 } from '../domain/adminEmail.js';
 import { hashPassword, passwordProblem, UNUSED_PASSWORD_HASH, verifyPassword } from '../domain/adminPassword.js';
 import { generateAppKey, type IssuedAppKey } from '../domain/appKey.js';
-import { type ClubCommand, type ClubState, decideClub, evolveClub, type ExistingClub, initialClubState, type Team, verifyAppKey } from '../domain/club.js';
+import { type ClubCommand, type ClubState, decideClub, evolveClub, type ExistingClub, initialClubState, type SettledSide, type Team, verifyAppKey } from '../domain/club.js';
 import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/clubEvents.js';
 import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
@@ -120,7 +120,7 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
         throw error;
       }
       const events = await clubCommand(clubId, register, context);
-      const added = events.flatMap((event) => (event.type === 'TeamAdded' ? [event.data] : []));
+      const added = events.flatMap((event) => (event.type === 'TeamAdded' ? [{ ...event.data, aliases: [] }] : []));
       return { clubId, teams: added };
     },
 
@@ -139,7 +139,7 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
         const events = await clubCommand(clubId, { type: 'AddTeam', teamId: newTeamId(), name }, context);
         const added = events.find((event) => event.type === 'TeamAdded');
         if (added === undefined) throw new Error('AddTeam decided no TeamAdded event');
-        return added.data;
+        return { ...added.data, aliases: [] };
       });
     },
 
@@ -166,23 +166,42 @@ export function createClubCommands({ eventStore, now = () => new Date() }: ClubC
       await clubCommand(clubId, { type: 'EndAdminSessions', at: now().toISOString() }, context);
     },
 
+    async setTeamAliases(clubId: string, teamId: string, aliases: string[], context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'SetTeamAliases', teamId, aliases }, context);
+    },
+
+    /** Per-club enforcement: from now on every sync into the club needs a valid app key (or no longer). */
+    async setAppKeyRequirement(clubId: string, required: boolean, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'SetAppKeyRequirement', required, at: now().toISOString() }, context);
+    },
+
+    async settleMatchSide(clubId: string, matchId: string, side: SettledSide, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'SettleMatchSide', matchId, side, at: now().toISOString() }, context);
+    },
+
+    async setMatchCounted(clubId: string, matchId: string, counted: boolean, context: RequestContext): Promise<void> {
+      const at = now().toISOString();
+      await clubCommand(clubId, counted ? { type: 'IncludeMatch', matchId, at } : { type: 'ExcludeMatch', matchId, at }, context);
+    },
+
     /**
      * What the match decider needs to know about an attempted sync, read from the club's
      * stream at this moment: does the club (and team) exist, is the key one of its valid keys,
-     * which side of the match is the club's.
+     * is a key required (globally or by the club), which side of the match is the club's.
      */
-    async checkClubSync(target: ClubSyncTarget, appKey: string | null, enforcement: SyncEnforcement, payload: unknown): Promise<ClubSyncCheck> {
+    async checkClubSync(target: ClubSyncTarget, matchId: string, appKey: string | null, globalEnforcement: SyncEnforcement, payload: unknown): Promise<ClubSyncCheck> {
       const club = await loadClub(target.clubId);
       if (club === null) {
-        return { ...target, enforcement, found: 'no_such_club', key: { valid: false, problem: 'unknown_key', keyId: null }, side: null };
+        return { ...target, enforcement: globalEnforcement, found: 'no_such_club', key: { valid: false, problem: 'unknown_key', keyId: null }, side: null };
       }
       const team = club.teams.find((t) => t.teamId === target.teamId) ?? null;
+      const settled = Object.hasOwn(club.settledSides, matchId) ? (club.settledSides[matchId] ?? null) : null;
       return {
         ...target,
-        enforcement,
+        enforcement: club.appKeyRequiredSince !== null ? 'enforce' : globalEnforcement,
         found: team === null ? 'no_such_team' : 'club_and_team',
         key: verifyAppKey(club, appKey),
-        side: clubSide(payload, target.teamId, team?.name ?? null),
+        side: clubSide(payload, { teamId: target.teamId, names: team === null ? [] : [team.name, ...team.aliases], settled }),
       };
     },
   };

@@ -46,7 +46,7 @@ export interface MatchCommandsDeps {
   waitForReaders: (position: Position, eventTypes: readonly string[]) => Promise<boolean>;
   onReadersLagging: (position: Position) => void;
   /** Looks up the club, its team and the app key for an attempted sync (src/commands/clubCommands.ts). */
-  checkClubSync: (target: ClubSyncTarget, appKey: string | null, payload: unknown) => Promise<ClubSyncCheck>;
+  checkClubSync: (target: ClubSyncTarget, matchId: string, appKey: string | null, payload: unknown) => Promise<ClubSyncCheck>;
 }
 
 /** The write side of matches: uploads become events, durable before the caller hears back. */
@@ -60,7 +60,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
     // Decided on the parsed payload: a key spelled "\u0063lubId" names the club as surely as "clubId".
     const body = input.body === undefined ? JSON.parse(input.payload) : input.body;
     const target = clubSyncTarget(body);
-    return target === null ? null : checkClubSync(target, input.appKey, body);
+    return target === null ? null : checkClubSync(target, input.matchId, input.appKey, body);
   }
 
   return {

@@ -10,7 +10,11 @@ import { conflict, notFound, validationError } from './errors.js';
 export interface Team {
   teamId: string;
   name: string;
+  /** Other names scoring apps give the team; compared like the name when finding the club's side. */
+  aliases: string[];
 }
+
+export type SettledSide = 'home' | 'away';
 
 export interface AppKeyRecord {
   keyId: string;
@@ -34,6 +38,12 @@ export type ClubState =
       appKeys: AppKeyRecord[];
       /** Sessions issued at or before this time have ended (the admin logged out). */
       sessionsEndedAt: string | null;
+      /** Since when every sync into this club needs a valid app key (null: the global mode decides). */
+      appKeyRequiredSince: string | null;
+      /** The club's side of matches the admin settled, by match id; later uploads keep it. */
+      settledSides: Record<string, SettledSide>;
+      /** Matches the admin left out of players and stats, by match id, with when. */
+      excludedMatches: Record<string, string>;
     };
 
 export type ExistingClub = Extract<ClubState, { exists: true }>;
@@ -43,6 +53,8 @@ export const initialClubState = (): ClubState => ({ exists: false });
 /** Most keys a club may have active at once: enough for rotation and several devices. */
 export const MAX_ACTIVE_APP_KEYS = 20;
 export const APP_KEY_LABEL_MAX = 60;
+/** Enough for the names one team goes by across apps and seasons. */
+export const MAX_TEAM_ALIASES = 10;
 
 export type ClubCommand =
   | {
@@ -51,10 +63,15 @@ export type ClubCommand =
       name: string;
       adminEmail: string;
       passwordHash: string;
-      teams: Team[];
+      teams: { teamId: string; name: string }[];
       at: string;
     }
   | { type: 'AddTeam'; teamId: string; name: string }
+  | { type: 'SetTeamAliases'; teamId: string; aliases: string[] }
+  | { type: 'SetAppKeyRequirement'; required: boolean; at: string }
+  | { type: 'SettleMatchSide'; matchId: string; side: SettledSide; at: string }
+  | { type: 'ExcludeMatch'; matchId: string; at: string }
+  | { type: 'IncludeMatch'; matchId: string; at: string }
   | { type: 'RenameTeam'; teamId: string; name: string }
   | { type: 'IssueAppKey'; keyId: string; prefix: string; hash: string; label: string; at: string }
   | { type: 'RevokeAppKey'; keyId: string; at: string }
@@ -91,7 +108,7 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
     for (const team of command.teams) {
       const teamName = checkedName('the team name', team.name, TEAM_NAME_MAX);
       if (teams.some((t) => sameName(t.name, teamName))) throw validationError(`the team name "${teamName}" is given twice`);
-      teams.push({ teamId: team.teamId, name: teamName });
+      teams.push({ teamId: team.teamId, name: teamName, aliases: [] });
       events.push({ type: 'TeamAdded', data: { teamId: team.teamId, name: teamName } });
     }
     return events;
@@ -126,18 +143,61 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
     }
     case 'EndAdminSessions':
       return [{ type: 'AdminLoggedOut', data: { at: command.at } }];
+    case 'SetTeamAliases': {
+      const team = state.teams.find((t) => t.teamId === command.teamId);
+      if (!team) throw notFound(`the club has no team ${command.teamId}`);
+      const aliases = checkedAliases(command.aliases);
+      const same = aliases.length === team.aliases.length && aliases.every((alias, i) => alias === team.aliases[i]);
+      return same ? [] : [{ type: 'TeamAliasesSet', data: { teamId: team.teamId, aliases } }];
+    }
+    case 'SetAppKeyRequirement':
+      // Setting what is already set changes nothing, so "since" keeps the first time.
+      return (state.appKeyRequiredSince !== null) === command.required ? [] : [{ type: 'AppKeyRequirementSet', data: { required: command.required, at: command.at } }];
+    case 'SettleMatchSide':
+      return state.settledSides[command.matchId] === command.side
+        ? []
+        : [{ type: 'MatchSideSettled', data: { matchId: command.matchId, side: command.side, at: command.at } }];
+    case 'ExcludeMatch':
+      return Object.hasOwn(state.excludedMatches, command.matchId) ? [] : [{ type: 'MatchExcluded', data: { matchId: command.matchId, at: command.at } }];
+    case 'IncludeMatch':
+      return Object.hasOwn(state.excludedMatches, command.matchId) ? [{ type: 'MatchIncluded', data: { matchId: command.matchId, at: command.at } }] : [];
   }
+}
+
+/** Aliases trimmed, checked like team names, blank ones dropped, duplicates (by normal form) once. */
+function checkedAliases(given: string[]): string[] {
+  const aliases: string[] = [];
+  for (const raw of given) {
+    if (raw.trim() === '') continue;
+    const alias = checkedName('an alias', raw, TEAM_NAME_MAX);
+    if (!aliases.some((a) => sameName(a, alias))) aliases.push(alias);
+  }
+  if (aliases.length > MAX_TEAM_ALIASES) throw validationError(`a team has at most ${MAX_TEAM_ALIASES} aliases; remove some`);
+  return aliases;
 }
 
 export function evolveClub(state: ClubState, event: ClubEvent): ClubState {
   if (event.type === 'ClubRegistered') {
     const { clubId, name, adminEmail, passwordHash, registeredAt } = event.data;
-    return { exists: true, clubId, name, adminEmail, passwordHash, registeredAt, teams: [], appKeys: [], sessionsEndedAt: null };
+    return {
+      exists: true,
+      clubId,
+      name,
+      adminEmail,
+      passwordHash,
+      registeredAt,
+      teams: [],
+      appKeys: [],
+      sessionsEndedAt: null,
+      appKeyRequiredSince: null,
+      settledSides: {},
+      excludedMatches: {},
+    };
   }
   if (!state.exists) return state;
   switch (event.type) {
     case 'TeamAdded':
-      return { ...state, teams: [...state.teams, { teamId: event.data.teamId, name: event.data.name }] };
+      return { ...state, teams: [...state.teams, { teamId: event.data.teamId, name: event.data.name, aliases: [] }] };
     case 'TeamRenamed':
       return { ...state, teams: state.teams.map((team) => (team.teamId === event.data.teamId ? { ...team, name: event.data.name } : team)) };
     case 'AppKeyIssued':
@@ -146,6 +206,18 @@ export function evolveClub(state: ClubState, event: ClubEvent): ClubState {
       return { ...state, appKeys: state.appKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revokedAt: event.data.revokedAt } : key)) };
     case 'AdminLoggedOut':
       return { ...state, sessionsEndedAt: event.data.at };
+    case 'TeamAliasesSet':
+      return { ...state, teams: state.teams.map((team) => (team.teamId === event.data.teamId ? { ...team, aliases: event.data.aliases } : team)) };
+    case 'AppKeyRequirementSet':
+      return { ...state, appKeyRequiredSince: event.data.required ? event.data.at : null };
+    case 'MatchSideSettled':
+      return { ...state, settledSides: { ...state.settledSides, [event.data.matchId]: event.data.side } };
+    case 'MatchExcluded':
+      return { ...state, excludedMatches: { ...state.excludedMatches, [event.data.matchId]: event.data.at } };
+    case 'MatchIncluded': {
+      const { [event.data.matchId]: _included, ...excludedMatches } = state.excludedMatches;
+      return { ...state, excludedMatches };
+    }
   }
 }
 

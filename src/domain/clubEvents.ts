@@ -32,6 +32,21 @@ const envelopes = {
   AppKeyRevoked: Type.Object({ schemaVersion: Type.Literal(1), keyId: Type.String(), revokedAt: Type.String() }),
   /** The admin logged out: every session issued up to `at` ends. */
   AdminLoggedOut: Type.Object({ schemaVersion: Type.Literal(1), at: Type.String() }),
+  /** Other names the club's team goes by in scoring apps ("Lakeside Herons U18 Girls"). */
+  TeamAliasesSet: Type.Object({ schemaVersion: Type.Literal(1), teamId: Type.String(), aliases: Type.Array(Type.String()) }),
+  /** From `at` on, this club's syncs need a valid app key whatever the global enforcement (or no longer do). */
+  AppKeyRequirementSet: Type.Object({ schemaVersion: Type.Literal(1), required: Type.Boolean(), at: Type.String() }),
+  /** The admin said which side of a match is the club's, where the upload did not tell. */
+  MatchSideSettled: Type.Object({
+    schemaVersion: Type.Literal(1),
+    matchId: Type.String(),
+    side: Type.Union([Type.Literal('home'), Type.Literal('away')]),
+    at: Type.String(),
+  }),
+  /** The admin left a match out of the club's players and stats (e.g. a flagged, unauthenticated sync). */
+  MatchExcluded: Type.Object({ schemaVersion: Type.Literal(1), matchId: Type.String(), at: Type.String() }),
+  /** The admin counted an excluded match again. */
+  MatchIncluded: Type.Object({ schemaVersion: Type.Literal(1), matchId: Type.String(), at: Type.String() }),
 };
 
 type Envelopes = typeof envelopes;

@@ -93,29 +93,63 @@ function teamObject(payload: Obj, side: 'home' | 'away'): Obj | null {
   return isObj(value) ? value : null;
 }
 
-const normalName = (name: string) => name.trim().toLocaleLowerCase();
+/** Trailing words that say age group, sex or level, not which club: "U18", "Girls", "2nd", "JV". */
+const TEAM_SUFFIX = /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th)|girls?|boys?|women|womens|men|mens|ladies|youth|juniors?|seniors?|jr|sr|jv|varsity|reserves?|ii|iii|[ab])$/;
 
 /**
- * Which side of the match is the club's team, when the payload says so: an explicit
- * `side` / `teamSide` / `homeAway` field, a team object carrying the teamId, or exactly one
- * side named like the club's team. Null when it cannot tell.
+ * A team name as compared when finding the club's side: case, accents and punctuation ignored,
+ * trailing age-group and level words dropped ("Lakeside Herons U18 Girls" is "lakeside herons").
  */
-export function clubSide(payload: unknown, teamId: string, teamName: string | null): Side {
+export function normalTeamName(name: string): string {
+  const words = name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['’]s\b/g, 's')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+  // "Under 18" and "U-16" are two words: drop the number with its "under" or "u".
+  while (words.length > 1) {
+    const last = words.at(-1) ?? '';
+    if (/^\d{1,2}$/.test(last) && (words.at(-2) === 'under' || words.at(-2) === 'u') && words.length > 2) words.splice(-2, 2);
+    else if (TEAM_SUFFIX.test(last)) words.pop();
+    else break;
+  }
+  return words.join(' ');
+}
+
+/** What the club says about its team: its id, its name and aliases, and a side the admin settled. */
+export interface ClubTeamFacts {
+  teamId: string;
+  names: string[];
+  settled: Side;
+}
+
+/**
+ * Which side of the match is the club's team, in this order, never guessed:
+ * 1. the side the admin settled for this match;
+ * 2. a side whose team object carries the club's teamId;
+ * 3. an explicit `side` / `teamSide` / `homeAway` field the app sends;
+ * 4. exactly one side named like the club's team or one of its aliases (normalised).
+ * Null when none of these tells: the match is then "side unknown" until the admin settles it.
+ */
+export function clubSide(payload: unknown, team: ClubTeamFacts): Side {
+  if (team.settled !== null) return team.settled;
   if (!isObj(payload)) return null;
-  const explicit = sideOf(payload.side) ?? sideOf(payload.teamSide) ?? sideOf(payload.homeAway);
-  if (explicit !== null) return explicit;
   const home = teamObject(payload, 'home');
   const away = teamObject(payload, 'away');
-  const carriesId = (team: Obj | null) => team !== null && (team.teamId === teamId || team.id === teamId);
+  const carriesId = (side: Obj | null) => side !== null && (side.teamId === team.teamId || side.id === team.teamId);
   if (carriesId(home) !== carriesId(away)) return carriesId(home) ? 'home' : 'away';
-  if (teamName === null) return null;
-  const named = (team: Obj | null) => team !== null && typeof team.name === 'string' && normalName(team.name) === normalName(teamName);
+  const explicit = sideOf(payload.side) ?? sideOf(payload.teamSide) ?? sideOf(payload.homeAway);
+  if (explicit !== null) return explicit;
+  const known = new Set(team.names.map(normalTeamName).filter((name) => name !== ''));
+  const named = (side: Obj | null) => side !== null && typeof side.name === 'string' && known.has(normalTeamName(side.name));
   if (named(home) !== named(away)) return named(home) ? 'home' : 'away';
   return null;
 }
 
 /** The players a sync copies: those of the club's side when it is known and players say their side, else all. */
-export function clubPlayers<P extends Pick<PlayerLine, 'team'>>(players: P[], side: Side): P[] {
+export function clubPlayers<P extends { team?: PlayerLine['team'] | undefined }>(players: P[], side: Side): P[] {
   if (side === null || !players.some((player) => player.team === side)) return players;
   return players.filter((player) => player.team === side);
 }

@@ -2,12 +2,14 @@
  * The few errors the service raises on purpose. The HTTP layer maps each code to one status
  * (src/http/errors.ts); nothing matches on message text.
  */
-export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'conflict' | 'unsupported' | 'unavailable' | 'storage_full';
+export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'conflict' | 'unsupported' | 'too_many_requests' | 'unavailable' | 'storage_full';
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    /** Seconds after which a retry may succeed (sent as Retry-After). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -21,3 +23,4 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const unavailable = (message: string) => new DomainError('unavailable', message);
 export const unsupported = (message: string) => new DomainError('unsupported', message);
 export const storageFull = (message: string) => new DomainError('storage_full', message);
+export const tooManyRequests = (message: string, retryAfter?: number) => new DomainError('too_many_requests', message, retryAfter);

@@ -9,6 +9,7 @@ import { DomainError } from '../domain/errors.js';
 import { statusOf } from './errors.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { accountRoutes } from './dashboard/accountRoutes.js';
+import type { SyncEnforcement } from '../domain/clubSync.js';
 import { clubRoutes } from './dashboard/clubRoutes.js';
 import { DASHBOARD_PATH } from './dashboard/session.js';
 import { renderDashboardErrorPage } from './pages/dashboard/accountPages.js';
@@ -24,6 +25,8 @@ export interface ClubDashboardDeps {
   readModel: ReadModelReader;
   matchUrl: (matchId: string) => string;
   publicBaseUrl: string;
+  /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
+  globalEnforcement: SyncEnforcement;
   /** Signs session and CSRF cookies. */
   sessionKey: Buffer;
   /** Login and sign-up attempts per client address. */
@@ -86,5 +89,5 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
   });
   const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
-  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl });
+  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });
 };

@@ -11,12 +11,22 @@ export const statusOf: Record<DomainErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   unsupported: 415,
+  too_many_requests: 429,
   unavailable: 503,
   storage_full: 507,
 };
 
 export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** The store ran out of space: SQLite's "database or disk is full", or ENOSPC from the file system. */
+export function isStorageFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /disk is full|no space left/i.test(current.message)) return true;
+  }
+  return false;
 }
 
 /** Turns "body/id must match pattern ..." style validation results into one readable sentence. */
@@ -43,6 +53,7 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       const status = statusOf[error.code];
+      if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
       return reply.code(status).send(errorBody(status, error.message));
     }
     if (error.validation) return reply.code(400).send(errorBody(400, validationMessage(error)));
@@ -50,6 +61,13 @@ export function registerErrorHandling(app: FastifyInstance) {
       // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
       request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
       return reply.code(413).send(errorBody(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload'));
+    }
+    if (isStorageFull(error)) {
+      request.log.error({ err: error }, 'storage full: writes are refused until space is freed');
+      return reply
+        .code(507)
+        .header('retry-after', '60')
+        .send(errorBody(507, "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)"));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
@@ -64,6 +82,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   const paths = Router();
   const methodsOf = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
+    // The CORS preflight catch-all (OPTIONS *) answers browsers, not "which methods does this path have".
+    if (route.url === '*') return;
     let methods = methodsOf.get(route.url);
     if (!methods) {
       methods = new Set();

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchCommands } from '../commands/matchCommands.js';
-import { notFound, validationError } from '../domain/errors.js';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { RateLimit } from '../config.js';
+import { DomainError, notFound, tooManyRequests, validationError } from '../domain/errors.js';
 import { asJsonText, withPayload } from '../domain/jsonText.js';
 import type { WriteVia } from '../domain/matchEvents.js';
 import type { EventStore } from '../eventstore/port.js';
@@ -11,6 +13,7 @@ import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
+import type { TokenFailureThrottle } from './tokenFailures.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -18,6 +21,10 @@ export interface MatchApiDeps {
   readModel: ReadModelReader;
   eventStore: EventStore;
   matchUrl: (id: string) => string;
+  /** Writes per client address (WRITE_RATE_LIMIT); null: unlimited. */
+  writeRateLimit: RateLimit | null;
+  /** 429 after repeated 403s on one match from one address (TOKEN_FAILURE_LIMIT); null: off. */
+  tokenFailures: TokenFailureThrottle | null;
 }
 
 const CLUB_SYNC_DESCRIPTION =
@@ -27,7 +34,16 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl, writeRateLimit, tokenFailures }) => {
+  // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
+  // one count for POST and PUT together; reads are not limited.
+  await app.register(fastifyRateLimit, {
+    global: writeRateLimit !== null,
+    max: writeRateLimit?.max ?? 0,
+    timeWindow: writeRateLimit?.windowMs ?? 0,
+    errorResponseBuilder: (_request, context) =>
+      tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
+  });
   /**
    * Answers by match and revision, as UTF-8 bytes: a revision fixes the whole answer, so a match
    * followed by many viewers is read from the log and encoded once per upload. A few live
@@ -38,6 +54,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const payload = request.rawJson;
     if (payload === null) throw validationError('send the match as a JSON object');
+    const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
+    if (wait !== null) {
+      throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
+    }
     const result = await matches.upload({
       via,
       matchId,
@@ -47,6 +67,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       appKey: headers['x-app-key'] ?? null,
       requestId: request.id,
       clientAddressClass: classifyClientAddress(request.ip),
+    }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
+      throw error;
     });
     if (result.clubSync !== null) {
       const { type, data } = result.clubSync;
@@ -68,7 +91,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
           CLUB_SYNC_DESCRIPTION,
         body: MatchPayload,
         headers: WriteHeaders,
-        response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
+        response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {
@@ -89,7 +114,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         params: MatchParams,
         body: MatchPayload,
         headers: WriteHeaders,
-        response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 503) },
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
+        response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
     async (request) => {
@@ -104,6 +131,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
   app.get(
     '/api/matches/:id',
     {
+      config: { rateLimit: false },
       schema: {
         tags: ['matches'],
         summary: 'View a match',

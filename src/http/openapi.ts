@@ -14,7 +14,19 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
           'Open match storage for sports scoring apps. Upload a match as JSON; anyone can view it. ' +
           'X-Write-Token on the creating POST protects a match; X-App-Key authenticates club sync.',
       },
-      servers: [{ url: publicBaseUrl }],
+      servers: [{ url: publicBaseUrl, description: 'PUBLIC_BASE_URL of this server' }],
+      components: {
+        securitySchemes: {
+          writeToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Write-Token',
+            description:
+              'Per-match secret chosen by the creating client (at least 128 random bits). Sent on the creating POST it protects the match; later writes to a protected match need it.',
+          },
+          appKey: { type: 'apiKey', in: 'header', name: 'X-App-Key', description: "The club's app key (dashboard, Connect), for club sync." },
+        },
+      },
       tags: [
         { name: 'matches', description: 'Upload and view matches' },
         { name: 'history', description: 'Every version of a match, from the append-only log' },

@@ -46,7 +46,7 @@ t.test('teams', async (t) => {
   spec([registered, u16]).when({ type: 'RenameTeam', teamId: 'team000001', name: 'U16 Women' }).then(t, [], 'renaming to the same name changes nothing');
   spec([registered, u16]).when({ type: 'RenameTeam', teamId: 'nope', name: 'X' }).thenThrows(t, 'not_found', /no team nope/);
   const renamed = fold([registered, u16, { type: 'TeamRenamed', data: { teamId: 'team000001', name: 'U17 Women' } }]);
-  t.same(renamed.teams, [{ teamId: 'team000001', name: 'U17 Women' }]);
+  t.same(renamed.teams, [{ teamId: 'team000001', name: 'U17 Women', aliases: [] }]);
 });
 
 t.test('app keys', async (t) => {
@@ -92,4 +92,49 @@ t.test('verifying an X-App-Key against the club as it is now', async (t) => {
   t.same(verifyAppKey(club, forged), { valid: false, problem: 'wrong_key', keyId: key1.keyId }, 'right id, wrong secret');
   const revoked = fold([registered, u16, issued1, { type: 'AppKeyRevoked', data: { keyId: key1.keyId, revokedAt: at } }]);
   t.same(verifyAppKey(revoked, key1.key), { valid: false, problem: 'revoked_key', keyId: key1.keyId }, 'revoked stops at once');
+});
+
+t.test('team aliases: the other names scoring apps use', async (t) => {
+  const aliasesSet = (aliases: string[]): ClubEvent => ({ type: 'TeamAliasesSet', data: { teamId: 'team000001', aliases } });
+  spec([registered, u16])
+    .when({ type: 'SetTeamAliases', teamId: 'team000001', aliases: [' Lakeside Herons U16 ', '', 'lakeside herons u16', 'LH Girls'] })
+    .then(t, [aliasesSet(['Lakeside Herons U16', 'LH Girls'])], 'trimmed, blanks dropped, the same name once');
+  spec([registered, u16, aliasesSet(['LH'])]).when({ type: 'SetTeamAliases', teamId: 'team000001', aliases: ['LH'] }).then(t, [], 'the same list changes nothing');
+  spec([registered, u16, aliasesSet(['LH'])]).when({ type: 'SetTeamAliases', teamId: 'team000001', aliases: [] }).then(t, [aliasesSet([])], 'all aliases removed');
+  spec([registered, u16]).when({ type: 'SetTeamAliases', teamId: 'nope', aliases: ['x'] }).thenThrows(t, 'not_found', /no team nope/);
+  spec([registered, u16]).when({ type: 'SetTeamAliases', teamId: 'team000001', aliases: ['bad\u0007'] }).thenThrows(t, 'validation', /printable/);
+  spec([registered, u16])
+    .when({ type: 'SetTeamAliases', teamId: 'team000001', aliases: Array.from({ length: 11 }, (_, i) => `Alias ${i}`) })
+    .thenThrows(t, 'validation', /at most 10 aliases/);
+  t.same(fold([registered, u16, aliasesSet(['LH'])]).teams, [{ teamId: 'team000001', name: 'U16 Women', aliases: ['LH'] }]);
+});
+
+t.test("per-club enforcement: the club requires an app key for every sync", async (t) => {
+  const required: ClubEvent = { type: 'AppKeyRequirementSet', data: { required: true, at } };
+  spec([registered]).when({ type: 'SetAppKeyRequirement', required: true, at }).then(t, [required]);
+  spec([registered, required]).when({ type: 'SetAppKeyRequirement', required: true, at: '2026-03-05T00:00:00.000Z' }).then(t, [], 'requiring twice keeps the first "since"');
+  spec([registered]).when({ type: 'SetAppKeyRequirement', required: false, at }).then(t, [], 'not required is the default');
+  const later = '2026-03-05T00:00:00.000Z';
+  spec([registered, required]).when({ type: 'SetAppKeyRequirement', required: false, at: later }).then(t, [{ type: 'AppKeyRequirementSet', data: { required: false, at: later } }]);
+  t.equal(fold([registered, required]).appKeyRequiredSince, at, 'since when');
+  t.equal(fold([registered, required, { type: 'AppKeyRequirementSet', data: { required: false, at: later } }]).appKeyRequiredSince, null);
+});
+
+t.test("the admin settles a match's side and excludes or re-includes matches", async (t) => {
+  const settled: ClubEvent = { type: 'MatchSideSettled', data: { matchId: 'm1', side: 'away', at } };
+  spec([registered]).when({ type: 'SettleMatchSide', matchId: 'm1', side: 'away', at }).then(t, [settled]);
+  spec([registered, settled]).when({ type: 'SettleMatchSide', matchId: 'm1', side: 'away', at }).then(t, [], 'the same choice again changes nothing');
+  spec([registered, settled])
+    .when({ type: 'SettleMatchSide', matchId: 'm1', side: 'home', at })
+    .then(t, [{ type: 'MatchSideSettled', data: { matchId: 'm1', side: 'home', at } }], 'a choice can be corrected');
+  spec([registered]).when({ type: 'SettleMatchSide', matchId: 'constructor', side: 'home', at }).then(t, [{ type: 'MatchSideSettled', data: { matchId: 'constructor', side: 'home', at } }], 'match ids are data, not object keys');
+  t.same(fold([registered, settled]).settledSides, { m1: 'away' });
+
+  const excluded: ClubEvent = { type: 'MatchExcluded', data: { matchId: 'm1', at } };
+  spec([registered]).when({ type: 'ExcludeMatch', matchId: 'm1', at }).then(t, [excluded]);
+  spec([registered, excluded]).when({ type: 'ExcludeMatch', matchId: 'm1', at }).then(t, [], 'excluding twice changes nothing');
+  spec([registered]).when({ type: 'IncludeMatch', matchId: 'm1', at }).then(t, [], 'a counted match is included already');
+  spec([registered, excluded]).when({ type: 'IncludeMatch', matchId: 'm1', at }).then(t, [{ type: 'MatchIncluded', data: { matchId: 'm1', at } }]);
+  t.same(fold([registered, excluded]).excludedMatches, { m1: at });
+  t.same(fold([registered, excluded, { type: 'MatchIncluded', data: { matchId: 'm1', at } }]).excludedMatches, {});
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { AppKeyVerdict } from '../../src/domain/club.js';
-import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, mayNameClub, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
+import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, mayNameClub, normalTeamName, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
@@ -105,15 +105,27 @@ t.test('sync is attempted when the payload has both clubId and teamId', async (t
   t.equal(clubSyncTarget([]), null);
 });
 
-t.test("the club's side of the match", async (t) => {
+t.test("the club's side of the match: ids, then the side the app names, then names and aliases, never guessed", async (t) => {
   const teams = { homeTeam: { name: 'Lakeside Herons' }, awayTeam: { name: 'Hillcrest Owls' } };
-  t.equal(clubSide({ ...teams, side: 'away' }, 't1', null), 'away', 'explicit side');
-  t.equal(clubSide({ ...teams, homeAway: 'home' }, 't1', null), 'home');
-  t.equal(clubSide({ homeTeam: { name: 'A', teamId: 't1' }, awayTeam: { name: 'B' } }, 't1', null), 'home', 'team object carries the teamId');
-  t.equal(clubSide({ teams: { home: { id: 'x' }, away: { id: 't1' } } }, 't1', null), 'away');
-  t.equal(clubSide(teams, 't1', 'hillcrest owls'), 'away', 'named like the club team');
-  t.equal(clubSide(teams, 't1', 'Riverside Comets'), null, 'cannot tell');
-  t.equal(clubSide({ homeTeam: { name: 'Same' }, awayTeam: { name: 'Same' } }, 't1', 'Same'), null, 'both sides named alike: cannot tell');
+  const team = (names: string[], settled: 'home' | 'away' | null = null) => ({ teamId: 't1', names, settled });
+  t.equal(clubSide({ homeTeam: { name: 'A', teamId: 't1' }, awayTeam: { name: 'B' } }, team([])), 'home', 'a side object carries the teamId');
+  t.equal(clubSide({ teams: { home: { id: 'x' }, away: { id: 't1' } } }, team([])), 'away', 'nested sides, by id');
+  t.equal(clubSide({ homeTeam: { name: 'Hillcrest Owls', teamId: 't1' }, awayTeam: { name: 'Lakeside Herons' }, side: 'away' }, team(['Lakeside Herons'])), 'home', 'ids win over the app\'s side field and names');
+  t.equal(clubSide({ ...teams, side: 'away' }, team([])), 'away', 'the side the app names');
+  t.equal(clubSide({ ...teams, homeAway: 'home' }, team([])), 'home');
+  t.equal(clubSide(teams, team(['hillcrest owls'])), 'away', 'named like the club team, case ignored');
+  t.equal(clubSide({ homeTeam: { name: 'Lakeside Herons U18 Girls' }, awayTeam: { name: 'Hillcrest Owls U18' } }, team(['Lakeside Herons'])), 'home', 'age-group suffixes ignored');
+  t.equal(clubSide({ homeTeam: { name: 'Hillcrest Owls' }, awayTeam: { name: 'Sporting Mälmo-Süd, U-16' } }, team(['Sporting Malmo Sud'])), 'away', 'accents and punctuation ignored');
+  t.equal(clubSide({ homeTeam: { name: 'Owls' }, awayTeam: { name: 'LH Volley' } }, team(['Lakeside Herons', 'LH Volley'])), 'away', 'an alias the admin registered');
+  t.equal(clubSide(teams, team(['Riverside Comets'])), null, 'no side named like the team: unknown');
+  t.equal(clubSide({ homeTeam: { name: 'Herons U16' }, awayTeam: { name: 'Herons U18' } }, team(['Herons'])), null, 'both sides named alike: unknown');
+  t.equal(clubSide(teams, team(['Riverside Comets'], 'home')), 'home', 'the side the admin settled wins');
+  t.equal(clubSide({ homeTeam: { name: 'Lakeside Herons' }, awayTeam: { name: 'Owls' } }, team(['Lakeside Herons'], 'away')), 'away', 'the admin\'s choice stands over a later upload\'s names');
+  t.equal(clubSide('not an object', team(['x'])), null);
+  t.equal(normalTeamName('  Lakeside  HERONS U18 Girls '), 'lakeside herons');
+  t.equal(normalTeamName('Lakeside Herons Under 18'), 'lakeside herons');
+  t.equal(normalTeamName("St. Mary's 2nd"), 'st marys');
+  t.equal(normalTeamName('U18'), 'u18', 'a name that is only a suffix stays');
   const players = [
     { name: 'a', team: 'home' },
     { name: 'b', team: 'away' },

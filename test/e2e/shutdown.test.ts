@@ -36,3 +36,26 @@ t.test('SIGTERM: in-flight requests finish, the store closes cleanly, the proces
   again.child.kill('SIGTERM');
   await again.exited;
 });
+
+t.test('SIGTERM with a slow client: the process exits by SHUTDOWN_TIMEOUT_MS, not when the client is done', async (t) => {
+  const { connect } = await import('node:net');
+  const server = await startServerProcess({ DATA_DIR: tempDataDir(t), SHUTDOWN_TIMEOUT_MS: '2000' });
+  t.teardown(() => server.child.kill('SIGKILL'));
+  const { hostname, port } = new URL(server.url);
+  const slow = connect(Number(port), hostname);
+  slow.on('error', () => {});
+  slow.write('PUT /api/matches/slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"v":');
+  const drip = setInterval(() => slow.write('1'), 500);
+  t.teardown(() => {
+    clearInterval(drip);
+    slow.destroy();
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const signalled = Date.now();
+  server.child.kill('SIGTERM');
+  const code = await server.exited;
+  const tookMs = Date.now() - signalled;
+  t.equal(code, 1, 'exit code 1: stopped by the deadline');
+  t.ok(tookMs < 8000, `exited ${tookMs} ms after SIGTERM (deadline 2000 ms)`);
+  t.ok(server.output.some((line) => line.includes('SHUTDOWN_TIMEOUT_MS')), 'logged why');
+});

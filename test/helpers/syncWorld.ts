@@ -31,7 +31,7 @@ export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): v
     hashWriteToken: createWriteTokenHasher(randomBytes(32)),
     waitForReaders: async () => true,
     onReadersLagging: () => {},
-    checkClubSync: (target, appKey, payload) => clubs.checkClubSync(target, appKey, enforcement, payload),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, enforcement, payload),
   });
 
   async function club(name: string, teams: string[] = ['First Team']) {

@@ -90,3 +90,64 @@ t.test('the OpenAPI document describes X-App-Key and crmSync', async (t) => {
   t.ok(text.includes('x-app-key'));
   t.ok(text.includes('crmSync'));
 });
+
+for (const mode of ['log', 'enforce'] as const) {
+  t.test(`a club that requires an app key for every sync (global mode ${mode})`, async (t) => {
+    const s = await setUp(t, mode);
+    const post = (id: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, ...headers }, payload: s.body(id) });
+    const syncEvents = async (id: string) =>
+      ((await s.app.inject({ method: 'GET', url: `/api/matches/${id}/history?order=oldest` })).json() as { entries: { type: string }[] }).entries
+        .map((entry) => entry.type)
+        .filter((type) => type.startsWith('ClubSync'));
+
+    await s.clubs.setAppKeyRequirement(s.clubId, true, context);
+    let res = await post('without-key');
+    t.equal(res.statusCode, 201, 'the match is saved');
+    t.same(res.json(), { id: 'without-key', url: 'http://matchlog.test/match/without-key', crmSync: 'skipped_auth' }, 'no key: skipped whatever the global mode');
+    t.same(await syncEvents('without-key'), ['ClubSyncSkipped']);
+    res = await post('wrong-key', { 'x-app-key': 'mlk_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    t.same(res.json(), { id: 'wrong-key', url: 'http://matchlog.test/match/wrong-key', crmSync: 'skipped_auth' }, 'a key that is not the club\'s: skipped');
+    res = await post('with-key', { 'x-app-key': s.key });
+    t.same(res.json(), { id: 'with-key', url: 'http://matchlog.test/match/with-key' }, 'a valid key: synced');
+    t.same(await syncEvents('with-key'), ['ClubSyncAccepted']);
+
+    await s.clubs.setAppKeyRequirement(s.clubId, false, context);
+    res = await post('after');
+    t.same(
+      res.json(),
+      { id: 'after', url: 'http://matchlog.test/match/after', ...(mode === 'enforce' ? { crmSync: 'skipped_auth' } : {}) },
+      'requirement lifted: the global mode decides again',
+    );
+  });
+}
+
+t.test("the club's side: aliases the admin registered, and a side the admin settled, hold for later uploads", async (t) => {
+  const s = await setUp(t, 'log');
+  const payload = (id: string, home: string, away: string) => {
+    const body = JSON.parse(s.body(id)) as { homeTeam: { name: string }; awayTeam: { name: string } };
+    body.homeTeam.name = home;
+    body.awayTeam.name = away;
+    return JSON.stringify(body);
+  };
+  const post = (body: string) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-app-key': s.key }, payload: body });
+  /** The side the newest sync outcome of the match recorded (the log is the truth). */
+  const sideOf = async (id: string) => {
+    const events = await s.engine.eventStore.readStream(`match-${id}`);
+    const outcome = events.reverse().find((event) => event.type === 'ClubSyncAccepted');
+    return outcome === undefined ? undefined : (JSON.parse(outcome.data) as { side: string | null }).side;
+  };
+
+  await post(payload('by-name', 'Hillcrest Owls', 'U16 Women (Girls)'));
+  t.equal(await sideOf('by-name'), 'away', "the team's own name, punctuation and suffix ignored");
+  await post(payload('by-alias', 'Lakeside Herons U16 Girls', 'Hillcrest Owls'));
+  t.equal(await sideOf('by-alias'), null, 'an unknown name: side unknown');
+  await s.clubs.setTeamAliases(s.clubId, s.teamId, ['Lakeside Herons'], context);
+  await post(payload('by-alias', 'Lakeside Herons U16 Girls', 'Hillcrest Owls'));
+  t.equal(await sideOf('by-alias'), 'home', 'after the alias is registered, the re-upload finds the side');
+
+  await post(payload('settled', 'Riverside', 'Hillcrest Owls'));
+  t.equal(await sideOf('settled'), null);
+  await s.clubs.settleMatchSide(s.clubId, 'settled', 'away', context);
+  await post(payload('settled', 'Riverside', 'Hillcrest Owls'));
+  t.equal(await sideOf('settled'), 'away', 'a later upload keeps the side the admin settled');
+});

@@ -187,8 +187,40 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   t.match(status.body, /class="sync-row" data-outcome="synced"/);
   t.match(status.body, new RegExp(`synced</span> with key <code>${key.slice(0, 19)}…`));
   t.match((await s.client.get('/dashboard/connect')).body, /\(1 sync\)/, 'last use is shown');
-  const players = await s.client.get('/dashboard/players');
-  t.equal((players.body.match(/<tr class="player">/g) ?? []).length, 24, 'players of the synced match');
+  const playerRows = async () => ((await s.client.get('/dashboard/players')).body.match(/<tr class="player">/g) ?? []).length;
+  t.equal(await playerRows(), 0, "neither side is named like the club's team: the match counts for neither side");
+  const unsettled = await s.client.get('/dashboard/matches');
+  t.match(unsettled.body, /data-match-id="first" data-side="unknown"/, 'the match is marked side unknown');
+  t.match(unsettled.body, /Side unknown: which is your team\?/);
+  const settled = await s.client.post('/dashboard/matches/first/side', { side: 'home', returnTo: 'matches' });
+  t.equal(settled.headers.location, '/dashboard/matches?done=side-settled');
+  t.equal(await playerRows(), 12, 'settled: the players of the home side only');
+
+  await s.client.get('/dashboard/matches/first');
+  const excluded = await s.client.post('/dashboard/matches/first/counting', { counted: 'no', returnTo: 'match' });
+  t.equal(excluded.headers.location, '/dashboard/matches/first?done=match-excluded');
+  t.equal(await playerRows(), 0, 'excluded: the match no longer counts');
+  t.match((await s.client.get('/dashboard/matches')).body, /data-match-id="first" data-side="home" data-excluded="yes"/);
+  await s.client.get('/dashboard/matches/first');
+  await s.client.post('/dashboard/matches/first/counting', { counted: 'yes', returnTo: 'match' });
+  t.equal(await playerRows(), 12, 're-included');
+  await s.client.get('/dashboard/matches');
+  t.equal((await s.client.post('/dashboard/matches/never-synced/side', { side: 'home', returnTo: 'matches' })).statusCode, 404, 'only matches synced into the club');
+  await s.client.get('/dashboard/matches');
+  t.equal((await s.client.post('/dashboard/matches/first/side', { side: 'left', returnTo: 'matches' })).statusCode, 400);
+
+  await s.client.get('/dashboard/teams');
+  const aliases = await s.client.post(`/dashboard/teams/${teamId}/aliases`, { aliases: 'Lakeside Herons\nLH Girls; Lakeside, U16' });
+  t.equal(aliases.headers.location, '/dashboard/teams?done=aliases-saved');
+  t.match((await s.client.get('/dashboard/teams')).body, />Lakeside Herons\nLH Girls\nLakeside, U16<\/textarea>/, 'one alias per line; commas stay in a name');
+
+  t.match((await s.client.get('/dashboard/connect')).body, /<strong>Not required<\/strong>/);
+  const required = await s.client.post('/dashboard/connect/key-requirement', { required: 'yes' });
+  t.equal(required.headers.location, '/dashboard/connect?done=key-required');
+  t.match((await s.client.get('/dashboard/connect')).body, /<strong>Required<\/strong> since <time/);
+  t.match((await s.client.get('/dashboard/connect/sync-status')).body, /data-testid="key-requirement">App key: <strong>Required<\/strong> since/, 'Sync status shows the setting and since when');
+  await s.client.get('/dashboard/connect');
+  await s.client.post('/dashboard/connect/key-requirement', { required: 'no' });
   const stats = await s.client.get('/dashboard/stats');
   t.match(stats.body, /hitting %/);
   t.match(stats.body, /<option value="2025\/26">2025\/26<\/option>/, 'season filter offers the synced season');

@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClubCommands, RequestContext } from '../../commands/clubCommands.js';
 import type { ExistingClub } from '../../domain/club.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import type { SyncEnforcement } from '../../domain/clubSync.js';
+import { DomainError, notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import type { ReadModelReader } from '../../readmodel/port.js';
-import { playerStatsOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../../projections/clubDashboard.js';
+import { countedMatches, playerStatsOf, readClubMatch, readClubMatchActions, readClubMatches, withDecisions } from '../../../projections/clubDashboard.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
+import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
 import { renderHomePage, renderMatchesPage, renderMatchPage, renderPlayersPage, renderStatsPage } from '../pages/dashboard/clubDataPages.js';
 import { renderKeysPage, renderNewKeyPage, renderSyncStatusPage, renderTeamsPage } from '../pages/dashboard/connectPages.js';
 import type { DashboardSection, Frame } from '../pages/dashboard/frame.js';
+import { RETURN_TO, type ReturnTo } from '../pages/dashboard/matchDecisions.js';
 import { signedInClub } from './session.js';
 
 export interface ClubRoutesDeps {
@@ -19,6 +22,7 @@ export interface ClubRoutesDeps {
   readModel: ReadModelReader;
   matchUrl: (matchId: string) => string;
   publicBaseUrl: string;
+  globalEnforcement: SyncEnforcement;
 }
 
 declare module 'fastify' {
@@ -31,6 +35,7 @@ declare module 'fastify' {
 const Text = Type.String({ maxLength: 200 });
 const Done = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 const TeamQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })) });
+const MatchesQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })), done: Type.Optional(Type.String({ maxLength: 40 })) });
 const StatsQuery = Type.Object({
   team: Type.Optional(Type.String({ maxLength: 64 })),
   season: Type.Optional(Type.String({ maxLength: 100 })),
@@ -38,6 +43,7 @@ const StatsQuery = Type.Object({
   competition: Type.Optional(Type.String({ maxLength: 100 })),
 });
 const SyncQuery = Type.Object({
+  done: Type.Optional(Type.String({ maxLength: 40 })),
   outcome: Type.Optional(Type.Union(SYNC_OUTCOMES.map((o) => Type.Literal(o)))),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
 });
@@ -48,6 +54,12 @@ const DONE: Record<string, string> = {
   'team-added': 'Team added.',
   'team-renamed': 'Team renamed.',
   'key-revoked': 'App key revoked: it no longer authenticates any sync.',
+  'aliases-saved': 'Aliases saved: uploads naming the team this way are matched to it.',
+  'key-required': 'From now on, every sync into your club needs a valid app key; syncs without one are skipped.',
+  'key-not-required': 'Syncs without a valid app key follow the service-wide setting again.',
+  'side-settled': "Side saved: the match counts for your team, and later uploads of it keep this side.",
+  'match-excluded': 'The match no longer counts in players and stats.',
+  'match-included': 'The match counts in players and stats again.',
 };
 const doneMessage = (done: string | undefined) => (done === undefined ? null : (DONE[done] ?? null));
 
@@ -55,7 +67,7 @@ const SYNC_PAGE_SIZE = 50;
 const blankToUndefined = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 /** Every page behind the login: overview, teams, Connect, players, stats, matches. */
-export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app, { clubs, readModel, matchUrl, publicBaseUrl }) => {
+export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app, { clubs, readModel, matchUrl, publicBaseUrl, globalEnforcement }) => {
   const html = 'text/html; charset=utf-8';
   app.decorateRequest('dashboardClub', null);
   app.addHook('preHandler', async (request, reply) => {
@@ -74,18 +86,20 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     section,
   });
   const context = (request: FastifyRequest): RequestContext => ({ requestId: request.id, clientAddressClass: classifyClientAddress(request.ip) });
+  const teamNameOf = (club: ExistingClub) => (teamId: string) => club.teams.find((team) => team.teamId === teamId)?.name ?? teamId;
   const teamOf = (club: ExistingClub, teamId: string | undefined) => (club.teams.some((t) => t.teamId === teamId) ? teamId : undefined);
 
   app.get('/', { schema: { querystring: Done } }, async (request, reply) => {
     const club = clubOf(request);
     const matches = await readClubMatches(readModel, club.clubId);
     const { rows } = await readSyncLog(readModel, club.clubId, { limit: 1 });
+    const counted = countedMatches(matches, club);
     return reply.type(html).send(
       renderHomePage(frame(request, reply, 'home'), {
         clubId: club.clubId,
         teams: club.teams,
         matches: matches.length,
-        players: playerStatsOf(matches).length,
+        players: playerStatsOf(counted).length,
         latestSync: rows[0] ?? null,
         info: doneMessage(request.query.done),
       }),
@@ -121,6 +135,22 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     }
   });
 
+  app.post(
+    '/teams/:teamId/aliases',
+    { schema: { params: Type.Object({ teamId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text), aliases: Type.String({ maxLength: 1000 }) }) } },
+    async (request, reply) => {
+      try {
+        // One alias per line (or separated by semicolons): team names may contain commas.
+        const aliases = request.body.aliases.split(/[\n;]/);
+        await clubs.setTeamAliases(clubOf(request).clubId, request.params.teamId, aliases, context(request));
+        return reply.redirect('/dashboard/teams?done=aliases-saved', 303);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'validation') return teamsPage(request, reply, { info: null, error: error.message }, 400);
+        throw error;
+      }
+    },
+  );
+
   // Connect: app keys and sync status
 
   async function keysPage(request: FastifyRequest, reply: FastifyReply, messages: { info: string | null; error: string | null }, status = 200) {
@@ -129,7 +159,15 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     return reply
       .code(status)
       .type(html)
-      .send(renderKeysPage(frame(request, reply, 'connect'), { club: { clubId: club.clubId, teams: club.teams }, keys: club.appKeys, usage, ...messages }));
+      .send(
+        renderKeysPage(frame(request, reply, 'connect'), {
+          club: { clubId: club.clubId, teams: club.teams },
+          keys: club.appKeys,
+          usage,
+          requirement: { globalEnforcement, requiredSince: club.appKeyRequiredSince },
+          ...messages,
+        }),
+      );
   }
 
   app.get('/connect', { schema: { querystring: Done } }, async (request, reply) => keysPage(request, reply, { info: doneMessage(request.query.done), error: null }));
@@ -154,6 +192,12 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     return reply.redirect('/dashboard/connect?done=key-revoked', 303);
   });
 
+  app.post('/connect/key-requirement', { schema: { body: Type.Object({ _csrf: Type.Optional(Text), required: Type.Union([Type.Literal('yes'), Type.Literal('no')]) }) } }, async (request, reply) => {
+    const required = request.body.required === 'yes';
+    await clubs.setAppKeyRequirement(clubOf(request).clubId, required, context(request));
+    return reply.redirect(`/dashboard/connect?done=${required ? 'key-required' : 'key-not-required'}`, 303);
+  });
+
   app.get('/connect/sync-status', { schema: { querystring: SyncQuery } }, async (request, reply) => {
     const club = clubOf(request);
     const page = request.query.page ?? 1;
@@ -168,6 +212,10 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
         teams: club.teams,
         keys: club.appKeys,
         matchUrl,
+        requirement: { globalEnforcement, requiredSince: club.appKeyRequiredSince },
+        excludedMatches: club.excludedMatches,
+        csrfToken: reply.generateCsrf(),
+        info: doneMessage(request.query.done),
       }),
     );
   });
@@ -177,7 +225,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
   app.get('/players', { schema: { querystring: TeamQuery } }, async (request, reply) => {
     const club = clubOf(request);
     const teamId = teamOf(club, request.query.team);
-    const players = playerStatsOf(await readClubMatches(readModel, club.clubId, { teamId }));
+    const players = playerStatsOf(countedMatches(await readClubMatches(readModel, club.clubId, { teamId }), club));
     return reply.type(html).send(renderPlayersPage(frame(request, reply, 'players'), club.teams, teamId, players));
   });
 
@@ -191,7 +239,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
       category: blankToUndefined(request.query.category),
       competition: blankToUndefined(request.query.competition),
     };
-    const players = playerStatsOf(await readClubMatches(readModel, club.clubId, filter));
+    const players = playerStatsOf(countedMatches(await readClubMatches(readModel, club.clubId, filter), club));
     return reply.type(html).send(
       renderStatsPage(frame(request, reply, 'stats'), {
         teams: club.teams,
@@ -202,19 +250,97 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     );
   });
 
-  app.get('/matches', { schema: { querystring: TeamQuery } }, async (request, reply) => {
+  app.get('/matches', { schema: { querystring: MatchesQuery } }, async (request, reply) => {
     const club = clubOf(request);
     const teamId = teamOf(club, request.query.team);
-    const matches = await readClubMatches(readModel, club.clubId, { teamId });
-    return reply.type(html).send(renderMatchesPage(frame(request, reply, 'matches'), club.teams, teamId, matches, matchUrl));
+    const matches = (await readClubMatches(readModel, club.clubId, { teamId })).map((match) => withDecisions(match, club));
+    return reply.type(html).send(renderMatchesPage(frame(request, reply, 'matches'), { teams: club.teams, teamId, matches, matchUrl, info: doneMessage(request.query.done) }));
   });
 
-  app.get('/matches/:matchId', { schema: { params: Type.Object({ matchId: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
+  app.get('/matches/:matchId', { schema: { params: Type.Object({ matchId: Type.String({ maxLength: 200 }) }), querystring: Done } }, async (request, reply) => {
     const club = clubOf(request);
     const { matchId } = request.params;
     const match = isMatchId(matchId) ? await readClubMatch(readModel, club.clubId, matchId) : null;
     if (match === null) throw notFound(`no match ${matchId} was synced into this club`);
     const actions = await readClubMatchActions(readModel, club.clubId, matchId);
-    return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), club.teams, match, actions, matchUrl(matchId)));
+    const page = { teams: club.teams, match: withDecisions(match, club), actions, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) };
+    return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), page));
   });
+
+  // Export: the current filter's players and stats, and the match list, as CSV or JSON.
+
+  async function filteredMatches(club: ExistingClub, query: Static<typeof StatsQuery>) {
+    const filter = {
+      teamId: teamOf(club, blankToUndefined(query.team)),
+      season: blankToUndefined(query.season),
+      category: blankToUndefined(query.category),
+      competition: blankToUndefined(query.competition),
+    };
+    const matches = (await readClubMatches(readModel, club.clubId, filter)).map((match) => withDecisions(match, club));
+    return { filter, matches };
+  }
+
+  const exportTables = {
+    players: async (club: ExistingClub, query: Static<typeof StatsQuery>) => {
+      const { matches } = await filteredMatches(club, query);
+      return playersTable(playerStatsOf(matches.filter((m) => m.counted)), teamNameOf(club));
+    },
+    matches: async (club: ExistingClub, query: Static<typeof StatsQuery>) => matchesTable((await filteredMatches(club, query)).matches, teamNameOf(club), matchUrl),
+  };
+  for (const [name, table] of Object.entries(exportTables)) {
+    for (const format of ['csv', 'json'] as const) {
+      app.get(`/export/${name}.${format}`, { schema: { querystring: StatsQuery } }, async (request, reply) => {
+        const club = clubOf(request);
+        const rows = await table(club, request.query);
+        const parts = [club.name, name, request.query.season].filter((part): part is string => part !== undefined && part !== '');
+        const file = `${parts.join(' ').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').toLowerCase() || name}.${format}`;
+        reply.header('content-disposition', `attachment; filename="${file.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file)}`);
+        if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(toCsv(rows));
+        return reply.type('application/json; charset=utf-8').send({ columns: rows.columns, rows: toJsonRows(rows) });
+      });
+    }
+  }
+
+  // The admin's decisions about a match: recorded in the club's stream, so a rebuild gives the same numbers.
+
+  const MatchIdParams = Type.Object({ matchId: Type.String({ maxLength: 200 }) });
+  const ReturnField = Type.Union(RETURN_TO.map((to) => Type.Literal(to)));
+  const backTo = (returnTo: ReturnTo, matchId: string, done: string) =>
+    returnTo === 'match' ? `/dashboard/matches/${encodeURIComponent(matchId)}?done=${done}` : returnTo === 'sync' ? `/dashboard/connect/sync-status?done=${done}` : `/dashboard/matches?done=${done}`;
+
+  /** Decisions apply to matches synced into this club only. */
+  async function syncedMatch(clubId: string, matchId: string) {
+    const match = isMatchId(matchId) ? await readClubMatch(readModel, clubId, matchId) : null;
+    if (match === null) throw notFound(`no match ${matchId} was synced into this club`);
+    return match;
+  }
+
+  app.post(
+    '/matches/:matchId/side',
+    { schema: { params: MatchIdParams, body: Type.Object({ _csrf: Type.Optional(Text), side: Type.Union([Type.Literal('home'), Type.Literal('away')]), returnTo: ReturnField }) } },
+    async (request, reply) => {
+      const club = clubOf(request);
+      const { matchId } = request.params;
+      const match = withDecisions(await syncedMatch(club.clubId, matchId), club);
+      if (match.side !== null && !Object.hasOwn(club.settledSides, matchId)) {
+        // The copy holds only the side the upload named; to change it, the upload (or an alias) must change.
+        throw validationError(`the upload of match ${matchId} says your team is the ${match.side} side; fix the team name or ids in the app, or the team's aliases`);
+      }
+      await clubs.settleMatchSide(club.clubId, matchId, request.body.side, context(request));
+      return reply.redirect(backTo(request.body.returnTo, matchId, 'side-settled'), 303);
+    },
+  );
+
+  app.post(
+    '/matches/:matchId/counting',
+    { schema: { params: MatchIdParams, body: Type.Object({ _csrf: Type.Optional(Text), counted: Type.Union([Type.Literal('yes'), Type.Literal('no')]), returnTo: ReturnField }) } },
+    async (request, reply) => {
+      const club = clubOf(request);
+      const { matchId } = request.params;
+      await syncedMatch(club.clubId, matchId);
+      const counted = request.body.counted === 'yes';
+      await clubs.setMatchCounted(club.clubId, matchId, counted, context(request));
+      return reply.redirect(backTo(request.body.returnTo, matchId, counted ? 'match-included' : 'match-excluded'), 303);
+    },
+  );
 };

@@ -3,9 +3,10 @@ import type { ActionLine } from '../../../domain/matchPayload.js';
 import { formatRate, RATE_NAMES, type StatRate } from '../../../domain/statRates.js';
 import { type ClubMatchActionsDoc, type ClubMatchDoc, type ClubPlayerCopy, type PlayerStats, statsOf } from '../../../../projections/clubDashboard.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, SafeHtml } from '../html.js';
 import { OUTCOME_LABELS } from './connectPages.js';
 import { current, dashboardPage, type Frame, notice, query, when } from './frame.js';
+import { matchDecisionControls, settleSideForm } from './matchDecisions.js';
 
 const teamNames = (teams: Team[]) => new Map(teams.map((team) => [team.teamId, team.name]));
 
@@ -15,6 +16,12 @@ function teamFilter(base: string, teams: Team[], teamId: string | undefined, ext
 <a href="${base}${query({ ...extra })}"${current(teamId === undefined)}>All teams</a>
 ${teams.map((team) => html`<a href="${base}${query({ ...extra, team: team.teamId })}"${current(team.teamId === teamId)}>${team.name}</a>`)}
 </nav>`;
+}
+
+/** Links to the CSV (for spreadsheets) and JSON of what the page shows, with its filter. */
+function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {
+  const q = query(filter);
+  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · <a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
 }
 
 const score = (match: ClubMatchDoc) => `${match.home.score ?? '–'} : ${match.away.score ?? '–'}`;
@@ -126,31 +133,55 @@ ${select('category', 'Category', opts(page.options.categories), page.filter.cate
 ${select('competition', 'Competition', opts(page.options.competitions), page.filter.competition)}
 <button type="submit" class="quiet">Filter</button>
 </form>
+${downloads('players', 'players and season totals', { team: page.filter.teamId, season: page.filter.season, category: page.filter.category, competition: page.filter.competition })}
 <p class="muted">Totals of every numeric stat the apps sent; percentages are computed from the totals where their inputs exist (hitting % = (kills − errors) / attempts; FG %, 3P %, FT % = made / attempted).</p>
 ${page.players.length === 0 ? html`<p class="muted">No stats for this selection.</p>` : byTeam.map(tableFor)}`,
   );
 }
 
-export function renderMatchesPage(frame: Frame, teams: Team[], teamId: string | undefined, matches: ClubMatchDoc[], matchUrl: (id: string) => string): string {
-  const names = teamNames(teams);
+/** A match as the club sees it: with the admin's decisions applied (projections/clubDashboard.ts withDecisions). */
+type DecidedMatch = ClubMatchDoc & { counted: boolean; excluded: boolean };
+
+export interface MatchesPage {
+  teams: Team[];
+  teamId: string | undefined;
+  matches: DecidedMatch[];
+  matchUrl: (id: string) => string;
+  info: string | null;
+}
+
+function standing(match: DecidedMatch): SafeHtml {
+  if (match.side === null) return html`<span class="side-unknown">side unknown</span>`;
+  if (match.excluded) return html`<span class="excluded">excluded</span>`;
+  return html`<span class="muted">counted (${match.side === 'home' ? match.home.name ?? 'home' : match.away.name ?? 'away'})</span>`;
+}
+
+export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
+  const names = teamNames(page.teams);
+  const unknown = page.matches.filter((m) => m.side === null).length;
   return dashboardPage(
     frame,
     'Matches',
     html`<h1>Matches</h1>
-${teamFilter('/dashboard/matches', teams, teamId)}
-${matches.length === 0
+${notice(page.info)}
+${teamFilter('/dashboard/matches', page.teams, page.teamId)}
+${downloads('matches', 'the match list', { team: page.teamId })}
+${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
+${page.matches.length === 0
   ? html`<p class="muted">No synced match yet.</p>`
   : html`<div class="scroll"><table class="matches">
-<thead><tr><th>Date</th><th>Match</th><th class="num">Score</th><th>Team</th><th>Season · category · competition</th><th class="num">Players</th><th class="num">Actions</th><th>Sync</th><th></th></tr></thead>
-<tbody>${matches.map(
-      (m) => html`<tr class="match" data-match-id="${m.matchId}"><td>${m.startedAt?.slice(0, 10) ?? ''}</td>
+<thead><tr><th>Match</th><th>Date</th><th class="num">Score</th><th>Team</th><th>In stats</th><th>Season · category · competition</th><th class="num">Players</th><th class="num">Actions</th><th>Sync</th><th></th></tr></thead>
+<tbody>${page.matches.map(
+      (m) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
 <td><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></td>
+<td>${m.startedAt?.slice(0, 10) ?? ''}</td>
 <td class="num">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
 <td>${names.get(m.teamId) ?? m.teamId}</td>
+<td>${standing(m)}${m.side === null ? html`<br>${settleSideForm(frame.csrfToken, m, 'matches')}` : ''}</td>
 <td>${[m.season, m.category, m.competition].filter((v) => v !== null).join(' · ')}</td>
-<td class="num">${m.players.length}</td><td class="num">${m.actionCount}</td>
+<td class="num">${m.side === null ? '' : m.players.length}</td><td class="num">${m.actionCount}</td>
 <td><span class="outcome-${m.outcome}">${m.outcome === 'synced' ? 'synced' : 'without valid key'}</span></td>
-<td><a href="${matchUrl(m.matchId)}">public page</a></td></tr>`,
+<td><a href="${page.matchUrl(m.matchId)}">public page</a></td></tr>`,
     )}</tbody></table></div>`}`,
   );
 }
@@ -163,8 +194,17 @@ function playerLines(players: ClubPlayerCopy[]): SafeHtml {
 <tbody>${lines.map((p) => html`<tr><td class="num">${p.number ?? ''}</td><td>${p.name ?? p.playerId ?? ''}</td><td>${p.position ?? ''}</td>${columns.map((c) => html`<td class="num">${p.stats[c] ?? ''}</td>`)}</tr>`)}</tbody></table></div>`;
 }
 
-export function renderMatchPage(frame: Frame, teams: Team[], match: ClubMatchDoc, actions: ClubMatchActionsDoc | null, matchUrl: string): string {
-  const names = teamNames(teams);
+export interface ClubMatchPage {
+  teams: Team[];
+  match: DecidedMatch;
+  actions: ClubMatchActionsDoc | null;
+  matchUrl: string;
+  info: string | null;
+}
+
+export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
+  const { match, actions } = page;
+  const names = teamNames(page.teams);
   const side = (team: string | null) => (team === 'home' ? (match.home.name ?? 'Home') : team === 'away' ? (match.away.name ?? 'Away') : (team ?? ''));
   const playerNames = new Map(actions?.playerNames ?? []);
   const who = (a: ActionLine) => (a.playerId === null ? '' : (playerNames.get(a.playerId) ?? a.playerId));
@@ -172,14 +212,23 @@ export function renderMatchPage(frame: Frame, teams: Team[], match: ClubMatchDoc
     frame,
     matchTitle(match),
     html`<h1>${matchTitle(match)}</h1>
-<p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${matchUrl}">public page</a></p>
+${notice(page.info)}
+<p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
 <section class="scoreboard" aria-label="score"><span>${match.home.name ?? 'Home'}</span><span class="score">${score(match)}</span><span>${match.away.name ?? 'Away'}</span></section>
+<section class="standing" aria-label="in the club's numbers">
+<p>${match.side === null
+  ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
+  : match.excluded
+    ? html`<strong class="excluded">Excluded</strong> from players and stats.`
+    : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`}</p>
+${matchDecisionControls(frame.csrfToken, match, 'match')}
+</section>
 ${match.lines.length > 0
   ? html`<div class="scroll"><table class="line-score"><thead><tr><th></th>${match.lines.map((l) => html`<th class="num">${l.label}</th>`)}</tr></thead>
 <tbody><tr><th>${match.home.name ?? 'Home'}</th>${match.lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
 <tr><th>${match.away.name ?? 'Away'}</th>${match.lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table></div>`
   : ''}
-<h2>Players (${match.players.length})</h2>
+<h2>${match.side === null ? 'Players of both sides' : 'Players'} (${match.players.length})</h2>
 ${match.players.length === 0 ? html`<p class="muted">The payload had no players.</p>` : playerLines(match.players)}
 <h2>Actions (${actions?.actions.length ?? 0})</h2>
 ${actions === null || actions.actions.length === 0

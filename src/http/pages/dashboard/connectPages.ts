@@ -1,8 +1,10 @@
 import type { AppKeyRecord, Team } from '../../../domain/club.js';
 import { TEAM_NAME_MAX } from '../../../domain/clubIds.js';
 import type { AppKeyUsageDoc, SyncLogDoc, SyncOutcome } from '../../../../projections/syncStatus.js';
-import { html, type SafeHtml } from '../html.js';
+import type { SyncEnforcement } from '../../../domain/clubSync.js';
+import { html, SafeHtml } from '../html.js';
 import { csrfField, current, dashboardPage, type Frame, notice, query, when } from './frame.js';
+import { countingForm } from './matchDecisions.js';
 
 export interface ClubOverview {
   clubId: string;
@@ -26,10 +28,41 @@ ${club.teams.map((team) => html`<dt>teamId of ${team.name}</dt><dd><code class="
 ${club.teams.length === 0 ? html`<p class="notice">Your club has no team yet: <a href="/dashboard/teams">add one under Teams</a> to get a teamId.</p>` : ''}`;
 }
 
+/** Whether syncs without a valid key are processed: the service-wide mode and the club's own choice. */
+export interface KeyRequirement {
+  globalEnforcement: SyncEnforcement;
+  /** Since when the club requires a key for every sync; null when it leaves it to the service-wide mode. */
+  requiredSince: string | null;
+}
+
+/** One sentence on what happens to a sync without a valid key, and why. */
+function requirementText(requirement: KeyRequirement): SafeHtml {
+  if (requirement.requiredSince !== null) {
+    return html`<strong>Required</strong> since ${when(requirement.requiredSince)}: syncs without a valid app key are skipped (the app hears <code>crmSync: "skipped_auth"</code>).`;
+  }
+  if (requirement.globalEnforcement === 'enforce') {
+    return html`<strong>Required</strong> by this matchlog service for every club: syncs without a valid app key are skipped.`;
+  }
+  return html`<strong>Not required</strong>: syncs without a valid app key are still copied, flagged in Sync status, where you can exclude them from players and stats.`;
+}
+
+function requirementSection(frame: Frame, requirement: KeyRequirement): SafeHtml {
+  const own = requirement.requiredSince !== null;
+  return html`<h2>Require an app key for every sync</h2>
+<p class="requirement" data-testid="key-requirement">${requirementText(requirement)}</p>
+<form method="post" action="/dashboard/connect/key-requirement" class="inline">
+${csrfField(frame.csrfToken)}
+<input type="hidden" name="required" value="${own ? 'no' : 'yes'}">
+<button type="submit"${own ? new SafeHtml(' class="quiet"') : ''}>${own ? 'Stop requiring an app key' : 'Require an app key for every sync'}</button>
+</form>
+${own || requirement.globalEnforcement === 'enforce' ? '' : html`<p class="hint">Turn this on once every scoring app of your club sends its app key: nobody without a key can then add matches to your club's numbers.</p>`}`;
+}
+
 export interface KeysPage {
   club: ClubOverview;
   keys: AppKeyRecord[];
   usage: Map<string, AppKeyUsageDoc>;
+  requirement: KeyRequirement;
   info: string | null;
   error: string | null;
 }
@@ -64,6 +97,7 @@ ${csrfField(frame.csrfToken)}
 <label>Label <small>(optional, e.g. "scoring tablet")</small> <input type="text" name="label" maxlength="60"></label>
 <button type="submit">Generate App Key</button>
 </form>
+${requirementSection(frame, page.requirement)}
 <h2>App keys</h2>
 ${page.keys.length === 0
   ? html`<p class="muted">No app key yet.</p>`
@@ -118,7 +152,22 @@ export function reasonText(row: Pick<SyncLogDoc, 'reason' | 'keyId' | 'teamId'>)
   }
 }
 
-function outcomeCell(row: SyncLogDoc, keys: Map<string, AppKeyRecord>): SafeHtml {
+function outcomeCell(row: SyncLogDoc, keys: Map<string, AppKeyRecord>, excluded: boolean, csrfToken: string): SafeHtml {
+  const standing = row.outcome === 'skipped' ? '' : standingNote(row, excluded, csrfToken);
+  return html`${outcomeText(row, keys)}${standing}`;
+}
+
+/** For a processed sync: side unknown (settle it on the match) and, when flagged, exclude or include. */
+function standingNote(row: SyncLogDoc, excluded: boolean, csrfToken: string): SafeHtml {
+  const unknown = row.side === null ? html`<br><a class="side-unknown" href="/dashboard/matches/${row.matchId}">Side unknown: say which is your team</a>` : '';
+  const flagged = row.outcome === 'unauthenticated' || excluded;
+  const counting = flagged
+    ? html`<br>${countingForm(csrfToken, { matchId: row.matchId, home: { name: null }, away: { name: null }, side: row.side ?? null, excluded }, 'sync')}`
+    : '';
+  return html`${unknown}${counting}`;
+}
+
+function outcomeText(row: SyncLogDoc, keys: Map<string, AppKeyRecord>): SafeHtml {
   if (row.outcome === 'synced') {
     const key = row.keyId === null ? null : keys.get(row.keyId);
     return html`<span class="outcome-synced">synced</span> with key <code>${key ? `${key.prefix}…` : row.keyId}</code>${key && key.label !== '' ? html` <span class="muted">(${key.label})</span>` : ''}`;
@@ -136,6 +185,10 @@ export interface SyncStatusPage {
   teams: Team[];
   keys: AppKeyRecord[];
   matchUrl: (matchId: string) => string;
+  requirement: KeyRequirement;
+  excludedMatches: Record<string, string>;
+  csrfToken: string;
+  info: string | null;
 }
 
 export function renderSyncStatusPage(frame: Frame, page: SyncStatusPage): string {
@@ -152,7 +205,7 @@ export function renderSyncStatusPage(frame: Frame, page: SyncStatusPage): string
 <td>${when(row.at)}</td>
 <td><a href="${page.matchUrl(row.matchId)}">${row.title ?? row.matchId}</a><br><small class="muted">${row.matchId}</small></td>
 <td>${teamName.get(row.teamId) ?? html`<code>${row.teamId}</code>`}</td>
-<td>${outcomeCell(row, keys)}</td>
+<td>${outcomeCell(row, keys, Object.hasOwn(page.excludedMatches, row.matchId), page.csrfToken)}</td>
 <td class="num">${row.playersCopied}</td>
 <td class="num">${row.actionsCopied}</td>
 </tr>`,
@@ -165,7 +218,9 @@ export function renderSyncStatusPage(frame: Frame, page: SyncStatusPage): string
     html`<h1>Connect</h1>
 ${connectNav('sync')}
 <h2>Sync status</h2>
+${notice(page.info)}
 <p class="muted">Every upload that tried to sync with this club, newest first.</p>
+<p class="requirement" data-testid="key-requirement">App key: ${requirementText(page.requirement)} <a href="/dashboard/connect">Change</a></p>
 <nav class="sub" aria-label="filter by outcome">${filters.map((f) => html`<a href="/dashboard/connect/sync-status${query({ outcome: f.outcome })}"${current(f.outcome === page.outcome)}>${f.label}</a>`)}</nav>
 ${page.rows.length === 0
   ? html`<p class="muted">No sync ${page.outcome === undefined ? 'yet' : 'with this outcome'}.</p>`
@@ -189,12 +244,15 @@ ${notice(messages.error, 'error')}
 ${club.teams.length === 0
   ? html`<p class="muted">No team yet.</p>`
   : html`<div class="scroll"><table class="teams">
-<thead><tr><th>teamId</th><th>Name</th><th>Rename</th></tr></thead>
+<thead><tr><th>teamId</th><th>Name</th><th>Rename</th><th>Also known as</th></tr></thead>
 <tbody>${club.teams.map(
       (team) => html`<tr><td><code class="id">${team.teamId}</code></td><td>${team.name}</td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}" class="inline">${csrfField(frame.csrfToken)}
-<input type="text" name="name" value="${team.name}" required maxlength="${TEAM_NAME_MAX}" aria-label="new name of ${team.name}"><button type="submit" class="quiet">Rename</button></form></td></tr>`,
-    )}</tbody></table></div>`}
+<input type="text" name="name" value="${team.name}" required maxlength="${TEAM_NAME_MAX}" aria-label="new name of ${team.name}"><button type="submit" class="quiet">Rename</button></form></td>
+<td><form method="post" action="/dashboard/teams/${team.teamId}/aliases" class="inline aliases">${csrfField(frame.csrfToken)}
+<textarea name="aliases" rows="${Math.max(2, team.aliases.length + 1)}" maxlength="1000" aria-label="other names of ${team.name}, one per line">${team.aliases.join('\n')}</textarea><button type="submit" class="quiet">Save</button></form></td></tr>`,
+    )}</tbody></table></div>
+<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, then by the name or one of these aliases (one per line; case, accents, punctuation and age groups such as "U18" or "Girls" are ignored). When it still cannot tell, the match is marked "side unknown" and counts for neither side until you settle it under Matches.</p>`}
 <h2>Add a team</h2>
 <form method="post" action="/dashboard/teams" class="inline">
 ${csrfField(frame.csrfToken)}

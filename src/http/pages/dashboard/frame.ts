@@ -32,6 +32,14 @@ code.id { font-size: .95rem; padding: .05rem .3rem; background: rgba(127, 127, 1
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
 pre.example { overflow-x: auto; padding: .7rem; border: 1px solid var(--line); border-radius: .3rem; font-size: .85rem; }
 details.lines { margin: .3rem 0; }
+.side-unknown { color: #92400e; font-weight: 600; }
+.excluded { color: #991b1b; font-weight: 600; }
+@media (prefers-color-scheme: dark) { .side-unknown { color: #fbbf24; } .excluded { color: #fca5a5; } .outcome-synced { color: #4ade80; } .outcome-unauthenticated { color: #fbbf24; } .outcome-skipped { color: #fca5a5; } }
+form.settle { margin: .3rem 0; }
+textarea { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: .3rem; background: transparent; color: inherit; min-width: 12rem; }
+/* Phones: the first column (match, player, team) stays in view; a shadow shows there is more to scroll. */
+.scroll { background: linear-gradient(to right, Canvas 30%, transparent) left / 2rem 100% no-repeat local, linear-gradient(to left, Canvas 30%, transparent) right / 2rem 100% no-repeat local, radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .28), transparent) right / .9rem 100% no-repeat scroll; }
+.scroll > table > * > tr > :first-child { position: sticky; left: 0; background: Canvas; z-index: 1; }
 `);
 
 export type DashboardSection = 'home' | 'teams' | 'connect' | 'players' | 'stats' | 'matches';

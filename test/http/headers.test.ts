@@ -1,0 +1,42 @@
+import t from 'tap';
+import { PAGE_CSP } from '../../src/http/pages/layout.js';
+import { json, startTestApp } from '../helpers/testApp.js';
+
+t.test('helmet on every route; pages keep their strict CSP', async (t) => {
+  const { app } = await startTestApp(t);
+  await app.inject({ method: 'POST', url: '/api/matches', headers: json, payload: '{"id":"h1"}' });
+  for (const url of ['/api/matches/h1', '/healthz', '/openapi.json', '/match/h1', '/match/h1/history', '/api/matches/h1/history', '/dashboard/login']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.equal(res.headers['x-content-type-options'], 'nosniff', `${url}: nosniff`);
+    t.ok(res.headers['strict-transport-security'], `${url}: HSTS`);
+    t.ok(res.headers['content-security-policy'], `${url}: a CSP`);
+  }
+  t.equal((await app.inject({ method: 'GET', url: '/match/h1' })).headers['content-security-policy'], PAGE_CSP, 'the page keeps its own CSP');
+  t.equal((await app.inject({ method: 'GET', url: '/docs/' })).statusCode, 200, 'the docs page still loads');
+});
+
+t.test('CORS on /api/* for any origin, without credentials; not on pages', async (t) => {
+  const { app } = await startTestApp(t);
+  const preflight = await app.inject({
+    method: 'OPTIONS',
+    url: '/api/matches',
+    headers: { origin: 'https://scorer.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-write-token,x-app-key' },
+  });
+  t.equal(preflight.statusCode, 204);
+  t.equal(preflight.headers['access-control-allow-origin'], '*');
+  t.match(String(preflight.headers['access-control-allow-headers']), /Content-Type.*X-Write-Token.*X-App-Key/);
+  t.match(String(preflight.headers['access-control-allow-methods']), /PUT/);
+  t.notOk(preflight.headers['access-control-allow-credentials'], 'no credentials');
+  const post = await app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, origin: 'https://scorer.example' }, payload: '{"id":"c1"}' });
+  t.equal(post.headers['access-control-allow-origin'], '*');
+  const page = await app.inject({ method: 'GET', url: '/match/c1', headers: { origin: 'https://scorer.example' } });
+  t.notOk(page.headers['access-control-allow-origin'], 'pages are not CORS-enabled');
+});
+
+t.test('OpenAPI: servers from PUBLIC_BASE_URL; write token and app key are security schemes', async (t) => {
+  const { app } = await startTestApp(t, { PUBLIC_BASE_URL: 'https://matches.example.org' });
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  t.equal(doc.servers[0].url, 'https://matches.example.org');
+  t.match(doc.components.securitySchemes, { writeToken: { type: 'apiKey', in: 'header', name: 'X-Write-Token' }, appKey: { type: 'apiKey', in: 'header', name: 'X-App-Key' } });
+  t.same(doc.paths['/api/matches'].post.security, [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }]);
+});
