@@ -17,7 +17,7 @@ export interface SyncSource {
 }
 
 /** Sources recently decoded, by event id: the club projections each read the same append. */
-const decoded = createLru<{ source: SyncSource | null }>(32);
+const decoded = createLru<{ source: SyncSource | null }>(8);
 
 /**
  * The club-sync content of the match event that a sync outcome follows in `append` (revision
