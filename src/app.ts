@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { constants as zlibConstants } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fastifyCompress from '@fastify/compress';
 import Fastify from 'fastify';
 import { createClubCommands } from './commands/clubCommands.js';
 import { createMatchCommands } from './commands/matchCommands.js';
@@ -15,7 +17,12 @@ import { health, maxReadyLag } from './http/health.js';
 import { historyApi } from './http/historyApi.js';
 import { registerJsonBody } from './http/jsonBody.js';
 import { matchApi } from './http/matchApi.js';
+import { assets } from './http/assets.js';
+import { liveUpdates } from './http/liveUpdates.js';
 import { matchPage } from './http/matchPage.js';
+import { checkpointSignal } from './live/changeSignal.js';
+import { createMatchFeed } from './live/matchFeed.js';
+import { PUBLIC_VIEW } from '../projections/publicView.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 import { redactUrl } from './redactUrl.js';
@@ -87,6 +94,8 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
+  // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
@@ -109,7 +118,22 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
   });
   await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore });
+  await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore, matchUrl, compress: true });
+  await app.register(assets, { compress: true });
+  const feed = createMatchFeed({
+    signal: checkpointSignal({
+      checkpoint: () => engine.readModel.getCheckpoint(PUBLIC_VIEW),
+      localCommit: engine.publicViewCommitted,
+      onError: (error) => app.log.warn({ err: error }, 'live updates: reading the public view checkpoint failed'),
+    }),
+    readRevisions: async (ids) => {
+      const docs = await engine.readModel.getMany(PUBLIC_VIEW, ids);
+      return new Map([...docs].map(([id, doc]) => [id, typeof doc.revision === 'number' ? doc.revision : -1]));
+    },
+    onError: (error) => app.log.warn({ err: error }, 'live updates: reading watched matches failed'),
+  });
+  app.addHook('onClose', async () => feed.close());
+  await app.register(liveUpdates, { feed, readModel: engine.readModel });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
   if (!config.runProjections) {
     app.log.warn(

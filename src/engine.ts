@@ -4,6 +4,7 @@ import type { EventStore, Position } from './eventstore/port.js';
 import { openReadModel } from './readmodel/open.js';
 import type { ReadModelStore } from './readmodel/port.js';
 import { allProjections, readYourWritesProjections } from '../projections/all.js';
+import { PUBLIC_VIEW } from '../projections/publicView.js';
 import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjection } from '../projections/runner.js';
 
 export interface Engine {
@@ -15,6 +16,8 @@ export interface Engine {
    */
   waitForReaders(position: Position, timeoutMs: number, eventTypes?: readonly string[]): Promise<boolean>;
   projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
+  /** Resolves once this process's own public-view projection has committed `position` (false on timeout); null when projections run elsewhere. */
+  publicViewCommitted: ((position: Position, timeoutMs: number) => Promise<boolean>) | null;
   close(): Promise<void>;
 }
 
@@ -52,9 +55,12 @@ export async function openEngine(
     }
   }
 
+  const localPublicView = running.find((r) => r.name === PUBLIC_VIEW) ?? null;
+
   return {
     eventStore,
     readModel,
+    publicViewCommitted: localPublicView ? (position, timeoutMs) => localPublicView.waitFor(position, timeoutMs) : null,
     async waitForReaders(position, timeoutMs, eventTypes) {
       const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
       if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);

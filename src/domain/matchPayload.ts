@@ -1,12 +1,21 @@
+import { actionWords } from './statVocabulary.js';
+
 /**
  * Reads what the service understands of a match payload: teams, score, players and their
  * stats, play-by-play. Payloads come from many apps and are untrusted, so every read is
  * defensive: an unknown shape yields empty parts, never an exception.
+ *
+ * Shapes recognised (docs/payload.md): matchlog's own (`homeTeam`/`awayTeam`, `sets` or
+ * `periods`, `playerStats`, `actions`), NBA live data (`game.homeTeam.players[].statistics`,
+ * `game.actions`, `periods[]`), and flat StatsBomb-style (`home_team_name`, `home_score`).
+ * Numbers may come as numeric strings ("116"), clocks as ISO-8601 durations (`PT11M43.00S`).
  */
 
 export interface TeamSummary {
   name: string | null;
   score: number | null;
+  /** A short name for narrow screens (tricode or abbreviation), when the payload has one. */
+  short?: string | null;
 }
 
 export interface ScoreLine {
@@ -29,19 +38,23 @@ export interface PlayerLine {
 export interface ActionLine {
   seq: number | null;
   phase: string | null;
+  /** Game clock as m:ss (durations like PT11M43.00S are converted). */
   clock: string | null;
   team: string | null;
   playerId: string | null;
+  /** Readable words for what happened ("Attack: kill"), scouting codes given words. */
   description: string;
   score: string | null;
 }
+
+export type MatchStatus = 'scheduled' | 'live' | 'final';
 
 export interface MatchSummary {
   sport: string | null;
   home: TeamSummary;
   away: TeamSummary;
   /** What the headline score counts. */
-  scoreUnit: 'sets' | 'points' | null;
+  scoreUnit: 'sets' | 'points' | 'goals' | null;
   /** Score by set or period. */
   lines: ScoreLine[];
   details: { label: string; value: string }[];
@@ -52,169 +65,313 @@ export interface MatchSummary {
   startedAt: string | null;
   players: PlayerLine[];
   actions: ActionLine[];
+  status?: MatchStatus | null;
+  /** The status as the payload words it ("Q3 5:12", "Final"). */
+  statusText?: string | null;
+  venue?: string | null;
+  /** Label of the set or period being played, while live. */
+  current?: string | null;
+  /** Whether anything at all was understood (teams, score, lines, players or actions). */
+  recognised?: boolean;
 }
 
 type Obj = Record<string, unknown>;
 
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
+/** A finite number, or a string holding one ("116"): real feeds send both. */
+const num = (value: unknown): number | null =>
+  typeof value === 'number' ? (Number.isFinite(value) ? value : null) : typeof value === 'string' && NUMERIC.test(value) ? Number(value) : null;
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
 const first = <T>(...values: (T | null)[]): T | null => values.find((v) => v !== null) ?? null;
+const obj = (value: unknown): Obj => (isObj(value) ? value : {});
 
 const LABEL_MAX = 80;
+const ISO_DURATION = /^P(?:(\d+(?:\.\d+)?)D)?T?(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$/;
+
+/** Seconds in an ISO-8601 duration (`PT11M43.00S` → 703), or null when it is not one. */
+export function durationSeconds(value: string): number | null {
+  const m = ISO_DURATION.exec(value.trim());
+  if (m === null || value.trim() === 'P' || value.trim() === 'PT') return null;
+  const [, d, h, min, s] = m.map((part) => (part === undefined ? 0 : Number(part)));
+  return (d ?? 0) * 86400 + (h ?? 0) * 3600 + (min ?? 0) * 60 + (s ?? 0);
+}
+
+/** Seconds as m:ss ("11:43"); minutes run past 60 rather than adding hours, as game clocks do. */
+export function formatClockSeconds(seconds: number): string {
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** A clock as shown: durations become m:ss, "11:43" stays, anything else is kept short. */
+function clock(value: unknown): string | null {
+  const raw = text(value);
+  if (raw === null) return null;
+  const seconds = durationSeconds(raw);
+  return seconds === null ? raw.slice(0, 16) : formatClockSeconds(seconds);
+}
 
 /** Display text of a field whose type the spec leaves open: text, a number, or an object's name. */
 function displayText(value: unknown): string | null {
   const direct = text(value);
   if (direct !== null) return direct.slice(0, LABEL_MAX);
   if (!isObj(value)) return null;
-  const named = first(text(value.name), text(value.label), text(value.title), text(value.id));
+  const named = first(text(value.name), text(value.label), text(value.title), text(value.competition_name), text(value.season_name), text(value.id));
   return named === null ? null : named.slice(0, LABEL_MAX);
 }
 
 function team(value: unknown): TeamSummary {
-  if (!isObj(value)) return { name: text(value), score: null };
+  if (!isObj(value)) return { name: text(value), score: null, short: null };
+  const city = text(value.teamCity);
+  const nbaName = text(value.teamName);
   return {
-    name: first(text(value.name), text(value.teamName), text(value.title)),
+    name: first(text(value.name), city !== null && nbaName !== null ? `${city} ${nbaName}` : nbaName, text(value.title)),
     score: first(num(value.setsWon), num(value.score), num(value.points), num(value.goals)),
+    short: first(text(value.shortName), text(value.abbreviation), text(value.teamTricode), text(value.tricode), text(value.code)),
   };
 }
 
-function teams(payload: Obj): { home: TeamSummary; away: TeamSummary; scoreUnit: MatchSummary['scoreUnit'] } {
-  const nested = isObj(payload.teams) ? payload.teams : {};
-  const home = team(payload.homeTeam ?? payload.home ?? nested.home);
-  const away = team(payload.awayTeam ?? payload.away ?? nested.away);
-  const score = isObj(payload.score) ? payload.score : {};
-  home.score ??= num(score.home);
-  away.score ??= num(score.away);
-  const setsCounted = isObj(payload.homeTeam) && num(payload.homeTeam.setsWon) !== null;
-  const scoreUnit = setsCounted ? 'sets' : home.score !== null || away.score !== null ? 'points' : null;
+/** Where the game lives: the payload itself, or NBA live data's `game` wrapper. */
+function gameOf(payload: Obj): Obj {
+  return isObj(payload.game) && (isObj(payload.game.homeTeam) || Array.isArray(payload.game.actions)) ? { ...payload, ...payload.game } : payload;
+}
+
+function teams(g: Obj): { home: TeamSummary; away: TeamSummary; scoreUnit: MatchSummary['scoreUnit'] } {
+  const nested = obj(g.teams);
+  const home = team(g.homeTeam ?? g.home ?? nested.home ?? g.home_team);
+  const away = team(g.awayTeam ?? g.away ?? nested.away ?? g.away_team);
+  // StatsBomb: home_team_name at the top or inside home_team; home_score beside it.
+  home.name ??= first(text(g.home_team_name), text(obj(g.home_team).home_team_name));
+  away.name ??= first(text(g.away_team_name), text(obj(g.away_team).away_team_name));
+  const score = obj(g.score);
+  home.score ??= first(num(score.home), num(g.home_score), num(g.homeScore));
+  away.score ??= first(num(score.away), num(g.away_score), num(g.awayScore));
+  const setsCounted = isObj(g.homeTeam) && num(g.homeTeam.setsWon) !== null;
+  const goals = 'home_score' in g || (isObj(g.homeTeam) && num(g.homeTeam.goals) !== null);
+  const scoreUnit = setsCounted ? 'sets' : home.score === null && away.score === null ? null : goals ? 'goals' : 'points';
   return { home, away, scoreUnit };
 }
 
-function scoreLines(payload: Obj, actions: unknown[]): ScoreLine[] {
-  const fromList = (list: unknown, word: string): ScoreLine[] =>
+/** How a sport names its periods: Q1 in basketball, 1st half in football, Period 1 elsewhere. */
+export function periodLabel(sport: string | null, n: number): string {
+  const kind = sport?.toLowerCase() ?? '';
+  if (kind === 'basketball') return n <= 4 ? `Q${n}` : `OT${n - 4 > 1 ? n - 4 : ''}`;
+  if (kind === 'football' || kind === 'soccer') return n === 1 ? '1st half' : n === 2 ? '2nd half' : n <= 4 ? `Extra time ${n - 2}` : 'Penalties';
+  return `Period ${n}`;
+}
+
+function scoreLines(g: Obj, actions: unknown[], sport: string | null): ScoreLine[] {
+  const fromList = (list: unknown, label: string): ScoreLine[] =>
     Array.isArray(list)
       ? list.flatMap((entry, i) => {
-          if (Array.isArray(entry)) return [{ label: `${word} ${i + 1}`, home: num(entry[0]), away: num(entry[1]) }];
+          if (Array.isArray(entry)) return [{ label: `${label} ${i + 1}`, home: num(entry[0]), away: num(entry[1]) }];
           if (!isObj(entry)) return [];
           const n = first(num(entry.set), num(entry.period), num(entry.number)) ?? i + 1;
-          return [{ label: `${word} ${n}`, home: num(entry.home), away: num(entry.away) }];
+          return [{ label: `${label} ${n}`, home: num(entry.home), away: num(entry.away) }];
         })
       : [];
-  const sets = fromList(payload.sets, 'Set');
+  const sets = fromList(g.sets, 'Set');
   if (sets.length > 0) return sets;
-  const periods = fromList(payload.periods, 'Period');
+  const periods = fromList(g.periods, 'Period').map((line, i) => ({ ...line, label: periodLabel(sport, Number(line.label.slice(7)) || i + 1) }));
   if (periods.length > 0) return periods;
-  return periodsFromActions(actions);
+  const nba = periodsFromTeams(g);
+  if (nba.length > 0) return nba;
+  return periodsFromActions(actions, sport);
+}
+
+/** NBA live data: each team carries `periods: [{period, periodType, score}]`. */
+function periodsFromTeams(g: Obj): ScoreLine[] {
+  const list = (side: unknown) => (isObj(side) && Array.isArray(side.periods) ? side.periods.filter(isObj) : []);
+  const home = list(g.homeTeam);
+  const away = list(g.awayTeam);
+  const count = Math.max(home.length, away.length);
+  const lines: ScoreLine[] = [];
+  let overtime = 0;
+  for (let i = 0; i < count; i += 1) {
+    const h = home[i] ?? {};
+    const a = away[i] ?? {};
+    const n = first(num(h.period), num(a.period)) ?? i + 1;
+    const type = first(text(h.periodType), text(a.periodType));
+    const label = type === 'OVERTIME' ? `OT${++overtime > 1 ? overtime : ''}` : `Q${n}`;
+    lines.push({ label, home: num(h.score), away: num(a.score) });
+  }
+  return lines;
 }
 
 /** Points per period from running scores in the play-by-play (basketball-style payloads). */
-function periodsFromActions(actions: unknown[]): ScoreLine[] {
+function periodsFromActions(actions: unknown[], sport: string | null): ScoreLine[] {
   const lastByPeriod = new Map<number, { home: number; away: number }>();
-  for (const action of actions) {
-    if (!isObj(action)) continue;
-    const period = num(action.period);
-    const home = first(num(action.scoreHome), isObj(action.score) ? num(action.score.home) : null);
-    const away = first(num(action.scoreAway), isObj(action.score) ? num(action.score.away) : null);
+  for (const entry of actions) {
+    if (!isObj(entry)) continue;
+    const period = num(entry.period);
+    const { home, away } = actionScore(entry);
     if (period !== null && home !== null && away !== null) lastByPeriod.set(period, { home, away });
   }
   let before = { home: 0, away: 0 };
   return [...lastByPeriod.entries()]
     .sort(([a], [b]) => a - b)
     .map(([period, total]) => {
-      const line = { label: `Period ${period}`, home: total.home - before.home, away: total.away - before.away };
+      const line = { label: periodLabel(sport, period), home: total.home - before.home, away: total.away - before.away };
       before = total;
       return line;
     });
 }
 
-const IDENTITY_FIELDS = new Set(['id', 'playerId', 'number', 'jersey', 'jerseyNumber', 'shirtNumber', 'age', 'birthYear', 'height', 'weight']);
+const IDENTITY_FIELDS = new Set(['id', 'playerId', 'personId', 'player_id', 'jersey_number', 'number', 'jersey', 'jerseyNum', 'jerseyNumber', 'shirtNumber', 'age', 'birthYear', 'height', 'weight', 'order', 'starter', 'oncourt', 'played']);
 
-/** Numeric leaves of a stats object; nested groups become dotted names ("attack.kills"). */
+/** Numeric leaves of a stats object; nested groups become dotted names ("attack.kills"); durations become minutes. */
 function numericStats(value: Obj, prefix = '', depth = 0): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, raw] of Object.entries(value)) {
     const name = prefix + key;
     const n = num(raw);
+    const seconds = n === null && typeof raw === 'string' ? durationSeconds(raw) : null;
     if (n !== null) out[name] = n;
+    else if (seconds !== null) out[name] = Math.round((seconds / 60) * 100) / 100;
     else if (isObj(raw) && depth < 2) Object.assign(out, numericStats(raw, `${name}.`, depth + 1));
   }
   return out;
 }
 
-function player(entry: unknown, index: number, keyedBy: string | null): PlayerLine | null {
+function player(entry: unknown, index: number, keyedBy: string | null, side: string | null): PlayerLine | null {
   if (!isObj(entry)) return null;
-  const playerId = first(text(entry.playerId), text(entry.id), keyedBy);
-  const name = first(text(entry.name), text(entry.playerName), [text(entry.firstName), text(entry.lastName)].filter(Boolean).join(' ') || null);
-  const number = first(text(entry.number), text(entry.jersey), text(entry.jerseyNumber), text(entry.shirtNumber));
-  const stats = isObj(entry.stats)
-    ? numericStats(entry.stats)
-    : Object.fromEntries(Object.entries(numericStats(entry)).filter(([key]) => !IDENTITY_FIELDS.has(key)));
+  const playerId = first(text(entry.playerId), text(entry.personId), text(entry.player_id), text(entry.id), keyedBy);
+  const fullName = [text(entry.firstName), first(text(entry.lastName), text(entry.familyName))].filter(Boolean).join(' ') || null;
+  const name = first(text(entry.name), text(entry.playerName), text(entry.player_name), fullName);
+  const number = first(text(entry.number), text(entry.jersey), text(entry.jerseyNum), text(entry.jerseyNumber), text(entry.shirtNumber), text(entry.jersey_number));
+  const statsSource = isObj(entry.stats) ? entry.stats : isObj(entry.statistics) ? entry.statistics : null;
+  const stats = statsSource !== null ? numericStats(statsSource) : Object.fromEntries(Object.entries(numericStats(entry)).filter(([key]) => !IDENTITY_FIELDS.has(key)));
   const key = playerId ?? (number !== null || name !== null ? `${number ?? ''}:${name ?? ''}` : `#${index}`);
-  return { key, playerId, name, number, position: text(entry.position), team: first(text(entry.team), text(entry.side)), stats };
+  return { key, playerId, name, number, position: text(entry.position), team: first(text(entry.team), text(entry.side), side), stats };
 }
 
-function players(payload: Obj): PlayerLine[] {
-  const raw = payload.playerStats ?? payload.players;
+function players(g: Obj): PlayerLine[] {
+  const raw = g.playerStats ?? g.players;
   const lines = Array.isArray(raw)
-    ? raw.map((entry, i) => player(entry, i, null))
+    ? raw.map((entry, i) => player(entry, i, null, null))
     : isObj(raw)
-      ? Object.entries(raw).map(([key, entry], i) => player(entry, i, key))
+      ? Object.entries(raw).map(([key, entry], i) => player(entry, i, key, null))
       : [];
+  // NBA live data: players inside each team.
+  for (const side of ['home', 'away'] as const) {
+    const teamObj = obj(g[`${side}Team`]);
+    if (Array.isArray(teamObj.players)) lines.push(...teamObj.players.map((entry, i) => player(entry, i, null, side)));
+  }
   return lines.filter((line): line is PlayerLine => line !== null);
 }
 
-function action(entry: unknown): ActionLine | null {
+function actionScore(entry: Obj): { home: number | null; away: number | null } {
+  const score = isObj(entry.score) ? entry.score : {};
+  return { home: first(num(score.home), num(entry.scoreHome), num(entry.homeScore)), away: first(num(score.away), num(entry.scoreAway), num(entry.awayScore)) };
+}
+
+/** Which side an action belongs to: its own `team`, or an NBA team id / tricode matched to a side. */
+function actionTeam(entry: Obj, sides: Map<string, string>): string | null {
+  const own = text(entry.team);
+  if (own !== null) return sides.get(own) ?? own;
+  const byId = first(text(entry.teamTricode), text(entry.teamId));
+  return byId === null ? null : (sides.get(byId) ?? byId);
+}
+
+function action(entry: unknown, sport: string | null, sides: Map<string, string>): ActionLine | null {
   if (!isObj(entry)) return null;
   const setNo = num(entry.set);
   const period = num(entry.period);
-  const what = [
-    first(text(entry.skill), text(entry.actionType), text(entry.type), text(entry.action)),
-    first(text(entry.evaluation), text(entry.shotResult), text(entry.result), text(entry.outcome)),
-  ].filter((part): part is string => part !== null);
-  const score = isObj(entry.score) ? entry.score : { home: entry.scoreHome, away: entry.scoreAway };
-  const home = num(score.home);
-  const away = num(score.away);
+  const { home, away } = actionScore(entry);
+  const described = text(entry.description);
   return {
-    seq: num(entry.seq),
-    phase: setNo !== null ? `Set ${setNo}` : period !== null ? `Period ${period}` : null,
-    clock: text(entry.clock),
-    team: text(entry.team),
-    playerId: text(entry.playerId),
-    description: what.join(' ') || '—',
+    seq: first(num(entry.seq), num(entry.actionNumber), num(entry.orderNumber)),
+    phase: setNo !== null ? `Set ${setNo}` : period !== null ? periodLabel(sport, period) : null,
+    clock: first(clock(entry.clock), num(entry.minute) !== null ? `${num(entry.minute)}'` : null),
+    team: actionTeam(entry, sides),
+    playerId: first(text(entry.playerId), text(entry.personId)),
+    description: (described?.slice(0, 200) ?? null) ?? actionWords(sport, entry),
     score: home !== null && away !== null ? `${home}–${away}` : null,
   };
 }
 
+/** Keys that map NBA team ids and tricodes (and our own side names) to 'home' / 'away'. */
+function sideKeys(g: Obj): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const side of ['home', 'away'] as const) {
+    const t = obj(g[`${side}Team`]);
+    for (const key of [text(t.teamId), text(t.teamTricode), text(t.id)]) if (key !== null) map.set(key, side);
+  }
+  return map;
+}
+
+const STATUS_WORDS: [RegExp, MatchStatus][] = [
+  [/^(final|finished|ended|complete|completed|full[ -]?time|ft|closed|over|played)\b/i, 'final'],
+  [/^(scheduled|upcoming|not[ _-]?started|pre[ -]?game|planned|fixture)\b/i, 'scheduled'],
+  [/^(live|in[ _-]?progress|inprogress|playing|started|ongoing|halftime|half[ -]?time|q\d|\d(st|nd|rd|th)\b|ot)/i, 'live'],
+];
+
+function status(g: Obj): { status: MatchStatus | null; statusText: string | null } {
+  const words = first(text(g.status), text(g.gameStatusText), text(g.match_status), text(g.state));
+  const code = num(g.gameStatus);
+  const fromCode: MatchStatus | null = code === 1 ? 'scheduled' : code === 2 ? 'live' : code === 3 ? 'final' : null;
+  const fromWords = words === null ? null : (STATUS_WORDS.find(([pattern]) => pattern.test(words.trim()))?.[1] ?? null);
+  return { status: first(fromCode, fromWords), statusText: words?.trim().slice(0, 40) ?? null };
+}
+
 const DETAIL_LABELS: Record<string, string> = {
-  sport: 'Sport',
   competition: 'Competition',
   season: 'Season',
   category: 'Category',
-  venue: 'Venue',
-  startedAt: 'Started',
-  status: 'Status',
 };
+
+function venue(g: Obj): string | null {
+  const arena = obj(g.arena);
+  const arenaName = text(arena.arenaName);
+  return first(
+    displayText(g.venue),
+    arenaName === null ? null : [arenaName, text(arena.arenaCity)].filter(Boolean).join(', '),
+    displayText(g.stadium),
+    displayText(g.location),
+  );
+}
+
+function startedAt(g: Obj): string | null {
+  const date = text(g.match_date);
+  const kickOff = text(g.kick_off);
+  return first(text(g.startedAt), text(g.date), text(g.startTime), text(g.gameTimeUTC), date !== null && kickOff !== null ? `${date}T${kickOff}` : date);
+}
 
 export function summarizeMatch(payload: unknown): MatchSummary {
   const body = isObj(payload) ? payload : {};
-  const rawActions = Array.isArray(body.actions) ? body.actions : [];
+  const g = gameOf(body);
+  const rawActions = Array.isArray(g.actions) ? g.actions : Array.isArray(g.events) ? g.events : [];
+  const sides = teams(g);
+  const sport = first(text(g.sport), isObj(g.game) || 'gameTimeUTC' in g ? 'basketball' : 'home_score' in g ? 'football' : null);
+  const lines = scoreLines(g, rawActions, sport);
+  const keys = sideKeys(g);
+  const actions = rawActions.map((entry) => action(entry, sport, keys)).filter((line): line is ActionLine => line !== null);
+  const playerLines = players(g);
+  const state = status(g);
   const details = Object.entries(DETAIL_LABELS).flatMap(([field, label]) => {
-    const value = text(body[field]);
+    const value = displayText(g[field]);
     return value === null ? [] : [{ label, value }];
   });
+  const nbaPeriod = num(g.period);
+  const lastPhase = [...actions].reverse().find((a) => a.phase !== null)?.phase ?? null;
+  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase, lines.at(-1)?.label ?? null);
+  const recognised =
+    sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actions.length > 0;
   return {
-    sport: text(body.sport),
-    ...teams(body),
-    lines: scoreLines(body, rawActions),
+    sport,
+    ...sides,
+    lines,
     details,
-    season: displayText(body.season),
-    category: displayText(body.category),
-    competition: displayText(body.competition),
-    startedAt: first(text(body.startedAt), text(body.date), text(body.startTime)),
-    players: players(body),
-    actions: rawActions.map(action).filter((line): line is ActionLine => line !== null),
+    season: displayText(g.season),
+    category: displayText(g.category),
+    competition: displayText(g.competition),
+    startedAt: startedAt(g),
+    players: playerLines,
+    actions,
+    ...state,
+    venue: venue(g),
+    current,
+    recognised,
   };
 }

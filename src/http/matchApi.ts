@@ -13,6 +13,7 @@ import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
 import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
 import { classifyClientAddress } from './clientAddress.js';
+import { notModified } from './renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
@@ -163,7 +164,9 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       }
       const doc = await readPublicView(readModel, id);
       if (doc === null) throw notFound(`no match with id "${id}"`);
-      untyped.header('etag', `"r${doc.revision}"`);
+      const etag = `"r${doc.revision}"`;
+      untyped.header('etag', etag).header('cache-control', 'no-cache');
+      if (notModified(request, etag)) return untyped.code(304).send();
       const key = `${doc.id}\0${doc.revision}`;
       const cached = views.get(key);
       if (cached !== undefined) return untyped.send(cached);

@@ -1,20 +1,33 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
 import { DomainError } from '../domain/errors.js';
 import { isMatchId } from '../domain/matchId.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
-import type { EventStore } from '../eventstore/port.js';
-import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
+import type { EventStore, Position } from '../eventstore/port.js';
 import { createLru } from '../lru.js';
+import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { readPublicMatch, readPublicPayload, readPublicView } from '../../projections/publicView.js';
+import { PUBLIC_VIEW, type PublicViewDoc, readPublicMatch, readPublicPayload, readPublicView } from '../../projections/publicView.js';
+import { renderEmbedMain, renderEmbedPage } from './pages/embedPage.js';
 import { renderHistoryPage } from './pages/historyPage.js';
-import { PAGE_CSP } from './pages/layout.js';
-import { renderMatchPage, renderNotFoundPage } from './pages/matchPage.js';
+import { EMBED_CSP, LIVE_PAGE_CSP } from './pages/layout.js';
+import { type MatchPageView, renderMatchMain, renderMatchPage, renderNotFoundPage } from './pages/matchPage.js';
+import { createRenderedCache, type RenderedBody, renderedBody, sendRendered } from './renderedPages.js';
 
 interface PageQuery {
   revision?: string;
   order?: string;
   from?: string;
+  part?: string;
+}
+
+export interface MatchPageDeps {
+  readModel: ReadModelReader;
+  eventStore: EventStore;
+  /** The public address of a match's page (PUBLIC_BASE_URL + /match/id). */
+  matchUrl: (id: string) => string;
+  /** Whether to send compressed bytes (the app registers @fastify/compress too). */
+  compress: boolean;
 }
 
 /** A non-negative integer from a query string, or null when absent or malformed. */
@@ -22,13 +35,19 @@ function revisionParam(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
 }
 
-/** The public pages of a match: server-rendered HTML, no scripts, no authentication. */
-export const matchPage: FastifyPluginAsync<{ readModel: ReadModelReader; eventStore: EventStore }> = async (app, { readModel, eventStore }) => {
+type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
+
+/**
+ * The public pages of a match: server-rendered HTML that works without JavaScript; one
+ * same-origin script adds live updates. Pages of the current version are rendered once per
+ * revision and kept as bytes (and compressed bytes), with an ETag for conditional GETs.
+ */
+export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, eventStore, matchUrl, compress }) => {
   app.addHook('onRequest', async (_request, reply) => {
-    reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).header('x-content-type-options', 'nosniff');
+    reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
 
-  const rendered = createLru<string>(200);
+  const rendered = createRenderedCache(400);
   const notFoundPage = (reply: FastifyReply, id: string) => reply.code(404).send(renderNotFoundPage(id));
   /** Log reads throw not-found DomainErrors; on a page they are the HTML 404. */
   const orNotFound = async <T>(read: Promise<T>): Promise<T | null> =>
@@ -37,39 +56,95 @@ export const matchPage: FastifyPluginAsync<{ readModel: ReadModelReader; eventSt
       throw error;
     });
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
-    const { id } = request.params;
-    if (!isMatchId(id)) return notFoundPage(reply, id);
-    if (request.query.revision !== undefined) {
-      const revision = revisionParam(request.query.revision);
-      const old = revision === null ? null : await orNotFound(readMatchAt(eventStore, id, revision));
-      if (old === null) return notFoundPage(reply, id);
-      return renderMatchPage({
-        id,
-        createdAt: old.created.recordedAt,
-        updatedAt: old.version.recordedAt,
-        protected: old.created.content.protection === 'protected',
-        summary: summarizeMatch(JSON.parse(old.version.content.payloadText)),
-        asOf: { revision: old.version.revision, latestRevision: old.head },
-      });
+  const viewOf = (doc: PublicViewDoc, payload: string): MatchPageView => ({
+    id: doc.id,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    versions: doc.versions,
+    protected: doc.protected,
+    revision: doc.revision,
+    publicUrl: matchUrl(doc.id),
+    summary: summarizeMatch(JSON.parse(payload)),
+  });
+
+  const RENDER: Record<Rendering, (view: MatchPageView) => string> = {
+    page: renderMatchPage,
+    main: renderMatchMain,
+    embed: renderEmbedPage,
+    embedMain: renderEmbedMain,
+  };
+
+  /**
+   * The current version, rendered once per revision (a page depends only on its document).
+   * While the public view's checkpoint has not moved, no document changed, so a cached page
+   * is served after one small checkpoint read instead of reading the match's document.
+   */
+  const revisions = createLru<{ checkpoint: Position | null; revision: number }>(2000);
+  async function current(id: string, rendering: Rendering): Promise<RenderedBody | null> {
+    const checkpoint = await readModel.getCheckpoint(PUBLIC_VIEW);
+    const known = revisions.get(id);
+    if (known !== undefined && known.checkpoint === checkpoint) {
+      const body = rendered.get(`${id}\0${known.revision}\0${rendering}`);
+      if (body !== undefined) return body;
     }
     const doc = await readPublicView(readModel, id);
-    if (doc === null) return notFoundPage(reply, id);
-    // A page depends only on its document, which a revision fixes: render each one once.
-    const key = `${doc.id}\0${doc.revision}`;
-    let page = rendered.get(key);
-    if (page === undefined) {
-      page = renderMatchPage({
-        id: doc.id,
-        createdAt: doc.createdAt,
-        updatedAt: doc.updatedAt,
-        versions: doc.versions,
-        protected: doc.protected,
-        summary: summarizeMatch(JSON.parse(await readPublicPayload(eventStore, doc))),
-      });
-      rendered.set(key, page);
+    if (doc === null) return null;
+    revisions.set(id, { checkpoint, revision: doc.revision });
+    const key = `${doc.id}\0${doc.revision}\0${rendering}`;
+    let body = rendered.get(key);
+    if (body === undefined) {
+      body = renderedBody(RENDER[rendering](viewOf(doc, await readPublicPayload(eventStore, doc))));
+      rendered.set(key, body);
     }
-    return page;
+    return body;
+  }
+
+  async function serveCurrent(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, rendering: Rendering) {
+    const { id } = request.params;
+    const body = isMatchId(id) ? await current(id, rendering) : null;
+    if (body === null) return notFoundPage(reply, id);
+    // Revalidate every time: a live match changes from one minute to the next.
+    reply.header('cache-control', 'no-cache');
+    return sendRendered(request, reply, body, compress);
+  }
+
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    if (request.query.revision === undefined) return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
+    const revision = revisionParam(request.query.revision);
+    const old = revision === null || !isMatchId(id) ? null : await orNotFound(readMatchAt(eventStore, id, revision));
+    if (old === null) return notFoundPage(reply, id);
+    return renderMatchPage({
+      id,
+      createdAt: old.created.recordedAt,
+      updatedAt: old.version.recordedAt,
+      protected: old.created.content.protection === 'protected',
+      revision: old.version.revision,
+      publicUrl: matchUrl(id),
+      summary: summarizeMatch(JSON.parse(old.version.content.payloadText)),
+      asOf: { revision: old.version.revision, latestRevision: old.head },
+    });
+  });
+
+  // Helmet's X-Frame-Options would forbid framing; the embed's own CSP says who may frame it (anyone).
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true }, helmet: { frameguard: false } }, async (request, reply) => {
+    // Only the widget may be framed, by any site.
+    reply.header('content-security-policy', EMBED_CSP);
+    return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
+  });
+
+  const qrCodes = createRenderedCache(200);
+  app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    if (!isMatchId(id) || (await readPublicView(readModel, id)) === null) return notFoundPage(reply, id);
+    let body = qrCodes.get(id);
+    if (body === undefined) {
+      const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+      body = renderedBody(svg, 'image/svg+xml');
+      qrCodes.set(id, body);
+    }
+    reply.header('cache-control', 'public, max-age=86400').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+    return sendRendered(request, reply, body, compress);
   });
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/history', { schema: { hide: true } }, async (request, reply) => {

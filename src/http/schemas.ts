@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../domain/matchId.js';
 import { WRITE_TOKEN_RULE } from '../domain/writeToken.js';
+import { PAYLOAD_EXAMPLES } from './payloadExamples.js';
 
 export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
 
@@ -20,7 +21,12 @@ export const MatchPayload = Type.Object(
   },
   {
     additionalProperties: true,
-    description: 'A match payload as a JSON object; stored and replaced as a whole.',
+    description:
+      'A match payload as a JSON object; stored and replaced as a whole. Any object is accepted. The public page reads ' +
+      'teams and score (homeTeam/awayTeam with name, setsWon or score; or home_team_name/home_score), sets or periods, ' +
+      'playerStats (name, number, team, stats), actions (play-by-play), sport, status, venue, startedAt; numbers may be ' +
+      'numeric strings, clocks ISO-8601 durations. NBA live-data feeds ({game: {homeTeam, awayTeam, actions}}) are read too. See docs/payload.md.',
+    examples: PAYLOAD_EXAMPLES,
   },
 );
 

@@ -1,0 +1,354 @@
+/**
+ * The words of each sport: box-score columns in their standard order with standard
+ * abbreviations, the payload keys apps use for them, derived percentages, and readable words
+ * for play-by-play (volleyball scouting codes # + ! - / =). Pure; used by the public page and
+ * meant for the club dashboard too.
+ */
+
+type Stats = Record<string, number>;
+
+export type Sport = 'volleyball' | 'basketball' | 'football';
+
+/** How a column's value reads. */
+export type StatFormat = 'count' | 'minutes' | 'madeAttempted' | 'percent' | 'hitting' | 'decimal';
+
+/** One counted stat: the keys apps send it under, first match wins; arrays are sums of parts. */
+interface CountedStat {
+  id: string;
+  abbr: string;
+  title: string;
+  keys: (string | string[])[];
+  format?: 'count' | 'minutes';
+}
+
+interface MadeAttempted {
+  id: string;
+  abbr: string;
+  title: string;
+  made: string;
+  attempted: string;
+}
+
+interface Rate {
+  id: string;
+  abbr: string;
+  title: string;
+  /** Computed from the line's counted stats; null when an input is missing or the denominator is 0. */
+  compute: (line: Map<string, number>) => number | null;
+  format: 'percent' | 'hitting';
+  /** Payload keys of the same rate, hidden because the rate is derived from its inputs. */
+  keys: string[];
+}
+
+type ColumnSpec = { kind: 'stat'; id: string } | { kind: 'madeAttempted'; spec: MadeAttempted } | { kind: 'rate'; spec: Rate };
+
+interface SportVocabulary {
+  stats: CountedStat[];
+  columns: ColumnSpec[];
+}
+
+const ratio = (line: Map<string, number>, made: string, attempted: string) => {
+  const a = line.get(attempted);
+  // Attempts tracked but no makes listed: the app left a zero out.
+  return a === undefined || a <= 0 ? null : (line.get(made) ?? 0) / a;
+};
+
+const VOLLEYBALL: SportVocabulary = {
+  stats: [
+    { id: 'K', abbr: 'K', title: 'Kills', keys: ['kills', 'attack.kills', 'attackKills', 'attack.points', 'K'] },
+    { id: 'E', abbr: 'E', title: 'Attack errors', keys: ['attackErrors', 'attack.errors', 'E'] },
+    { id: 'TA', abbr: 'TA', title: 'Total attacks', keys: ['attacks', 'attackAttempts', 'attack.attempts', 'attack.total', 'totalAttacks', 'TA'] },
+    { id: 'A', abbr: 'A', title: 'Assists', keys: ['assists', 'setAssists', 'set.assists', 'A'] },
+    { id: 'SA', abbr: 'SA', title: 'Service aces', keys: ['aces', 'serviceAces', 'serveAces', 'serve.aces', 'SA'] },
+    { id: 'SE', abbr: 'SE', title: 'Service errors', keys: ['serviceErrors', 'serveErrors', 'serve.errors', 'SE'] },
+    { id: 'RE', abbr: 'RE', title: 'Reception errors', keys: ['receptionErrors', 'receiveErrors', 'reception.errors', 'passErrors', 'RE'] },
+    { id: 'D', abbr: 'D', title: 'Digs', keys: ['digs', 'dig.digs', 'D'] },
+    { id: 'BS', abbr: 'BS', title: 'Block solos', keys: ['blockSolos', 'blocksSolo', 'soloBlocks', 'block.solo', 'BS'] },
+    { id: 'BA', abbr: 'BA', title: 'Block assists', keys: ['blockAssists', 'block.assists', 'BA'] },
+    { id: 'B', abbr: 'B', title: 'Blocks', keys: ['blocks', 'block.points', 'B'] },
+    { id: 'BE', abbr: 'BE', title: 'Blocking errors', keys: ['blockErrors', 'block.errors', 'BE'] },
+    { id: 'PTS', abbr: 'PTS', title: 'Points', keys: ['points', 'PTS'] },
+  ],
+  columns: [],
+};
+VOLLEYBALL.columns = [
+  ...['K', 'E', 'TA'].map((id) => ({ kind: 'stat' as const, id })),
+  {
+    kind: 'rate',
+    spec: {
+      id: 'HIT',
+      abbr: 'Hit %',
+      title: 'Hitting percentage: (kills − attack errors) / total attacks',
+      format: 'hitting',
+      keys: ['hittingPercentage', 'hitPct', 'attack.efficiency'],
+      compute: (line) => {
+        const attempts = line.get('TA');
+        return attempts === undefined || attempts <= 0 ? null : ((line.get('K') ?? 0) - (line.get('E') ?? 0)) / attempts;
+      },
+    },
+  },
+  ...['A', 'SA', 'SE', 'RE', 'D', 'BS', 'BA', 'B', 'BE', 'PTS'].map((id) => ({ kind: 'stat' as const, id })),
+];
+
+const BASKETBALL: SportVocabulary = {
+  stats: [
+    { id: 'MIN', abbr: 'MIN', title: 'Minutes played', keys: ['minutes', 'minutesPlayed', 'min', 'MIN'], format: 'minutes' },
+    { id: 'PTS', abbr: 'PTS', title: 'Points', keys: ['points', 'pts', 'PTS'] },
+    { id: 'FGM', abbr: 'FGM', title: 'Field goals made', keys: ['fieldGoalsMade', 'fgMade', 'fgm', 'FGM', ['twoPointersMade', 'threePointersMade'], ['2ptMade', '3ptMade'], ['2ptMade'], ['3ptMade']] },
+    { id: 'FGA', abbr: 'FGA', title: 'Field goals attempted', keys: ['fieldGoalsAttempted', 'fgAttempted', 'fga', 'FGA', ['twoPointersAttempted', 'threePointersAttempted'], ['2ptAttempted', '3ptAttempted'], ['2ptAttempted'], ['3ptAttempted']] },
+    { id: '3PM', abbr: '3PM', title: 'Three-pointers made', keys: ['threePointersMade', '3ptMade', 'threesMade', '3pm', '3PM'] },
+    { id: '3PA', abbr: '3PA', title: 'Three-pointers attempted', keys: ['threePointersAttempted', '3ptAttempted', 'threesAttempted', '3pa', '3PA'] },
+    { id: 'FTM', abbr: 'FTM', title: 'Free throws made', keys: ['freeThrowsMade', 'freethrowMade', 'ftMade', 'ftm', 'FTM'] },
+    { id: 'FTA', abbr: 'FTA', title: 'Free throws attempted', keys: ['freeThrowsAttempted', 'freethrowAttempted', 'ftAttempted', 'fta', 'FTA'] },
+    { id: 'OREB', abbr: 'OREB', title: 'Offensive rebounds', keys: ['reboundsOffensive', 'offensiveRebounds', 'oreb', 'OREB'] },
+    { id: 'DREB', abbr: 'DREB', title: 'Defensive rebounds', keys: ['reboundsDefensive', 'defensiveRebounds', 'dreb', 'DREB'] },
+    { id: 'REB', abbr: 'REB', title: 'Rebounds', keys: ['reboundsTotal', 'rebounds', 'totalRebounds', 'reb', 'REB', ['reboundsOffensive', 'reboundsDefensive']] },
+    { id: 'AST', abbr: 'AST', title: 'Assists', keys: ['assists', 'ast', 'AST'] },
+    { id: 'STL', abbr: 'STL', title: 'Steals', keys: ['steals', 'stl', 'STL'] },
+    { id: 'BLK', abbr: 'BLK', title: 'Blocks', keys: ['blocks', 'blk', 'BLK'] },
+    { id: 'TO', abbr: 'TO', title: 'Turnovers', keys: ['turnovers', 'tov', 'to', 'TO'] },
+    { id: 'PF', abbr: 'PF', title: 'Personal fouls', keys: ['foulsPersonal', 'personalFouls', 'fouls', 'pf', 'PF'] },
+    { id: 'PM', abbr: '+/−', title: 'Plus/minus: points scored minus points allowed while on court', keys: ['plusMinusPoints', 'plusMinus', '+/-'] },
+  ],
+  columns: [],
+};
+const pct = (id: string, abbr: string, title: string, made: string, attempted: string, keys: string[]): ColumnSpec => ({
+  kind: 'rate',
+  spec: { id, abbr, title, format: 'percent', keys, compute: (line) => ratio(line, made, attempted) },
+});
+BASKETBALL.columns = [
+  { kind: 'stat', id: 'MIN' },
+  { kind: 'stat', id: 'PTS' },
+  { kind: 'madeAttempted', spec: { id: 'FG', abbr: 'FGM-A', title: 'Field goals made–attempted', made: 'FGM', attempted: 'FGA' } },
+  pct('FGP', 'FG %', 'Field goal percentage', 'FGM', 'FGA', ['fieldGoalsPercentage', 'fgPct']),
+  { kind: 'madeAttempted', spec: { id: '3P', abbr: '3PM-A', title: 'Three-pointers made–attempted', made: '3PM', attempted: '3PA' } },
+  pct('3PP', '3P %', 'Three-point percentage', '3PM', '3PA', ['threePointersPercentage', '3ptPct']),
+  { kind: 'madeAttempted', spec: { id: 'FT', abbr: 'FTM-A', title: 'Free throws made–attempted', made: 'FTM', attempted: 'FTA' } },
+  pct('FTP', 'FT %', 'Free throw percentage', 'FTM', 'FTA', ['freeThrowsPercentage', 'ftPct']),
+  ...['OREB', 'DREB', 'REB', 'AST', 'STL', 'BLK', 'TO', 'PF', 'PM'].map((id) => ({ kind: 'stat' as const, id })),
+];
+
+const FOOTBALL: SportVocabulary = {
+  stats: [
+    { id: 'MIN', abbr: 'MIN', title: 'Minutes played', keys: ['minutes', 'minutesPlayed', 'min', 'MIN'], format: 'minutes' },
+    { id: 'G', abbr: 'G', title: 'Goals', keys: ['goals', 'G'] },
+    { id: 'A', abbr: 'A', title: 'Assists', keys: ['assists', 'A'] },
+    { id: 'SH', abbr: 'SH', title: 'Shots', keys: ['shots', 'shotsTotal', 'totalShots', 'SH'] },
+    { id: 'SOT', abbr: 'SOT', title: 'Shots on target', keys: ['shotsOnTarget', 'onTarget', 'shotsOnGoal', 'SOT'] },
+    { id: 'PAS', abbr: 'PAS', title: 'Passes', keys: ['passes', 'passesTotal', 'totalPasses'] },
+    { id: 'PC', abbr: 'PC', title: 'Passes completed', keys: ['passesCompleted', 'accuratePasses', 'passesAccurate'] },
+    { id: 'KP', abbr: 'KP', title: 'Key passes', keys: ['keyPasses', 'KP'] },
+    { id: 'TK', abbr: 'TK', title: 'Tackles', keys: ['tackles', 'TK'] },
+    { id: 'INT', abbr: 'INT', title: 'Interceptions', keys: ['interceptions', 'INT'] },
+    { id: 'SV', abbr: 'SV', title: 'Saves', keys: ['saves', 'SV'] },
+    { id: 'FC', abbr: 'FC', title: 'Fouls committed', keys: ['foulsCommitted', 'fouls', 'FC'] },
+    { id: 'FS', abbr: 'FS', title: 'Fouls suffered', keys: ['foulsSuffered', 'foulsDrawn', 'FS'] },
+    { id: 'OFF', abbr: 'OFF', title: 'Offsides', keys: ['offsides', 'OFF'] },
+    { id: 'YC', abbr: 'YC', title: 'Yellow cards', keys: ['yellowCards', 'yellow', 'YC'] },
+    { id: 'RC', abbr: 'RC', title: 'Red cards', keys: ['redCards', 'red', 'RC'] },
+  ],
+  columns: [],
+};
+FOOTBALL.columns = [
+  ...['MIN', 'G', 'A', 'SH', 'SOT', 'PAS', 'PC'].map((id) => ({ kind: 'stat' as const, id })),
+  pct('PCP', 'Pass %', 'Pass completion', 'PC', 'PAS', ['passAccuracy', 'passPct']),
+  ...['KP', 'TK', 'INT', 'SV', 'FC', 'FS', 'OFF', 'YC', 'RC'].map((id) => ({ kind: 'stat' as const, id })),
+];
+
+const VOCABULARIES: Record<Sport, SportVocabulary> = { volleyball: VOLLEYBALL, basketball: BASKETBALL, football: FOOTBALL };
+
+/** The sport a payload names, in the words apps use; null for anything else. */
+export function sportOf(name: string | null): Sport | null {
+  const n = name?.toLowerCase().trim() ?? '';
+  if (/volley/.test(n)) return 'volleyball';
+  if (/basket/.test(n)) return 'basketball';
+  if (/^(football|soccer|futsal|association football)$/.test(n)) return 'football';
+  return null;
+}
+
+export interface BoxColumn {
+  id: string;
+  abbr: string;
+  /** Full name, for `<abbr title>` and legends. */
+  title: string;
+  format: StatFormat;
+}
+
+export interface BoxCell {
+  /** What the cell shows; '' when the player has no value (never a made-up 0). */
+  text: string;
+  /** What the column sorts by; null sorts last. */
+  sort: number | null;
+}
+
+export interface BoxScore {
+  columns: BoxColumn[];
+  /** One row per input line, in the order given. */
+  rows: BoxCell[][];
+  totals: BoxCell[];
+}
+
+/** Counted stats of a line under the sport's ids; the payload keys they came from are consumed. */
+function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): Map<string, number> {
+  const line = new Map<string, number>();
+  for (const stat of vocab.stats) {
+    for (const alternative of stat.keys) {
+      const parts = Array.isArray(alternative) ? alternative : [alternative];
+      if (!parts.every((key) => key in stats)) continue;
+      line.set(stat.id, parts.reduce((sum, key) => sum + (stats[key] ?? 0), 0));
+      for (const key of parts) consumed.add(key);
+      break;
+    }
+    // Parts of a sum count as consumed even where the line used another spelling.
+    for (const alternative of stat.keys) for (const key of Array.isArray(alternative) ? alternative : [alternative]) if (key in stats) consumed.add(key);
+  }
+  return line;
+}
+
+const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+export function formatStat(value: number | null, format: StatFormat): string {
+  if (value === null) return '';
+  switch (format) {
+    case 'minutes': {
+      const seconds = Math.round(value * 60);
+      return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    }
+    case 'percent':
+      return `${(value * 100).toFixed(1)}`;
+    case 'hitting':
+      return (value < 0 ? '−' : '') + Math.abs(value).toFixed(3).replace(/^0/, '');
+    default:
+      return round(value);
+  }
+}
+
+/** "attackErrors" → "Attack errors", "attack.kills" → "Attack kills". */
+export function statLabel(key: string): string {
+  const words = key.replace(/[._]/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function cellsFor(vocab: SportVocabulary, columns: ColumnSpec[], line: Map<string, number>): BoxCell[] {
+  const statFormat = (id: string) => vocab.stats.find((s) => s.id === id)?.format ?? 'count';
+  return columns.map((column) => {
+    if (column.kind === 'stat') {
+      const v = line.get(column.id) ?? null;
+      return { text: formatStat(v, statFormat(column.id)), sort: v };
+    }
+    if (column.kind === 'madeAttempted') {
+      const attempted = line.get(column.spec.attempted);
+      if (attempted === undefined) return { text: '', sort: null };
+      const made = line.get(column.spec.made) ?? 0;
+      return { text: `${round(made)}-${round(attempted)}`, sort: made };
+    }
+    const v = column.spec.compute(line);
+    return { text: formatStat(v, column.spec.format), sort: v };
+  });
+}
+
+/**
+ * The box score of some players (one team's, say): the sport's known columns that any of them
+ * has, in standard order, then unknown stats by their payload names; a totals row summing the
+ * counted stats, rates derived from the totals (never averaged). Without a known sport every
+ * stat is shown by name.
+ */
+export function boxScore(sport: string | null, lines: Stats[]): BoxScore {
+  const vocab = VOCABULARIES[sportOf(sport) ?? 'volleyball'];
+  const known = sportOf(sport) !== null;
+  const consumed = new Set<string>();
+  const counted = known ? lines.map((stats) => countedLine(vocab, stats, consumed)) : lines.map(() => new Map<string, number>());
+  for (const column of vocab.columns) if (column.kind === 'rate') for (const key of column.spec.keys) consumed.add(key);
+  const has = (id: string) => counted.some((line) => line.has(id));
+  const shownSpecs = known
+    ? vocab.columns.filter((c) => (c.kind === 'stat' ? has(c.id) : c.kind === 'madeAttempted' ? has(c.spec.attempted) : c.spec.compute(sumLines(counted)) !== null))
+    : [];
+  const unknown = [...new Set(lines.flatMap((stats) => Object.keys(stats)))].filter((key) => !consumed.has(key));
+  const columns: BoxColumn[] = [
+    ...shownSpecs.map((c) =>
+      c.kind === 'stat'
+        ? (({ id, abbr, title, format }) => ({ id, abbr, title, format: format ?? 'count' }))(vocab.stats.find((s) => s.id === c.id)!)
+        : c.kind === 'madeAttempted'
+          ? { id: c.spec.id, abbr: c.spec.abbr, title: c.spec.title, format: 'madeAttempted' as const }
+          : { id: c.spec.id, abbr: c.spec.abbr, title: c.spec.title, format: c.spec.format },
+    ),
+    ...unknown.map((key) => ({ id: `x:${key}`, abbr: statLabel(key), title: key, format: 'count' as const })),
+  ];
+  const unknownCells = (stats: Stats): BoxCell[] => unknown.map((key) => ({ text: formatStat(stats[key] ?? null, 'decimal'), sort: stats[key] ?? null }));
+  const rows = lines.map((stats, i) => [...cellsFor(vocab, shownSpecs, counted[i] ?? new Map()), ...unknownCells(stats)]);
+  const totalUnknown: Stats = {};
+  for (const key of unknown) {
+    const values = lines.map((stats) => stats[key]).filter((v): v is number => v !== undefined);
+    if (values.length > 0) totalUnknown[key] = values.reduce((a, b) => a + b, 0);
+  }
+  return { columns, rows, totals: [...cellsFor(vocab, shownSpecs, sumLines(counted)), ...unknownCells(totalUnknown)] };
+}
+
+/** Adds lines stat by stat; a stat no line has stays absent. */
+function sumLines(lines: Map<string, number>[]): Map<string, number> {
+  const total = new Map<string, number>();
+  for (const line of lines) for (const [id, value] of line) total.set(id, (total.get(id) ?? 0) + value);
+  return total;
+}
+
+
+
+/** Volleyball scouting evaluation codes (DataVolley / VolleyStation), per skill. */
+const VOLLEYBALL_CODES: Record<string, Record<string, string>> = {
+  serve: { '#': 'ace', '+': 'good', '!': 'OK', '-': 'easy to pass', '/': 'passed straight back over', '=': 'error' },
+  reception: { '#': 'perfect pass', '+': 'good pass', '!': 'OK pass', '-': 'poor pass', '/': 'overpass', '=': 'error (aced)' },
+  attack: { '#': 'kill', '+': 'kept in play', '!': 'covered', '-': 'easily dug', '/': 'blocked', '=': 'error' },
+  block: { '#': 'stuff block', '+': 'good touch', '!': 'touch, covered', '-': 'poor touch', '/': 'net fault', '=': 'error' },
+  dig: { '#': 'perfect', '+': 'good', '!': 'OK', '-': 'poor', '/': 'over the net', '=': 'error' },
+  set: { '#': 'perfect', '+': 'good', '!': 'OK', '-': 'poor', '/': 'over the net', '=': 'error' },
+  freeball: { '#': 'perfect', '+': 'good', '!': 'OK', '-': 'poor', '/': 'over the net', '=': 'error' },
+};
+const GENERIC_CODES: Record<string, string> = { '#': 'perfect', '+': 'positive', '!': 'OK', '-': 'poor', '/': 'overpass', '=': 'error' };
+const SKILL_NAMES: Record<string, string> = { s: 'serve', r: 'reception', receive: 'reception', pass: 'reception', a: 'attack', spike: 'attack', b: 'block', d: 'dig', e: 'set', f: 'freeball', 'free ball': 'freeball' };
+
+/** Words for volleyball scouting codes, for a legend. */
+export const SCOUTING_CODES = GENERIC_CODES;
+
+const BASKETBALL_TYPES: Record<string, string> = {
+  '2pt': '2-pt shot',
+  '3pt': '3-pt shot',
+  freethrow: 'Free throw',
+  'free throw': 'Free throw',
+  jumpball: 'Jump ball',
+  turnover: 'Turnover',
+  rebound: 'Rebound',
+  steal: 'Steal',
+  block: 'Block',
+  foul: 'Foul',
+  assist: 'Assist',
+  substitution: 'Substitution',
+  timeout: 'Timeout',
+  period: 'Period',
+  violation: 'Violation',
+};
+
+type Obj = Record<string, unknown>;
+const word = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 60) : null);
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Readable words for one play-by-play entry: "Attack: kill", "3-pt shot made", "Point". */
+export function actionWords(sport: string | null, entry: Obj): string {
+  const kind = sportOf(sport);
+  const skillRaw = word(entry.skill);
+  const evaluation = word(entry.evaluation) ?? word(entry.grade) ?? word(entry.quality);
+  if (skillRaw !== null) {
+    const skill = SKILL_NAMES[skillRaw.toLowerCase()] ?? skillRaw.toLowerCase();
+    const codes = VOLLEYBALL_CODES[skill] ?? GENERIC_CODES;
+    const said = evaluation === null ? null : (codes[evaluation] ?? GENERIC_CODES[evaluation] ?? evaluation);
+    return said === null ? capital(skill) : `${capital(skill)}: ${said}`;
+  }
+  const type = word(entry.actionType) ?? word(entry.type) ?? word(entry.action) ?? word(entry.event) ?? (typeof entry.type === 'object' && entry.type !== null ? word((entry.type as Obj).name) : null);
+  const sub = word(entry.subType) ?? word(entry.descriptor);
+  const result = word(entry.shotResult) ?? word(entry.result) ?? word(entry.outcome);
+  if (type === null) return result === null ? '—' : capital(result);
+  const lower = type.toLowerCase();
+  const name = (kind === 'basketball' || lower in BASKETBALL_TYPES ? BASKETBALL_TYPES[lower] : undefined) ?? capital(statLabel(type).toLowerCase());
+  const parts = [sub !== null && lower === 'rebound' ? `${capital(sub.toLowerCase())} rebound` : sub !== null ? `${name} (${sub.toLowerCase()})` : name];
+  if (result !== null) parts.push(result.toLowerCase());
+  return parts.join(' ');
+}

@@ -1,0 +1,179 @@
+// matchlog match pages: live updates (Server-Sent Events), local times, sortable tables.
+// Same-origin, no framework. New markup comes from the server already escaped and is
+// parsed with DOMParser (scripts in it never run; the CSP forbids inline ones anyway).
+(function () {
+  'use strict';
+
+  var timeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+  function localTimes(root) {
+    root.querySelectorAll('time[data-local]').forEach(function (el) {
+      var ms = Date.parse(el.getAttribute('datetime'));
+      if (!isNaN(ms)) el.textContent = timeFormat.format(ms);
+    });
+  }
+
+  function cellValue(row, index) {
+    var cell = row.children[index];
+    if (!cell) return null;
+    var sort = cell.getAttribute('data-sort');
+    if (sort !== null && sort !== '') return Number(sort);
+    var text = cell.textContent.trim();
+    return text === '' ? null : text;
+  }
+
+  function sortTable(table, index, direction) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = cellValue(a, index);
+      var y = cellValue(b, index);
+      if (x === null && y === null) return 0;
+      if (x === null) return 1; // blanks last, whichever the direction
+      if (y === null) return -1;
+      var order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      return direction === 'ascending' ? order : -order;
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      if (i === index) th.setAttribute('aria-sort', direction);
+      else th.removeAttribute('aria-sort');
+    });
+  }
+
+  var sortState = {};
+
+  function sortable(root) {
+    root.querySelectorAll('table[data-sortable]').forEach(function (table, t) {
+      var headers = table.tHead ? table.tHead.rows[0].cells : [];
+      Array.prototype.forEach.call(headers, function (th, index) {
+        var button = th.querySelector('button.sort');
+        if (!button) return;
+        button.addEventListener('click', function () {
+          var current = th.getAttribute('aria-sort');
+          // Stats sort highest first; the player column (shirt order) lowest first.
+          var direction = current ? (current === 'descending' ? 'ascending' : 'descending') : index === 0 ? 'ascending' : 'descending';
+          sortState[t] = { index: index, direction: direction };
+          sortTable(table, index, direction);
+        });
+      });
+      var kept = sortState[t];
+      if (kept) sortTable(table, kept.index, kept.direction);
+    });
+  }
+
+  function scrollCues(root) {
+    root.querySelectorAll('.scroll:not(.fit)').forEach(function (box) {
+      if (box.scrollWidth <= box.clientWidth + 1 || box.previousElementSibling && box.previousElementSibling.classList.contains('scroll-cue')) return;
+      var cue = document.createElement('p');
+      cue.className = 'scroll-cue';
+      cue.setAttribute('aria-hidden', 'true');
+      cue.textContent = 'More columns → swipe the table';
+      box.parentNode.insertBefore(cue, box);
+    });
+  }
+
+  function enhance(root) {
+    localTimes(root);
+    sortable(root);
+    scrollCues(root);
+  }
+
+  function ago(ms) {
+    var s = Math.round((Date.now() - ms) / 1000);
+    if (s < 45) return 'just now';
+    var m = Math.round(s / 60);
+    if (m < 60) return m + ' min ago';
+    return Math.round(m / 60) + ' h ago';
+  }
+
+  function live(bar) {
+    var state = bar.querySelector('.live-state');
+    var reload = bar.querySelector('.reload');
+    var revision = Number(bar.getAttribute('data-revision'));
+    var updatedAt = null;
+    var fetching = null;
+    var wanted = revision;
+
+    function say(text, connected) {
+      state.textContent = '';
+      if (connected) {
+        var dot = document.createElement('span');
+        dot.className = 'dot-live';
+        dot.setAttribute('aria-hidden', 'true');
+        state.appendChild(dot);
+        state.appendChild(document.createTextNode(' '));
+      }
+      state.appendChild(document.createTextNode(text));
+    }
+    function status() {
+      say(updatedAt === null ? 'Live: updates appear here by themselves.' : 'Live · updated ' + ago(updatedAt), true);
+    }
+
+    function openDetails(root) {
+      var open = {};
+      root.querySelectorAll('details').forEach(function (d, i) { open[i] = d.open; });
+      return open;
+    }
+
+    function swap() {
+      if (fetching) return;
+      var target = wanted;
+      fetching = fetch(bar.getAttribute('data-part'), { headers: { accept: 'text/html' }, cache: 'no-store' })
+        .then(function (response) {
+          if (!response.ok) throw new Error('HTTP ' + response.status);
+          return response.text();
+        })
+        .then(function (text) {
+          var parsed = new DOMParser().parseFromString(text, 'text/html');
+          var next = parsed.getElementById('match-main');
+          var current = document.getElementById('match-main');
+          if (!next || !current) return;
+          var got = Number(next.getAttribute('data-revision'));
+          if (!(got > revision)) return;
+          var wasOpen = openDetails(current);
+          var fresh = document.importNode(next, true);
+          fresh.querySelectorAll('details').forEach(function (d, i) { if (i in wasOpen && i > 0) d.open = wasOpen[i]; });
+          current.replaceWith(fresh);
+          revision = got;
+          bar.setAttribute('data-revision', String(got));
+          updatedAt = Date.now();
+          enhance(fresh);
+          status();
+        })
+        .catch(function () { say('Could not load the update; reload the page.', false); })
+        .then(function () {
+          fetching = null;
+          if (wanted > revision && wanted !== target) swap();
+        });
+    }
+
+    if (!window.EventSource) return;
+    reload.hidden = true;
+    var source = new EventSource(bar.getAttribute('data-live'));
+    source.addEventListener('open', function () {
+      reload.hidden = true;
+      status();
+    });
+    source.addEventListener('revision', function (event) {
+      var data = JSON.parse(event.data);
+      if (typeof data.revision !== 'number') return;
+      if (data.revision > wanted) wanted = data.revision;
+      if (wanted > revision) swap();
+    });
+    source.addEventListener('error', function () {
+      // EventSource reconnects by itself, sending Last-Event-ID.
+      say(source.readyState === EventSource.CLOSED ? 'Live updates stopped.' : 'Reconnecting…', false);
+      reload.hidden = false;
+    });
+    setInterval(function () { if (updatedAt !== null) status(); }, 20000);
+  }
+
+  function start() {
+    enhance(document);
+    var bar = document.querySelector('[data-live]');
+    if (bar) live(bar);
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();

@@ -1,0 +1,97 @@
+import type { ChangeSignal } from './changeSignal.js';
+
+export type RevisionListener = (revision: number) => void;
+
+export interface MatchFeed {
+  /**
+   * Calls `listener` with each newer revision of the match than `known`, until the returned
+   * function is called. Viewers of one match share one entry: a change costs one read per
+   * watched match per process, not one per viewer.
+   */
+  watch(matchId: string, known: number, listener: RevisionListener): () => void;
+  /** How many matches and listeners are watched (for tests and benchmarks). */
+  size(): { matches: number; listeners: number };
+  close(): void;
+}
+
+export interface MatchFeedDeps {
+  signal: ChangeSignal;
+  /** Current revisions of the given matches (absent when deleted): one query for all. */
+  readRevisions(matchIds: string[]): Promise<Map<string, number>>;
+  onError?(error: unknown): void;
+}
+
+/**
+ * The fan-out hub of live pages: one entry per watched match, refreshed when the change
+ * signal fires. The signal runs only while someone watches.
+ */
+export function createMatchFeed({ signal, readRevisions, onError }: MatchFeedDeps): MatchFeed {
+  const watched = new Map<string, { revision: number; listeners: Set<RevisionListener> }>();
+  let stopSignal: (() => void) | null = null;
+  let refreshing: Promise<void> | null = null;
+  let again = false;
+
+  async function refresh(): Promise<void> {
+    const ids = [...watched.keys()];
+    if (ids.length === 0) return;
+    const revisions = await readRevisions(ids);
+    for (const [id, revision] of revisions) {
+      const entry = watched.get(id);
+      if (entry === undefined || revision <= entry.revision) continue;
+      entry.revision = revision;
+      for (const listener of entry.listeners) listener(revision);
+    }
+  }
+
+  /** Refreshes coalesce: a change during a refresh runs exactly one more afterwards. */
+  function onChange() {
+    if (refreshing) {
+      again = true;
+      return;
+    }
+    refreshing = refresh()
+      .catch((error: unknown) => onError?.(error))
+      .finally(() => {
+        refreshing = null;
+        if (again) {
+          again = false;
+          onChange();
+        }
+      });
+  }
+
+  return {
+    watch(matchId, known, listener) {
+      let entry = watched.get(matchId);
+      if (entry === undefined) {
+        entry = { revision: known, listeners: new Set() };
+        watched.set(matchId, entry);
+      } else if (known > entry.revision) {
+        entry.revision = known;
+      }
+      entry.listeners.add(listener);
+      stopSignal ??= signal.start(onChange);
+      // A viewer who joined with an older revision than the feed knows is told at once.
+      if (known < entry.revision) listener(entry.revision);
+      const own = entry;
+      return () => {
+        own.listeners.delete(listener);
+        if (own.listeners.size === 0 && watched.get(matchId) === own) watched.delete(matchId);
+        if (watched.size === 0 && stopSignal) {
+          stopSignal();
+          stopSignal = null;
+        }
+      };
+    },
+    size() {
+      let listeners = 0;
+      for (const entry of watched.values()) listeners += entry.listeners.size;
+      return { matches: watched.size, listeners };
+    },
+    close() {
+      stopSignal?.();
+      stopSignal = null;
+      watched.clear();
+    },
+  };
+}

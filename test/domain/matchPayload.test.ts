@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { durationSeconds, formatClockSeconds, summarizeMatch } from '../../src/domain/matchPayload.js';
+
+const load = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+
+t.test('NBA live data: strings as numbers, periods per team, players inside teams, ISO clocks', async (t) => {
+  const s = summarizeMatch(load('nba-live-game.json'));
+  t.equal(s.sport, 'basketball');
+  t.same([s.home.name, s.home.score, s.home.short], ['Indiana Pacers', 116, 'IND'], 'the score "116" is a number');
+  t.same([s.away.name, s.away.score, s.away.short], ['Boston Celtics', 108, 'BOS']);
+  t.same(s.lines, [
+    { label: 'Q1', home: 31, away: 25 },
+    { label: 'Q2', home: 27, away: 30 },
+    { label: 'Q3', home: 30, away: 24 },
+    { label: 'Q4', home: 28, away: 29 },
+  ]);
+  t.equal(s.status, 'final');
+  t.equal(s.venue, 'Gainbridge Fieldhouse, Indianapolis');
+  t.equal(s.startedAt, '2026-01-07T00:30:00Z');
+  t.equal(s.players.length, 3);
+  const hali = s.players.find((p) => p.name === 'Tyrese Haliburton');
+  t.equal(hali?.team, 'home');
+  t.equal(hali?.number, '0');
+  t.equal(hali?.stats.points, 21);
+  t.equal(hali?.stats.minutes, 34.2, 'PT34M12.00S is 34.2 minutes');
+  const three = s.actions[1];
+  t.same([three?.clock, three?.phase, three?.team, three?.score], ['11:43', 'Q1', 'home', '3–0'], 'team by id, clock as m:ss');
+  t.equal(three?.description, "T. Haliburton 26' 3PT Jump Shot (3 PTS)", "the feed's own description is kept");
+  t.equal(s.recognised, true);
+});
+
+t.test('StatsBomb-style flat fields', async (t) => {
+  const s = summarizeMatch(load('statsbomb-match.json'));
+  t.same([s.home.name, s.home.score, s.away.name, s.away.score], ['Turkey', 0, 'Italy', 3]);
+  t.equal(s.scoreUnit, 'goals');
+  t.equal(s.competition, 'UEFA Euro');
+  t.equal(s.season, '2020');
+  t.equal(s.venue, 'Stadio Olimpico');
+  t.equal(s.startedAt, '2021-06-11T21:00:00.000');
+  t.same(s.lines, [{ label: '2nd half', home: 0, away: 3 }], 'goals by half from the running score');
+  t.equal(s.actions[1]?.clock, "65'");
+  t.equal(s.actions[1]?.description, 'Shot goal');
+  t.equal(s.players[0]?.name, 'Ciro Immobile');
+  t.equal(s.players[0]?.number, '17');
+  t.equal(s.players[0]?.stats.goals, 1);
+  t.notOk('jersey_number' in (s.players[0]?.stats ?? {}), 'identity fields are not stats');
+});
+
+t.test('numbers as strings, durations, scouting codes in words', async (t) => {
+  const s = summarizeMatch({
+    sport: 'volleyball',
+    status: 'in progress',
+    homeTeam: { name: 'Herons', setsWon: '2' },
+    awayTeam: { name: 'Owls', setsWon: '2' },
+    sets: [{ home: '25', away: '20' }, [19, 25], { home: 25, away: 23 }, { home: 22, away: 25 }, { home: 8, away: 6 }],
+    actions: [{ set: 5, skill: 'attack', evaluation: '#', team: 'home', score: { home: '8', away: '6' } }],
+  });
+  t.same([s.home.score, s.away.score, s.scoreUnit], [2, 2, 'sets']);
+  t.same(s.lines[0], { label: 'Set 1', home: 25, away: 20 });
+  t.equal(s.lines.length, 5);
+  t.equal(s.status, 'live');
+  t.equal(s.current, 'Set 5');
+  t.equal(s.actions[0]?.description, 'Attack: kill');
+  t.equal(s.actions[0]?.score, '8–6');
+  t.equal(durationSeconds('PT11M43.00S'), 703);
+  t.equal(durationSeconds('PT5M32S'), 332);
+  t.equal(durationSeconds('PT1H2M'), 3720);
+  t.equal(durationSeconds('11:43'), null);
+  t.equal(durationSeconds('P'), null);
+  t.equal(formatClockSeconds(703), '11:43');
+  t.equal(formatClockSeconds(0), '0:00');
+});
+
+t.test('a payload the reader understands nothing of says so, and nothing throws', async (t) => {
+  for (const payload of [null, 42, 'x', [], {}, { foo: 1, bar: { baz: [1, 2] } }, { homeTeam: [], sets: 'x', actions: {}, game: 7 }]) {
+    const s = summarizeMatch(payload);
+    t.equal(s.recognised, false, JSON.stringify(payload));
+  }
+  t.equal(summarizeMatch({ home_score: 1 }).recognised, true);
+});
