@@ -132,7 +132,7 @@ export const clubDashboardProjection: Projection = {
   async apply(recorded, view, append) {
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null || sync.type === 'ClubSyncSkipped') return;
-    const source = syncSourceBefore(recorded, append);
+    const source = await syncSourceBefore(recorded, append, view);
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
     const { match, actions } = clubMatchCopy(source, sync, recorded);
     view.put(CLUB_MATCHES, match);
