@@ -1,10 +1,11 @@
 import { clubDashboardProjection } from './clubDashboard.js';
+import { matchHistoryProjection } from './matchHistory.js';
 import type { Projection } from './projection.js';
 import { publicViewProjection } from './publicView.js';
 import { syncStatusProjection } from './syncStatus.js';
 
 /** Every projection of the service, in the order they are started. */
-export const allProjections: Projection[] = [publicViewProjection, clubDashboardProjection, syncStatusProjection];
+export const allProjections: Projection[] = [publicViewProjection, clubDashboardProjection, syncStatusProjection, matchHistoryProjection];
 
 /**
  * Projections a write waits for before it is acknowledged (read-your-writes): after a 2xx the

@@ -175,7 +175,7 @@ export const clubDashboardProjection: Projection = {
     }
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null || sync.type === 'ClubSyncSkipped') return;
-    const source = syncSourceBefore(recorded, append);
+    const source = await syncSourceBefore(recorded, append, view);
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
     const current = (await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId))) as ClubMatchDoc | null;
     // A re-upload keeps the admin's exclusion; its side comes from the upload, which keeps a settled side.

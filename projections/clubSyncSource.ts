@@ -4,6 +4,7 @@ import { decodeMatchEvent } from '../src/domain/matchEvents.js';
 import { type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import { createLru } from '../src/lru.js';
+import type { ProjectionView } from './projection.js';
 
 /**
  * What club sync copies out of a payload. The sync outcome is a separate event that follows
@@ -17,16 +18,18 @@ export interface SyncSource {
 }
 
 /** Sources recently decoded, by event id: the club projections each read the same append. */
-const decoded = createLru<{ source: SyncSource | null }>(32);
+const decoded = createLru<{ source: SyncSource | null }>(8);
 
 /**
- * The club-sync content of the match event that a sync outcome follows in `append` (revision
- * just before it), or null when there is none or it names no club. Decoded once for every
- * projection that asks.
+ * The club-sync content of the match event that a sync outcome follows (revision just before
+ * it, same append: taken from `append`, else read from the log), or null when there is none or
+ * it names no club. Decoded once for every projection that asks.
  */
-export function syncSourceBefore(outcome: RecordedEvent, append: readonly RecordedEvent[]): SyncSource | null {
-  const content = append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1);
-  if (content === undefined) return null;
+export async function syncSourceBefore(outcome: RecordedEvent, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
+  const content =
+    append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1) ??
+    (await view.readEvent(outcome.streamId, outcome.revision - 1));
+  if (content === null) return null;
   const known = decoded.get(content.id);
   if (known !== undefined) return known.source;
   const match = decodeMatchEvent(content.type, content.data);

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../src/eventstore/port.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
 import type { Document, IndexSpec } from '../src/readmodel/port.js';
 
 /** What a projection may do to its read model while it handles one event. */
@@ -6,7 +6,15 @@ export interface ProjectionView {
   get(collection: string, id: string): Promise<Document | null>;
   put(collection: string, doc: Document): void;
   delete(collection: string, id: string): void;
+  /**
+   * An event of the log, null when there is none. Events never change, so reading one keeps
+   * `apply` deterministic; for an event of the same append that a delivery left out.
+   */
+  readEvent(streamId: string, revision: number): Promise<RecordedEvent | null>;
 }
+
+/** Where a projection's view reads events that were not delivered with the append. */
+export type EventLog = Pick<EventStore, 'readStream'>;
 
 /**
  * A read model derived from the log. `apply` must depend only on the event, the other events of

@@ -39,7 +39,7 @@ export async function replayUntil(
       if (batch.length === 0) break;
       continue;
     }
-    await readModel.commit(projection.name, await applyBatch(projection, readModel, ready), last.position, checkpoint);
+    await readModel.commit(projection.name, await applyBatch(projection, readModel, ready, undefined, eventStore), last.position, checkpoint);
     checkpoint = last.position;
     events += ready.length;
     onProgress({ events, position: checkpoint, until });
@@ -61,6 +61,7 @@ export function stagedProjection(projection: Projection): Projection {
     }),
     apply(event, view, append) {
       const renamed: ProjectionView = {
+        readEvent: (streamId, revision) => view.readEvent(streamId, revision),
         get: (collection, id) => view.get(staged(collection), id),
         put: (collection, doc) => view.put(staged(collection), doc),
         delete: (collection, id) => view.delete(staged(collection), id),

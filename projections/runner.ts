@@ -82,7 +82,7 @@ export function runProjection(
       if (!last) return;
       const changes = await applyBatch(projection, readModel, events, (event, error) => {
         state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
-      });
+      }, eventStore);
       try {
         await readModel.commit(projection.name, changes, last.position, checkpoint);
       } catch (error) {

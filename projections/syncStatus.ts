@@ -114,7 +114,7 @@ export const syncStatusProjection: Projection = {
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null) return;
     if (!(sync.type === 'ClubSyncSkipped' && sync.data.reason === 'no_such_club')) {
-      const source = syncSourceBefore(recorded, append);
+      const source = await syncSourceBefore(recorded, append, view);
       view.put(SYNC_LOG, syncLogRow(sync, source === null ? null : copiedOf(source), recorded));
     }
     if (sync.type === 'ClubSyncAccepted') {

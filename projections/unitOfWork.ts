@@ -1,14 +1,14 @@
 import type { Position, RecordedEvent } from '../src/eventstore/port.js';
 import type { Document, DocumentChange, ReadModelReader } from '../src/readmodel/port.js';
 import { appendsOf } from './appends.js';
-import type { DocumentRef, Projection, ProjectionView } from './projection.js';
+import type { DocumentRef, EventLog, Projection, ProjectionView } from './projection.js';
 
 /**
  * Collects a batch's document changes in memory; reads see the batch's own earlier writes.
  * The runner commits `changes()` together with the checkpoint. Documents are values: a
  * projection builds a new one to change it rather than mutating what `get` returned.
  */
-export function createUnitOfWork(reader: ReadModelReader) {
+export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null) {
   const pending = new Map<string, DocumentChange>();
   /** Documents read ahead for the batch (null: known not to exist). */
   const loaded = new Map<string, Document | null>();
@@ -53,6 +53,11 @@ export function createUnitOfWork(reader: ReadModelReader) {
       delete(collection, id) {
         change({ collection, id, doc: null, position });
       },
+      async readEvent(streamId, revision) {
+        if (log === null) return null;
+        const [event] = await log.readStream(streamId, { fromRevision: revision, maxCount: 1 });
+        return event?.revision === revision ? event : null;
+      },
     };
   }
 
@@ -69,8 +74,9 @@ export async function applyBatch(
   reader: ReadModelReader,
   events: RecordedEvent[],
   onFailure: (event: RecordedEvent, error: unknown) => void = () => {},
+  log: EventLog | null = null,
 ): Promise<DocumentChange[]> {
-  const unitOfWork = createUnitOfWork(reader);
+  const unitOfWork = createUnitOfWork(reader, log);
   if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
   for (const append of appendsOf(events)) {
     for (const event of append) {

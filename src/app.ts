@@ -120,7 +120,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     writeRateLimit: config.writeRateLimit,
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
   });
-  await app.register(historyApi, { eventStore: engine.eventStore, matchUrl });
+  await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore, matchUrl, compress: true });
   await app.register(assets, { compress: true });
   const feed = createMatchFeed({

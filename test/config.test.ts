@@ -31,6 +31,12 @@ t.test('a bad variable fails with one line naming it', async (t) => {
     [{ WRITE_TOKEN_KEY: 'c2hvcnQ=' }, 'WRITE_TOKEN_KEY', /32 random bytes/],
     [{ EVENT_STORE_URL: 'esdb://localhost:2113' }, 'WRITE_TOKEN_KEY', /required/],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
+    [{ WRITE_RATE_LIMIT: 'lots' }, 'WRITE_RATE_LIMIT', /N\/second, N\/minute or N\/hour/],
+    [{ TOKEN_FAILURE_LIMIT: '0/minute' }, 'TOKEN_FAILURE_LIMIT', /at least 1/],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY', /addresses\/CIDRs/],
+    [{ MAX_BYTES_IN_FLIGHT: '2048' }, 'MAX_BYTES_IN_FLIGHT', /at least MAX_BODY_BYTES/],
+    [{ MAX_JSON_DEPTH: '1' }, 'MAX_JSON_DEPTH', /integer from 2/],
+    [{ REQUEST_TIMEOUT_MS: 'soon' }, 'REQUEST_TIMEOUT_MS', /integer/],
   ];
   for (const [env, variable, problem] of bad) {
     try {
@@ -43,4 +49,22 @@ t.test('a bad variable fails with one line naming it', async (t) => {
       t.notMatch((error as Error).message, /\n/, 'one line');
     }
   }
+});
+
+t.test('limits of issue 10: defaults and forms', async (t) => {
+  const config = loadConfig({});
+  t.match(config, {
+    maxJsonDepth: 64,
+    maxJsonValues: 300_000,
+    requestTimeoutMs: 60_000,
+    maxBytesInFlight: 64 * 1024 * 1024,
+    writeRateLimit: { max: 300, windowMs: 60_000, text: '300/minute' },
+    tokenFailureLimit: { max: 10, windowMs: 60_000 },
+    trustProxy: false,
+    shutdownTimeoutMs: 10_000,
+  });
+  t.equal(loadConfig({ WRITE_RATE_LIMIT: 'off' }).writeRateLimit, null);
+  t.match(loadConfig({ WRITE_RATE_LIMIT: '5/second' }).writeRateLimit, { max: 5, windowMs: 1000 });
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
 });

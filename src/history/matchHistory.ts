@@ -1,16 +1,29 @@
 import { notFound } from '../domain/errors.js';
-import { diffMatch, type MatchDiff } from '../domain/matchDiff.js';
+import type { MatchDiff } from '../domain/matchDiff.js';
 import { matchStreamId } from '../domain/matchId.js';
-import type { EventStore, RecordedEvent } from '../eventstore/port.js';
+import type { EventStore } from '../eventstore/port.js';
+import type { ReadModelReader } from '../readmodel/port.js';
+import { type MatchHistoryDoc, readHistoryEntries } from '../../projections/matchHistory.js';
 import { type PublicEvent, publicEvent } from './publicEvent.js';
 
 /**
- * The auditor's view of a match, read from the log itself (never from a read model): every
- * event in order, each version's payload, and what changed from the version before.
+ * The auditor's view of a match: every event in order, how each write came, and what changed
+ * from the version before. Entries come from the matchHistory projection, which computed each
+ * diff once; a version's payload is read from the log itself (readMatchAt).
  */
-export interface HistoryEntry extends PublicEvent {
+export interface HistoryEntry {
+  revision: number;
+  position: number;
+  type: string;
+  recordedAt: string;
+  requestId: string | null;
+  clientAddressClass: string | null;
+  /** Match content events: how the upload came, and the protection fixed at creation. */
+  content: { via: 'POST' | 'PUT'; protection: 'protected' | 'unprotected' | null } | null;
   /** For content events: the change from the previous version; null for the first version. */
   diff: MatchDiff | null;
+  /** Other events: their public fields. */
+  details: Record<string, unknown> | null;
 }
 
 export interface HistoryPage {
@@ -30,46 +43,30 @@ export interface HistoryQuery {
   from?: number;
 }
 
-const isContent = (event: RecordedEvent) => publicEvent(event).content !== null;
+const entryOf = (doc: MatchHistoryDoc): HistoryEntry => ({
+  revision: doc.revision,
+  position: doc.position,
+  type: doc.type,
+  recordedAt: doc.recordedAt,
+  requestId: doc.requestId,
+  clientAddressClass: doc.clientAddressClass,
+  content: doc.via === null ? null : { via: doc.via, protection: doc.protection },
+  diff: doc.diff,
+  details: doc.details,
+});
 
-/** The payload of the last content event before `revision`, or undefined at the start. */
-async function previousPayload(store: EventStore, streamId: string, revision: number): Promise<unknown> {
-  for (let from = revision - 1; from >= 0; ) {
-    const events = await store.readStream(streamId, { direction: 'backwards', fromRevision: from, maxCount: 16 });
-    const content = events.find(isContent);
-    if (content) return JSON.parse(publicEvent(content).content?.payloadText ?? 'null');
-    const last = events.at(-1);
-    if (!last) return undefined;
-    from = last.revision - 1;
-  }
-  return undefined;
-}
-
-export async function readMatchHistory(store: EventStore, matchId: string, query: HistoryQuery): Promise<HistoryPage> {
-  const streamId = matchStreamId(matchId);
-  const [newest] = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
-  const [first] = await store.readStream(streamId, { maxCount: 1 });
+/** Every event of a match's stream has an entry, so an entry's place in the list is its revision. */
+export async function readMatchHistory(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: HistoryQuery): Promise<HistoryPage> {
+  const [newest] = await readHistoryEntries(reader, matchId, { order: 'newest', limit: 1, offset: 0 });
+  const [first] = await readHistoryEntries(reader, matchId, { order: 'oldest', limit: 1, offset: 0 });
   if (!newest || !first) throw notFound(`no match with id "${matchId}"`);
-  const window =
-    query.order === 'oldest'
-      ? await store.readStream(streamId, { fromRevision: query.from ?? 0, maxCount: query.limit + 1 })
-      : await store.readStream(streamId, { direction: 'backwards', fromRevision: query.from ?? newest.revision, maxCount: query.limit + 1 });
-  const page = window.slice(0, query.limit);
-  const chronological = query.order === 'oldest' ? page : [...page].reverse();
-  let previous = chronological[0] ? await previousPayload(store, streamId, chronological[0].revision) : undefined;
-  const entries = chronological.map((event): HistoryEntry => {
-    const entry = publicEvent(event);
-    if (!entry.content) return { ...entry, diff: null };
-    const payload: unknown = JSON.parse(entry.content.payloadText);
-    const diff = previous === undefined ? null : diffMatch(previous, payload);
-    previous = payload;
-    return { ...entry, diff };
-  });
+  const offset = query.order === 'oldest' ? (query.from ?? 0) : newest.revision - (query.from ?? newest.revision);
+  const window = offset < 0 ? [] : await readHistoryEntries(reader, matchId, { order: query.order, limit: query.limit + 1, offset });
   return {
-    entries: query.order === 'oldest' ? entries : entries.reverse(),
+    entries: window.slice(0, query.limit).map(entryOf),
     next: window[query.limit]?.revision ?? null,
     head: newest.revision,
-    protected: publicEvent(first).content?.protection === 'protected',
+    protected: first.protection === 'protected',
   };
 }
 

@@ -151,7 +151,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const { id } = request.params;
     const order = request.query.order === 'oldest' ? 'oldest' : 'newest';
     const from = revisionParam(request.query.from);
-    const page = isMatchId(id) ? await orNotFound(readMatchHistory(eventStore, id, { order, limit: 50, ...(from === null ? {} : { from }) })) : null;
+    const page = isMatchId(id) ? await orNotFound(readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) })) : null;
     if (page === null) return notFoundPage(reply, id);
     const current = await readPublicMatch(readModel, eventStore, id);
     return renderHistoryPage({ id, order, page, summary: summarizeMatch(current === null ? null : JSON.parse(current.payload)) });

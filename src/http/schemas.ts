@@ -72,10 +72,18 @@ const NumberChange = Type.Object({ from: Nullable(Type.Number()), to: Nullable(T
 export const MatchDiffSchema = Type.Object(
   {
     score: Nullable(Type.Object({ home: NumberChange, away: NumberChange })),
+    teams: Type.Array(Type.Object({ side: Type.Union([Type.Literal('home'), Type.Literal('away')]), from: Nullable(Type.String()), to: Nullable(Type.String()) }), {
+      description: 'Team names that changed.',
+    }),
+    players: Type.Array(
+      Type.Object({ player: Type.String(), change: Type.Union([Type.Literal('renamed'), Type.Literal('renumbered')]), from: Nullable(Type.String()), to: Nullable(Type.String()) }),
+      { description: 'Players renamed or given another shirt number.' },
+    ),
     lines: Type.Array(Type.Object({ label: Type.String(), home: NumberChange, away: NumberChange })),
     stats: Type.Array(Type.Object({ player: Type.String(), stat: Type.String(), from: Nullable(Type.Number()), to: Nullable(Type.Number()) })),
     actions: Type.Object({ before: Type.Integer(), after: Type.Integer(), added: Type.Integer(), removed: Type.Integer(), changed: Type.Integer() }),
     fields: Type.Array(Type.Object({ field: Type.String(), change: Type.String() })),
+    omitted: Type.Integer({ description: 'Changes left out of the lists above (each holds at most 100).' }),
     summary: Type.String({ description: 'The diff in one readable line.' }),
   },
   { description: 'What changed from the previous version.' },
@@ -90,7 +98,7 @@ export const HistoryEntrySchema = Type.Object({
   clientAddressClass: Nullable(Type.String({ description: 'loopback, private or public; never the address.' })),
   via: Type.Optional(Type.Union([Type.Literal('POST'), Type.Literal('PUT')])),
   protection: Type.Optional(Type.Union([Type.Literal('protected'), Type.Literal('unprotected')])),
-  payload: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The payload this version stored.' })),
+  version: Type.Optional(Type.String({ description: "This version's full payload: GET this URL (/api/matches/:id?revision=N)." })),
   diff: Type.Optional(Nullable(MatchDiffSchema)),
   details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Public fields of other events.' })),
 });
@@ -106,7 +114,7 @@ export const HistoryResponse = Type.Object({
   url: Type.String(),
   protected: Type.Boolean({ description: 'When true, every write after creation was made with the match’s write token.' }),
   head: Type.Integer({ description: 'The newest revision.' }),
-  next: Nullable(Type.Integer({ description: 'Pass as `from` for the next page; null on the last page.' })),
+  next: Nullable(Type.Integer({ description: 'Pass as `from` for the next page; null on the last page. Pages end early to stay under 1 MiB and a bounded amount of work.' })),
   entries: Type.Array(HistoryEntrySchema),
 });
 

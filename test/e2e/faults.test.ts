@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
 // Defect 5 of issue 10: faults say what they are, and the service recovers when they clear.
@@ -35,7 +36,7 @@ async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs 
 
 t.test('a full disk: writes get 507 with a message, /readyz says why, and all recovers when space returns', async (t) => {
   const disk = smallDisk(t, 8);
-  if (typeof disk !== 'string') return t.skip(disk.skip);
+  if (typeof disk !== 'string') return t.plan(0, disk.skip);
   const { app } = await startTestApp(t, { DATA_DIR: disk, READ_YOUR_WRITES_TIMEOUT_MS: '200' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const filler = join(disk, 'filler');
@@ -67,7 +68,7 @@ t.test('a full disk: writes get 507 with a message, /readyz says why, and all re
 
 t.test('a full read-model disk: /readyz names the failing commit; the acknowledged writes show once space returns', async (t) => {
   const disk = smallDisk(t, 4);
-  if (typeof disk !== 'string') return t.skip(disk.skip);
+  if (typeof disk !== 'string') return t.plan(0, disk.skip);
   const { app } = await startTestApp(t, { READ_MODEL_URL: `sqlite:${join(disk, 'readmodel.sqlite')}`, READ_YOUR_WRITES_TIMEOUT_MS: '200' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const filler = join(disk, 'filler');
@@ -100,4 +101,20 @@ t.test('an API with no projections running warns at start, and /readyz says no p
   });
   t.equal(stalled.status, 'not progressing');
   t.match(stalled.reason, /no projection has made progress.*is a projection worker \(matchlog projections\) running\?/);
+});
+
+t.test('an API on a MongoDB read model with no worker running: warned at start, and /readyz says so', async (t) => {
+  const readModelUrl = testMongoUrl(t, 'matchlog_workerless');
+  if (readModelUrl === null) return t.plan(0, NO_MONGODB);
+  // RUN_PROJECTIONS=auto runs none on MongoDB: workers are separate processes, and none is started here.
+  const { app, logs } = await startTestApp(t, { READ_MODEL_URL: readModelUrl, PROJECTION_STALL_MS: '1000', READ_YOUR_WRITES_TIMEOUT_MS: '100' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.ok(logs.some((line) => line.includes('"level":40') && line.includes('runs no projections')), 'warned at start');
+  t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"unseen"}' })).status, 201, 'the write is stored');
+  const stalled = await until('a not-ready /readyz', async () => {
+    const res = await fetch(`${base}/readyz`);
+    return res.status === 503 ? ((await res.json()) as { status: string; reason: string }) : null;
+  });
+  t.equal(stalled.status, 'not progressing');
+  t.match(stalled.reason, /this API runs none itself.*matchlog projections/);
 });

@@ -44,7 +44,7 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     await page.waitForSelector('.live-state .dot-live');
     await page.evaluate('window.stayed = true');
     t.equal(await put(7), 200);
-    await page.waitForFunction(`document.getElementById('match-main')?.getAttribute('data-revision') === '1'`, undefined, { timeout: 10_000 });
+    await page.locator('#match-main[data-revision="1"]').waitFor({ timeout: 10_000 });
     t.equal(await page.getByTestId('score').innerText(), `7 : ${payload.awayTeam.setsWon}`, 'the open page shows the new score');
     t.equal(await page.evaluate('window.stayed'), true, 'without a navigation');
   });

@@ -33,7 +33,7 @@ const upload = async (base: string, body: string, method = 'POST', id = '') => {
 
 /** Waits until the open page shows revision `revision` (swapped in by the live script). */
 const waitForRevision = (page: Page, revision: number) =>
-  page.waitForFunction(`document.getElementById('match-main')?.getAttribute('data-revision') === '${revision}'`, undefined, { timeout: 10_000 });
+  page.locator(`#match-main[data-revision="${revision}"]`).waitFor({ timeout: 10_000 });
 
 async function axe(t: Test, browser: Browser, url: string, label: string) {
   for (const width of [360, 1280]) {
@@ -175,7 +175,7 @@ browserTest('the match page in Chromium: score, live update without navigation, 
     }
   }
   const embed = await watchedPage(browser, { width: 360 });
-  await embed.page.setViewportSize({ width: 360, height: 240 });
+  await embed.page.setViewportSize({ width: 360, height: 280 });
   await embed.page.goto(`${base}/match/shot-vb/embed`);
   await embed.page.screenshot({ path: `${shots}/match-embed-360.png` });
 });

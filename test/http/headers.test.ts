@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PAGE_CSP } from '../../src/http/pages/layout.js';
+import { LIVE_PAGE_CSP } from '../../src/http/pages/layout.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
 t.test('helmet on every route; pages keep their strict CSP', async (t) => {
@@ -11,7 +11,8 @@ t.test('helmet on every route; pages keep their strict CSP', async (t) => {
     t.ok(res.headers['strict-transport-security'], `${url}: HSTS`);
     t.ok(res.headers['content-security-policy'], `${url}: a CSP`);
   }
-  t.equal((await app.inject({ method: 'GET', url: '/match/h1' })).headers['content-security-policy'], PAGE_CSP, 'the page keeps its own CSP');
+  t.equal((await app.inject({ method: 'GET', url: '/match/h1' })).headers['content-security-policy'], LIVE_PAGE_CSP, 'the match page keeps its own CSP');
+  t.match(String((await app.inject({ method: 'GET', url: '/match/h1/history' })).headers['content-security-policy']), /default-src 'none'/, 'the history page keeps a strict CSP of its own');
   t.equal((await app.inject({ method: 'GET', url: '/docs/' })).statusCode, 200, 'the docs page still loads');
 });
 

@@ -119,3 +119,27 @@ t.test('rate limits: WRITE_RATE_LIMIT per address; TOKEN_FAILURE_LIMIT after rep
   t.match(await limited.json(), { statusCode: 429, message: /too many writes from your address \(WRITE_RATE_LIMIT 8\/minute\)/ });
   t.equal((await fetch(`${base}/api/matches/other`)).status, 200, 'reads are not limited');
 });
+
+t.test('the client address: X-Forwarded-For counts only behind a configured TRUST_PROXY', async (t) => {
+  const write = (app: Awaited<ReturnType<typeof startTestApp>>['app'], forwardedFor: string) =>
+    app.inject({ method: 'PUT', url: '/api/matches/proxied', headers: { ...json, 'x-forwarded-for': forwardedFor }, payload: '{}' }).then((r) => r.statusCode);
+  const direct = await startTestApp(t, { WRITE_RATE_LIMIT: '2/minute' });
+  t.same([await write(direct.app, '198.51.100.1'), await write(direct.app, '198.51.100.2'), await write(direct.app, '198.51.100.3')], [200, 200, 429], 'without TRUST_PROXY a forged header changes nothing');
+  const proxied = await startTestApp(t, { WRITE_RATE_LIMIT: '2/minute', TRUST_PROXY: '127.0.0.1' });
+  t.same([await write(proxied.app, '198.51.100.1'), await write(proxied.app, '198.51.100.1'), await write(proxied.app, '198.51.100.1')], [200, 200, 429], 'behind the proxy: per client');
+  t.equal(await write(proxied.app, '198.51.100.2'), 200, 'another client behind the proxy has its own count');
+});
+
+t.test('load shedding: while the event loop lags, requests get 503 with Retry-After; /healthz still answers', async (t) => {
+  const { app } = await startTestApp(t, { MAX_EVENT_LOOP_DELAY_MS: '100' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  // Block the loop for a while, as a runaway request would.
+  const until = Date.now() + 1500;
+  while (Date.now() < until);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const shed = await fetch(`${base}/api/matches/anything`);
+  t.equal(shed.status, 503);
+  t.ok(shed.headers.get('retry-after'), 'with Retry-After');
+  t.match(await shed.json(), { statusCode: 503, message: /overloaded; retry in a few seconds/ });
+  t.equal((await fetch(`${base}/healthz`)).status, 200, '/healthz is exempt');
+});

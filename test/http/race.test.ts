@@ -2,7 +2,8 @@ import t from 'tap';
 import { json, startTestApp } from '../helpers/testApp.js';
 
 t.test('16 clients racing to create the same id with different tokens: one 201, fifteen 403', async (t) => {
-  const { app } = await startTestApp(t);
+  // The race rule is under test, not the throttle on repeated 403s.
+  const { app } = await startTestApp(t, { TOKEN_FAILURE_LIMIT: 'off' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const racers = Array.from({ length: 16 }, (_, i) => ({ i, token: `racer-${String(i).padStart(2, '0')}-0123456789abcdef` }));
   const responses = await Promise.all(

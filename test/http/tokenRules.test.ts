@@ -1,4 +1,5 @@
 import t from 'tap';
+import { dashboardClient } from '../helpers/browserless.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
 // Defect 1 (issue 10): the token's format matters only where it is bound; over a real listening server.
@@ -48,6 +49,13 @@ t.test('defect 2: a 128-character id is reachable on every route', async (t) => 
   for (const path of [`/api/matches/${id}`, `/api/matches/${id}?revision=0`, `/match/${id}`, `/api/matches/${id}/history`, `/match/${id}/history`]) {
     t.equal((await fetch(`${base}${path}`)).status, 200, path.replace(id, '<128>'));
   }
+  // The club dashboard's match page takes match ids too (behind a session).
+  const club = dashboardClient(app);
+  await club.get('/dashboard/signup');
+  await club.post('/dashboard/signup', { clubName: 'Long Ids VC', email: 'long@ids.test', password: 'correct horse battery' });
+  const dashboardPage = await club.get(`/dashboard/matches/${id}`);
+  t.not(dashboardPage.statusCode, 414, `dashboard match page: ${dashboardPage.statusCode}, not 414`);
+  t.ok([200, 404].includes(dashboardPage.statusCode), 'routed: the page or "not a match of this club"');
   const tooLong = await fetch(`${base}/api/matches/${id}x`);
   t.equal(tooLong.status, 400, '129 characters: a 400 naming the rule, not a 414');
   t.match(await tooLong.json(), { message: /1-128 characters/ });

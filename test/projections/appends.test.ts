@@ -6,12 +6,17 @@ import { replayUntil } from '../../projections/replay.js';
 import { runProjection } from '../../projections/runner.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { clubDashboardProjection, readClubMatch } from '../../projections/clubDashboard.js';
+import { readSyncLog, syncStatusProjection } from '../../projections/syncStatus.js';
+import { applyBatch } from '../../projections/unitOfWork.js';
+import { fixtureText } from '../helpers/fixtures.js';
 import { recorded } from '../helpers/projectionSpec.js';
+import { createSyncWorld } from '../helpers/syncWorld.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
 const at = (event: ReturnType<typeof recorded>, time: string) => ({ ...event, recordedAt: time });
 
-t.test('a batch splits into appends: one stream, consecutive revisions, one commit time', async (t) => {
+t.test('a batch splits into appends: one stream, consecutive revisions', async (t) => {
   const x = { type: 'X', data: '{}' };
   const events = [
     at(recorded('a', 0, 1, x), 'T1'),
@@ -20,7 +25,7 @@ t.test('a batch splits into appends: one stream, consecutive revisions, one comm
     at(recorded('a', 2, 4, x), 'T1'),
     at(recorded('a', 3, 5, x), 'T2'),
   ];
-  t.same(appendsOf(events).map((append) => append.map((e) => e.position)), [[1, 2], [3], [4], [5]]);
+  t.same(appendsOf(events).map((append) => append.map((e) => e.position)), [[1, 2], [3], [4, 5]], 'back-to-back appends to one stream may show as one');
   t.same(holdLastAppend(events.slice(0, 2)), { ready: [], held: events.slice(0, 2) }, 'the last append is held back');
   t.same(holdLastAppend(events.slice(0, 3)).ready.map((e) => e.position), [1, 2]);
 });
@@ -67,4 +72,23 @@ t.test('the runner and a replay deliver every append whole, even with batches sm
   await replayUntil(recorder(replayed), eventStore, scratch, 6, () => {}, 2);
   t.same(replayed, expected, 'replay');
   t.equal(await scratch.getCheckpoint('recorder'), 6);
+});
+
+t.test('a sync outcome delivered without its upload (a split append) reads the payload from the log', async (t) => {
+  const world = createSyncWorld(t);
+  const club = await world.club('Lakeside VC');
+  await world.upload(fixtureText({ seed: 2, club: club.clubId, team: club.teamId, id: 'split' }), { appKey: club.key });
+  const events = await world.eventStore.readAll({ after: null, maxCount: 1000 });
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  for (const projection of [clubDashboardProjection, syncStatusProjection]) {
+    let checkpoint: number | null = null;
+    for (const event of events) {
+      await store.commit(projection.name, await applyBatch(projection, store, [event], undefined, world.eventStore), event.position, checkpoint);
+      checkpoint = event.position;
+    }
+  }
+  t.match(await readClubMatch(store, club.clubId, 'split'), { outcome: 'synced', actionCount: Number }, 'the club copy is made');
+  t.match((await readSyncLog(store, club.clubId, { limit: 10 })).rows, [{ matchId: 'split', outcome: 'synced', playersCopied: Number }]);
+  t.ok(((await readSyncLog(store, club.clubId, { limit: 10 })).rows[0]?.playersCopied ?? 0) > 0, 'players counted from the payload');
 });

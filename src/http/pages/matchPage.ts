@@ -200,7 +200,7 @@ function unrecognised(view: MatchPageView): SafeHtml {
 }
 
 function share(view: MatchPageView): SafeHtml {
-  const embed = `<iframe src="${view.publicUrl}/embed" title="Live score" width="360" height="200" style="border:0"></iframe>`;
+  const embed = `<iframe src="${view.publicUrl}/embed" title="Live score" width="360" height="280" style="border:0"></iframe>`;
   return html`<section class="share" aria-labelledby="share"><h2 id="share">Share</h2>
 <div class="share-grid"><img src="/match/${view.id}/qr.svg" alt="QR code for ${view.publicUrl}" width="132" height="132">
 <div><p>Scan or send the link: <a href="${view.publicUrl}">${view.publicUrl}</a></p>
@@ -339,6 +339,11 @@ figure.chart text { fill: var(--muted); font-size: 10px; }
 .share-grid img { background: #fff; padding: 4px; border-radius: .25rem; }
 .share pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); padding: .5rem; border-radius: .25rem; font-size: .8rem; }
 .share-grid > div { flex: 1 1 14rem; min-width: 0; }
+@media (max-width: 420px) {
+  .line-score th, .line-score td { padding: .3rem .25rem; }
+  .line-score .team-cell { max-width: 5rem; }
+  .line-score .dot { margin-right: .2rem; }
+}
 .share a { overflow-wrap: anywhere; }
 `);
 

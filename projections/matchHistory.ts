@@ -1,0 +1,101 @@
+import { type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
+import { matchIdOfStream } from '../src/domain/matchId.js';
+import type { RecordedEvent } from '../src/eventstore/port.js';
+import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
+import { publicEvent } from '../src/history/publicEvent.js';
+import type { Document, ReadModelReader } from '../src/readmodel/port.js';
+import type { Projection } from './projection.js';
+
+export const MATCH_HISTORY = 'matchHistory';
+/** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
+const DIFF_BASIS = 'matchHistoryBasis';
+
+// Workers build this projection too: they must know what club sync events may show.
+registerClubSyncDetails();
+
+/** One event of a match's history, with its diff computed once, when it was projected. No payload. */
+export interface MatchHistoryDoc {
+  [field: string]: unknown;
+  id: string;
+  matchId: string;
+  revision: number;
+  position: number;
+  type: string;
+  recordedAt: string;
+  requestId: string | null;
+  clientAddressClass: string | null;
+  /** Match content events: how the upload came, its protection (on creation), and what changed. */
+  via: 'POST' | 'PUT' | null;
+  protection: 'protected' | 'unprotected' | null;
+  diff: MatchDiff | null;
+  /** Other events: their public fields. */
+  details: Record<string, unknown> | null;
+}
+
+interface BasisDoc {
+  [field: string]: unknown;
+  id: string;
+  revision: number;
+  basis: DiffBasis;
+}
+
+export const historyEntryId = (matchId: string, revision: number) => `${matchId}@${String(revision).padStart(10, '0')}`;
+
+/**
+ * Pure: the history entry of `recorded` and the match's diff basis after it, or null when the
+ * event is not a match's or was already applied (its basis is as new or newer).
+ */
+export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+  const matchId = matchIdOfStream(recorded.streamId);
+  if (matchId === null) return null;
+  const event = publicEvent(recorded);
+  const base = {
+    id: historyEntryId(matchId, recorded.revision),
+    matchId,
+    revision: recorded.revision,
+    position: recorded.position,
+    type: event.type,
+    recordedAt: event.recordedAt,
+    requestId: event.requestId,
+    clientAddressClass: event.clientAddressClass,
+  };
+  if (event.content === null) return { entry: { ...base, via: null, protection: null, diff: null, details: event.details }, basis };
+  if (basis !== null && basis.revision >= recorded.revision) return null;
+  const next = diffBasis(JSON.parse(event.content.payloadText));
+  return {
+    entry: { ...base, via: event.content.via, protection: event.content.protection, diff: basis === null ? null : diffBases(basis.basis, next), details: null },
+    basis: { id: matchId, revision: recorded.revision, basis: next },
+  };
+}
+
+export const matchHistoryProjection: Projection = {
+  name: MATCH_HISTORY,
+  collections: [MATCH_HISTORY, DIFF_BASIS],
+  indexes: [{ collection: MATCH_HISTORY, fields: ['matchId', 'revision'] }],
+  // Every event of a match's stream has an entry; a write waits for it, so its history shows it.
+  changedBy: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped'],
+  reads(recorded) {
+    const matchId = matchIdOfStream(recorded.streamId);
+    return matchId === null ? [] : [{ collection: DIFF_BASIS, id: matchId }];
+  },
+  async apply(recorded, view) {
+    const matchId = matchIdOfStream(recorded.streamId);
+    if (matchId === null) return;
+    const basis = (await view.get(DIFF_BASIS, matchId)) as BasisDoc | null;
+    const next = evolveMatchHistory(basis, recorded);
+    if (next === null) return;
+    view.put(MATCH_HISTORY, next.entry);
+    if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);
+  },
+};
+
+/** A page of a match's history entries, by revision. */
+export async function readHistoryEntries(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: { order: 'oldest' | 'newest'; limit: number; offset: number }): Promise<MatchHistoryDoc[]> {
+  const docs: Document[] = await reader.find(MATCH_HISTORY, {
+    where: { matchId },
+    orderBy: [{ field: 'revision', direction: query.order === 'oldest' ? 'asc' : 'desc' }],
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return docs as MatchHistoryDoc[];
+}
