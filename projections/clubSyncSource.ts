@@ -17,6 +17,11 @@ export interface SyncSource {
   players: PlayerLine[];
 }
 
+/** More stat names than any sport's scouting app sends; the rest of an upload's are not copied. */
+export const MAX_TRACKED_STATS = 150;
+/** Two full rosters with room to spare (football squads, basketball with bench). */
+export const MAX_COPIED_PLAYERS = 120;
+
 /** Sources recently decoded, by event id: the club projections each read the same append. */
 const decoded = createLru<{ source: SyncSource | null }>(8);
 
@@ -45,8 +50,9 @@ export function syncSourceOf(payload: JsonText): SyncSource | null {
   if (clubSyncTarget(body) === null) return null;
   const summary = summarizeMatch(body);
   // Apps often leave a zero out of a player's stats; a stat any player has is tracked for all.
-  const tracked = [...new Set(summary.players.flatMap((player) => Object.keys(player.stats)))];
-  const players = summary.players.map((player) => ({
+  // Bounded, so that no single upload can make the club's pages grow with it.
+  const tracked = [...new Set(summary.players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);
+  const players = summary.players.slice(0, MAX_COPIED_PLAYERS).map((player) => ({
     ...player,
     stats: Object.fromEntries(tracked.map((name) => [name, player.stats[name] ?? 0])),
   }));

@@ -3,6 +3,7 @@ import { statRates } from '../../src/domain/statRates.js';
 import type { ReadModelReader } from '../../src/readmodel/port.js';
 import { type ClubMatchDoc, clubDashboardProjection, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, type SeasonFilter } from '../../projections/clubSeasonTotals.js';
+import { MAX_COPIED_PLAYERS, MAX_TRACKED_STATS } from '../../projections/clubSyncSource.js';
 import { readAppKeyUsage, readSyncLog, syncStatusProjection } from '../../projections/syncStatus.js';
 import { fixture } from '../helpers/fixtures.js';
 import { createSyncWorld } from '../helpers/syncWorld.js';
@@ -299,3 +300,15 @@ for (const mode of ['log', 'enforce'] as const) {
     t.ok((await totalsOf(store, club.clubId)).every((p) => p.matchesPlayed === 1));
   });
 }
+
+t.test("one huge upload cannot make the club's pages grow with it: stats and players copied are bounded", async (t) => {
+  const world = createSyncWorld(t);
+  const club = await world.club('Lakeside VC');
+  const stats = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`stat${i}`, i]));
+  const playerStats = Array.from({ length: 500 }, (_, i) => ({ playerId: `p${i}`, name: `Player ${i}`, stats }));
+  await world.upload(JSON.stringify({ id: 'huge', clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats }), { appKey: null });
+  const store = await world.project(projections, 1);
+  const players = await totalsOf(store, club.clubId);
+  t.equal(players.length, MAX_COPIED_PLAYERS, 'players copied are capped');
+  t.equal(Object.keys(players[0]?.totals ?? {}).length, MAX_TRACKED_STATS, 'stat names copied are capped');
+});
