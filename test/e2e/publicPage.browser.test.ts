@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import type { Test } from 'tap';
-import { browserTest, launchChromium, screenshotDir } from '../helpers/browser.js';
+import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture, fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const localFixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 
 /** A page that records dialogs (an executed alert) and console errors. */
@@ -34,24 +32,6 @@ const upload = async (base: string, body: string, method = 'POST', id = '') => {
 /** Waits until the open page shows revision `revision` (swapped in by the live script). */
 const waitForRevision = (page: Page, revision: number) =>
   page.locator(`#match-main[data-revision="${revision}"]`).waitFor({ timeout: 10_000 });
-
-async function axe(t: Test, browser: Browser, url: string, label: string) {
-  for (const width of [360, 1280]) {
-    for (const dark of [false, true]) {
-      // axe is injected by the test, so this context alone bypasses the page's CSP.
-      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: dark ? 'dark' : 'light', bypassCSP: true });
-      const page = await context.newPage();
-      await page.goto(url);
-      await page.evaluate(axeSource);
-      const violations = (await page.evaluate(
-        `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-      )) as { id: string; impact: string; targets: string[] }[];
-      const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-      t.same(serious, [], `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious (${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`);
-      await context.close();
-    }
-  }
-}
 
 browserTest('the match page in Chromium: score, live update without navigation, 360 px layout, shapes, hostile payloads, axe', async (t) => {
   const { app } = await startTestApp(t);
@@ -152,9 +132,9 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   t.equal(await xss.page.locator('main script, main iframe, main img:not([src$="qr.svg"]), main svg:not(figure.chart svg)').count(), 0, 'no element was injected');
   t.match(await xss.page.locator('.board .team.home .name').innerText(), /<script>alert\("home2"\)<\/script>/, 'the new text is shown as text');
 
-  await axe(t, browser, `${base}/match/browser-vb`, 'match page');
-  await axe(t, browser, `${base}/match/browser-vb/history`, 'history page');
-  await axe(t, browser, `${base}/match/browser-vb/embed`, 'embed');
+  await checkAccessibility(t, browser, `${base}/match/browser-vb`, 'match page');
+  await checkAccessibility(t, browser, `${base}/match/browser-vb/history`, 'history page');
+  await checkAccessibility(t, browser, `${base}/match/browser-vb/embed`, 'embed');
 
   // Screenshots: volleyball and basketball, phone and desktop, light and dark.
   await upload(base, fixtureText({ sport: 'basketball', seed: 11, id: 'browser-bb' }));
