@@ -2,33 +2,13 @@
 // /healthz latency while many clients send headers and then drip their bodies (issue 10,
 // defect 4), and how long until the server has cut every one off.
 // Usage: npm run build && node test/bench/slowClients.mjs [--server dist/src/main.js] [--clients 500] [--seconds 20] [-- ENV=value ...]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startBenchServer } from './benchServer.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { server: { type: 'string' }, clients: { type: 'string', default: '500' }, seconds: { type: 'string', default: '20' } } });
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const script = values.server ?? join(root, 'dist/src/main.js');
 const extraEnv = Object.fromEntries(positionals.map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
-const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-slow-'));
-const port = 3600 + Math.floor(Math.random() * 90);
-const log = openSync(join(dataDir, 'server.log'), 'w');
-const server = spawn(process.execPath, [script], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', ...extraEnv },
-  stdio: ['ignore', log, log],
-});
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error('server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+const { port, base, stop } = await startBenchServer({ script: values.server, name: 'slow', env: extraEnv });
 const started = Date.now();
 let open = 0;
 let lastClosedAfter = 0;
@@ -56,9 +36,7 @@ for (const { socket, timer } of sockets) {
   clearInterval(timer);
   socket.destroy();
 }
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
-rmSync(dataDir, { recursive: true, force: true });
+await stop();
 health.sort((a, b) => a - b);
 const pct = (p) => Math.round(health[Math.min(health.length - 1, Math.floor(p * health.length))]);
-console.log(JSON.stringify({ server: script.replace(root, ''), env: extraEnv, clients: Number(values.clients), seconds: Number(values.seconds), stillOpenAtEnd: stillOpen, lastCutOffAfterMs: stillOpen === 0 ? lastClosedAfter : null, healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));
+console.log(JSON.stringify({ server: values.server ?? 'dist/src/main.js', env: extraEnv, clients: Number(values.clients), seconds: Number(values.seconds), stillOpenAtEnd: stillOpen, lastCutOffAfterMs: stillOpen === 0 ? lastClosedAfter : null, healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));

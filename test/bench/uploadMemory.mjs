@@ -2,19 +2,14 @@
 // Memory under many large concurrent uploads (issue 10): peak RSS of the server (VmHWM) while
 // N clients each upload a ~4 MiB JSON match at once, and /healthz latency meanwhile.
 // Usage: npm run build && node test/bench/uploadMemory.mjs [--clients 200] [--server dist/src/main.js] [-- ENV=value ...]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { startBenchServer } from './benchServer.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { clients: { type: 'string', default: '200' }, server: { type: 'string' }, bytes: { type: 'string', default: String(3.75 * 1024 * 1024) } },
 });
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const script = values.server ?? join(root, 'dist/src/main.js');
 const extraEnv = Object.fromEntries(positionals.map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
 const clients = Number(values.clients);
 
@@ -25,21 +20,7 @@ function body(id, bytes) {
   return JSON.stringify({ id, home: { name: 'Lakeside' }, away: { name: 'Hillcrest' }, actions: Array.from({ length: Math.floor(bytes / one) }, (_, i) => action(i)) });
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-mem-'));
-const port = 3800 + Math.floor(Math.random() * 90);
-const log = openSync(join(dataDir, 'server.log'), 'w');
-const server = spawn(process.execPath, [script], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', ...extraEnv },
-  stdio: ['ignore', log, log],
-});
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error('server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+const { server, base, stop } = await startBenchServer({ script: values.server, name: 'mem', env: extraEnv });
 const vm = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const rssBefore = vm('VmRSS');
 
@@ -70,16 +51,14 @@ const elapsed = performance.now() - started;
 attacking = false;
 await probe;
 const peak = vm('VmHWM');
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
-rmSync(dataDir, { recursive: true, force: true });
+await stop();
 
 const counts = statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 health.sort((a, b) => a - b);
 const pct = (p) => health[Math.min(health.length - 1, Math.floor(p * health.length))]?.toFixed(0);
 console.log(
   JSON.stringify({
-    server: script.replace(root, ''),
+    server: values.server ?? 'dist/src/main.js',
     env: extraEnv,
     clients,
     bodyMiB: +(payloads[0].length / 1048576).toFixed(2),
