@@ -7,11 +7,9 @@ import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../html.js';
 import { OUTCOME_LABELS } from './connectPages.js';
-import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, when } from './frame.js';
+import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, teamNames, when } from './frame.js';
 import { teamFilter } from './playerPages.js';
 import { matchDecisionControls, settleSideForm } from './matchDecisions.js';
-
-const teamNames = (teams: Team[]) => new Map(teams.map((team) => [team.teamId, team.name]));
 
 const score = (match: ClubMatchDoc) => `${match.home.score ?? '–'} : ${match.away.score ?? '–'}`;
 const matchTitle = (match: ClubMatchDoc) => `${match.home.name ?? 'Home'} vs ${match.away.name ?? 'Away'}`;

@@ -1,3 +1,4 @@
+import type { Team } from '../../../domain/club.js';
 import { html, SafeHtml } from '../html.js';
 import { layout } from '../layout.js';
 
@@ -66,6 +67,9 @@ const SECTIONS: { section: DashboardSection; href: string; label: string }[] = [
   { section: 'stats', href: '/dashboard/stats', label: 'Stats' },
   { section: 'matches', href: '/dashboard/matches', label: 'Matches' },
 ];
+
+/** Team names by teamId. */
+export const teamNames = (teams: Team[]) => new Map(teams.map((team) => [team.teamId, team.name]));
 
 export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 

@@ -3,11 +3,9 @@ import { boxScore, type BoxCell, type BoxScore } from '../../../domain/statVocab
 import type { PlayerMatchLine } from '../../../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../../../projections/clubSeasonTotals.js';
 import { html, type SafeHtml } from '../html.js';
-import { current, dashboardPage, downloads, type Frame, pager, query, scrollRegion } from './frame.js';
+import { current, dashboardPage, downloads, type Frame, pager, query, scrollRegion, teamNames } from './frame.js';
 
 /** Players, Stats and a player's page: season totals from the projection, in the public page's stat vocabulary. */
-
-const teamNames = (teams: Team[]) => new Map(teams.map((team) => [team.teamId, team.name]));
 
 export function teamFilter(base: string, teams: Team[], teamId: string | undefined, extra: Record<string, string | undefined> = {}): SafeHtml {
   if (teams.length < 2) return html``;
