@@ -20,7 +20,6 @@ import {
   AppendTooLargeError,
   type AllSubscription,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type Position,
@@ -28,6 +27,7 @@ import {
   type SubscriptionItem,
   WrongExpectedRevisionError,
 } from './port.js';
+import { invalidAppend, readEventMetadata } from './eventChecks.js';
 import { SERVICE_STREAM_PREFIXES } from './streamPrefixes.js';
 import { wakeableSleep } from '../wakeableSleep.js';
 
@@ -124,16 +124,6 @@ function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
   return BigInt(expected);
 }
 
-function metadataOf(raw: unknown, id: string): EventMetadata {
-  if (typeof raw !== 'object' || raw === null || raw instanceof Uint8Array) throw new Error(`event ${id} has no readable metadata`);
-  if (!('schemaVersion' in raw) || typeof raw.schemaVersion !== 'number') throw new Error(`event ${id} has no metadata schemaVersion`);
-  return {
-    ...('requestId' in raw && typeof raw.requestId === 'string' ? { requestId: raw.requestId } : {}),
-    ...('clientAddressClass' in raw && typeof raw.clientAddressClass === 'string' ? { clientAddressClass: raw.clientAddressClass } : {}),
-    schemaVersion: raw.schemaVersion,
-  };
-}
-
 /**
  * Events are stored as bytes (content type application/octet-stream) holding the JSON text:
  * the client re-serialises data marked JSON on the way in and parses it on the way out, which
@@ -154,7 +144,7 @@ function toRecorded(event: EsdbRecordedEvent, commitPosition?: bigint): Recorded
     position: toNumber(position, 'position'),
     type: event.type,
     data: dataText(event),
-    metadata: metadataOf(event.metadata, event.id),
+    metadata: readEventMetadata(event.metadata, event.id),
     recordedAt: event.created.toISOString(),
   };
 }
@@ -206,7 +196,9 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
     positionUnit: 'byte',
 
     async appendToStream(streamId, events, expectedRevision): Promise<AppendResult> {
-      if (events.length === 0) throw new Error('append needs at least one event');
+      if (closed) throw new Error('event store is closed');
+      const invalid = invalidAppend(streamId, events);
+      if (invalid) throw invalid;
       const encoded = events.map((event) => ({
         event,
         data: encoder.encode(event.data),

@@ -117,3 +117,15 @@ export class AppendTooLargeError extends Error {
     this.name = 'AppendTooLargeError';
   }
 }
+
+/** The append breaks the envelope every store checks (src/eventstore/eventChecks.ts); nothing was written. */
+export class InvalidAppendError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string | null,
+    readonly problem: string,
+  ) {
+    super(`append to ${streamId} refused: ${eventId === null ? '' : `event ${eventId} `}${problem}`);
+    this.name = 'InvalidAppendError';
+  }
+}

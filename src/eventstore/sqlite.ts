@@ -1,9 +1,9 @@
 import { openSqliteFile } from '../sqliteFile.js';
 import { wakeableSleep } from '../wakeableSleep.js';
+import { invalidAppend, readEventMetadata } from './eventChecks.js';
 import {
   type AllSubscription,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -181,6 +181,8 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
 
     appendToStream(streamId, events, expectedRevision) {
       if (closed) return Promise.reject(new Error('event store is closed'));
+      const invalid = invalidAppend(streamId, events);
+      if (invalid) return Promise.reject(invalid);
       return new Promise<AppendResult>((resolve, reject) => {
         queue.push({ streamId, events, expectedRevision, resolve, reject });
         scheduleFlush();
@@ -211,14 +213,19 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       const waker = idle.wake;
       wakers.add(waker);
       async function* items(): AsyncGenerator<SubscriptionItem> {
+        // Said once each time the subscription reaches the head, as EventStoreDB's is.
+        let announced = false;
         while (!stopped && !closed) {
           const events = readAllSync({ after: position, maxCount: batchSize });
           const last = events[events.length - 1];
           if (last) {
             position = last.position;
+            announced = false;
             yield { kind: 'events', events };
-          } else {
+          } else if (!announced) {
+            announced = true;
             yield { kind: 'caughtUp', position };
+          } else {
             await idle.sleep(pollIntervalMs);
           }
         }
@@ -253,7 +260,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     position: row.position,
     type: row.type,
     data: row.data,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
+    metadata: readEventMetadata(JSON.parse(row.metadata), row.event_id),
     recordedAt: row.recorded_at,
   };
 }

@@ -1,12 +1,59 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedRevisionError } from '../../src/eventstore/port.js';
+import {
+  type AllSubscription,
+  type EventStore,
+  InvalidAppendError,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscriptionItem,
+  WrongExpectedRevisionError,
+} from '../../src/eventstore/port.js';
+
+/**
+ * Reads a subscription with time limits: `next(ms)` is the next item, or 'silent' when it
+ * says nothing for `ms` (the item still pending then is the next one returned).
+ */
+function reader(subscription: AllSubscription) {
+  const iterator = subscription[Symbol.asyncIterator]();
+  let pending: Promise<IteratorResult<SubscriptionItem>> | null = null;
+  async function next(ms: number): Promise<IteratorResult<SubscriptionItem> | 'silent'> {
+    pending ??= iterator.next();
+    let timer: NodeJS.Timeout | undefined;
+    const silence = new Promise<'silent'>((resolve) => {
+      timer = setTimeout(() => resolve('silent'), ms);
+    });
+    try {
+      const result = await Promise.race([pending, silence]);
+      if (result !== 'silent') pending = null;
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  /** Items until the first caughtUp (included), or until `ms` pass. */
+  async function untilCaughtUp(ms = 15_000): Promise<SubscriptionItem[]> {
+    const items: SubscriptionItem[] = [];
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const result = await next(deadline - Date.now());
+      if (result === 'silent' || result.done) break;
+      items.push(result.value);
+      if (result.value.kind === 'caughtUp') break;
+    }
+    return items;
+  }
+  return { next, untilCaughtUp };
+}
+
+const lastPosition = (items: SubscriptionItem[]) => items.flatMap((item) => (item.kind === 'events' ? item.events : [])).at(-1)?.position;
 
 /**
  * The behaviour every event-store adapter must have. Streams get unique names per run so
- * the suite also works against a long-lived server (EventStoreDB).
+ * the suite also works against a long-lived server (EventStoreDB). `openEmpty` opens a store
+ * whose log (as its reads see it) holds nothing yet.
  */
-export function eventStoreContract(t: Test, adapter: string, open: () => Promise<EventStore>) {
+export function eventStoreContract(t: Test, adapter: string, open: () => Promise<EventStore>, openEmpty: () => Promise<EventStore>) {
   const run = randomUUID().slice(0, 8);
   const stream = (name: string) => `contract${run}-${name}`;
   const event = (type: string, data: unknown = {}): NewEvent => ({
@@ -33,6 +80,7 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.same(read.map((e) => e.streamId), [s, s, s]);
       t.ok(read.every((e) => !Number.isNaN(Date.parse(e.recordedAt))), 'recordedAt is a time');
       t.same(read[0]?.metadata, { requestId: 'req-A', schemaVersion: 1 }, 'metadata round-trips');
+      t.same(Object.keys(read[0]?.metadata ?? {}), ['requestId', 'schemaVersion'], 'absent fields stay absent');
       t.equal(first.position, read[0]?.position, "an append's position is its last event's");
       t.equal(second.position, read[2]?.position);
       t.ok((read[1]?.position ?? 0) > (read[0]?.position ?? 0) && (read[2]?.position ?? 0) > (read[1]?.position ?? 0), 'events of one append have positions of their own');
@@ -130,6 +178,118 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.ok(caughtUp, 'caught up after the old event');
       t.same(seen, ['Old', 'New']);
       await subscription.close();
+    });
+
+    t.test('metadata with every field round-trips, in the same field order', async (t) => {
+      const s = stream('metadata');
+      const metadata = { schemaVersion: 2, clientAddressClass: 'private', requestId: 'req-full' };
+      await store.appendToStream(s, [{ ...event('M'), metadata }], 'no_stream');
+      const [read] = await store.readStream(s);
+      t.same(read?.metadata, metadata);
+      t.same(Object.keys(read?.metadata ?? {}), ['requestId', 'clientAddressClass', 'schemaVersion']);
+    });
+
+    t.test('an append breaking the envelope is refused whole with InvalidAppendError, and writes nothing', async (t) => {
+      const s = stream('invalid');
+      // Bad metadata as an untyped caller (JSON, another language) could send it: typed through a JSON round trip.
+      const withMetadata = (metadata: string): NewEvent => ({ ...event('Bad'), metadata: JSON.parse(metadata) as NewEvent['metadata'] });
+      const good = event('Good');
+      const refused: [string, NewEvent[]][] = [
+        ['no events', []],
+        ['an id that is not a UUID', [{ ...event('Bad'), id: 'not-a-uuid' }]],
+        ['an upper-case UUID', [{ ...event('Bad'), id: randomUUID().toUpperCase() }]],
+        ['the same id twice', [good, good]],
+        ['no schemaVersion', [withMetadata('{"requestId":"r"}')]],
+        ['a schemaVersion that is a string', [withMetadata('{"schemaVersion":"1"}')]],
+        ['a schemaVersion of 0', [withMetadata('{"schemaVersion":0}')]],
+        ['a fractional schemaVersion', [withMetadata('{"schemaVersion":1.5}')]],
+        ['a requestId that is not a string', [withMetadata('{"schemaVersion":1,"requestId":7}')]],
+        ['a clientAddressClass of null', [withMetadata('{"schemaVersion":1,"clientAddressClass":null}')]],
+        ['a field no store keeps', [withMetadata('{"schemaVersion":1,"userId":"u"}')]],
+        ['metadata that is not an object', [withMetadata('[1]')]],
+        ['a bad event after a good one', [event('Fine'), withMetadata('{}')]],
+      ];
+      for (const [problem, events] of refused) {
+        const error = await store.appendToStream(s, events, 'any').catch((e: unknown) => e);
+        t.ok(error instanceof InvalidAppendError, `${problem}: InvalidAppendError`);
+        if (error instanceof InvalidAppendError) t.equal(error.streamId, s);
+      }
+      t.same(await store.readStream(s), [], 'nothing of any of them was written');
+      const created = await store.appendToStream(s, [good], 'no_stream').catch((e: unknown) => e);
+      t.notOk(created instanceof Error, 'the stream is still new');
+    });
+
+    t.test('caughtUp: said once each time the subscription reaches the head, with the last position delivered', async (t) => {
+      const s = stream('caughtup');
+      await store.appendToStream(s, [event('P1'), event('P2')], 'no_stream');
+      const [p1] = await store.readStream(s, { maxCount: 1 });
+      const subscription = store.subscribeToAll({ after: p1?.position ?? null });
+      t.teardown(() => subscription.close());
+      const read = reader(subscription);
+
+      const past = await read.untilCaughtUp();
+      t.same(ours(past.flatMap((item) => (item.kind === 'events' ? item.events : []))).map((e) => e.type), ['P2'], 'the past, after the position');
+      const first = past.at(-1);
+      t.same(first, { kind: 'caughtUp', position: lastPosition(past) }, 'then caughtUp at the last position delivered');
+
+      // Idle: a store polls (SQLite) or probes the head (EventStoreDB); neither repeats the signal.
+      const idle: SubscriptionItem[] = [];
+      const quietUntil = Date.now() + 1500;
+      for (let next = await read.next(1500); next !== 'silent' && !next.done && Date.now() < quietUntil; next = await read.next(quietUntil - Date.now())) idle.push(next.value);
+      t.notOk(idle.some((item, i) => item.kind === 'caughtUp' && (i === 0 || idle[i - 1]?.kind === 'caughtUp')), 'no caughtUp without new events since the last one');
+
+      await store.appendToStream(s, [event('P3')], 1);
+      const live = await read.untilCaughtUp();
+      t.same(ours(live.flatMap((item) => (item.kind === 'events' ? item.events : []))).map((e) => e.type), ['P3'], 'a new event');
+      t.same(live.at(-1), { kind: 'caughtUp', position: lastPosition(live) }, 'and caughtUp again, at its position');
+    });
+
+    t.test('caughtUp comes first, at the position subscribed from, when nothing follows it', async (t) => {
+      const head = await store.headPosition();
+      const subscription = store.subscribeToAll({ after: head });
+      t.teardown(() => subscription.close());
+      const items = await reader(subscription).untilCaughtUp();
+      const unrelated = items.filter((item) => item.kind === 'events' && ours(item.events).length === 0).length;
+      // A long-lived server may take other runs' appends meanwhile; ours are none.
+      t.same(items.at(-1), { kind: 'caughtUp', position: lastPosition(items) ?? head });
+      t.equal(items.length - 1, unrelated, 'no event of this run before it');
+    });
+
+    t.test('on an empty log: headPosition and readAll say so, and a subscription from the start says caughtUp at null', async (t) => {
+      const empty = await openEmpty();
+      t.teardown(() => empty.close());
+      t.equal(await empty.headPosition(), null);
+      t.same(await empty.readAll({ after: null, maxCount: 10 }), []);
+      const subscription = empty.subscribeToAll({ after: null });
+      t.teardown(() => subscription.close());
+      t.same(await reader(subscription).untilCaughtUp(), [{ kind: 'caughtUp', position: null }]);
+    });
+
+    t.test('a closed subscription ends: a pending next() resolves done, and nothing more is said', async (t) => {
+      const subscription = store.subscribeToAll({ after: await store.headPosition() });
+      const read = reader(subscription);
+      t.equal((await read.untilCaughtUp()).at(-1)?.kind, 'caughtUp');
+      t.equal(await read.next(100), 'silent', 'waiting for events');
+      const started = Date.now();
+      await subscription.close();
+      t.same(await read.next(5000), { done: true, value: undefined }, 'the waiting next() ends');
+      t.ok(Date.now() - started < 1000, 'at once, not after a poll or probe');
+      t.same(await read.next(5000), { done: true, value: undefined }, 'and stays ended');
+      await subscription.close();
+      const never = store.subscribeToAll({ after: null });
+      await never.close();
+      t.same(await reader(never).next(5000), { done: true, value: undefined }, 'closed before it was read: ends without an item');
+    });
+
+    t.test('closing the store ends its subscriptions and refuses appends', async (t) => {
+      const other = await open();
+      const read = reader(other.subscribeToAll({ after: await other.headPosition() }));
+      t.equal((await read.untilCaughtUp()).at(-1)?.kind, 'caughtUp');
+      t.equal(await read.next(100), 'silent', 'waiting for events');
+      await other.close();
+      t.same(await read.next(5000), { done: true, value: undefined }, 'the subscription ended');
+      await t.rejects(other.appendToStream(stream('after-close'), [event('Late')], 'no_stream'), 'appends are refused');
+      await other.close();
     });
 
     t.test('a subscription from a position starts right after it, batch by batch', async (t) => {

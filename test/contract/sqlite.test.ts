@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import t from 'tap';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
@@ -7,5 +8,10 @@ import { eventStoreContract } from './eventStoreContract.js';
 import { readModelContract } from './readModelContract.js';
 
 const dir = tempDataDir(t);
-eventStoreContract(t, 'sqlite', async () => openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 }));
+eventStoreContract(
+  t,
+  'sqlite',
+  async () => openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 }),
+  async () => openSqliteEventStore(join(dir, `empty-${randomUUID()}.sqlite`), { pollIntervalMs: 50 }),
+);
 readModelContract(t, 'sqlite', async () => openSqliteReadModel(join(dir, 'readmodel.sqlite')));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import t from 'tap';
 import { appendsOf, holdLastAppend } from '../../projections/appends.js';
@@ -45,7 +46,7 @@ t.test('the runner and a replay deliver every append whole, even with batches sm
   const dir = tempDataDir(t);
   const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 20 });
   t.teardown(() => eventStore.close());
-  const x = (n: number) => ({ id: `e-${n}-${Math.random()}`, type: 'X', data: '{}', metadata: { schemaVersion: 1 } });
+  const x = (n: number) => ({ id: randomUUID(), type: 'X', data: JSON.stringify({ n }), metadata: { schemaVersion: 1 } });
   await eventStore.appendToStream('s-1', [x(1), x(2), x(3)], 'no_stream');
   await eventStore.appendToStream('s-2', [x(4)], 'no_stream');
   await eventStore.appendToStream('s-1', [x(5), x(6)], 2);

@@ -1,0 +1,53 @@
+import { type EventMetadata, InvalidAppendError, type NewEvent } from './port.js';
+
+/**
+ * The envelope rules every event-store adapter applies, so that what one store accepts the
+ * other does too, and what is read back is the same. EventStoreDB itself only takes UUID ids;
+ * metadata outside EventMetadata would be dropped on the way back, so it is refused on the way in.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const METADATA_FIELDS = new Set(['requestId', 'clientAddressClass', 'schemaVersion']);
+
+/** What is wrong with an event's metadata, or null when it is an EventMetadata as declared. */
+function metadataProblem(metadata: unknown): string | null {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return 'has no metadata object';
+  for (const [field, value] of Object.entries(metadata)) {
+    if (!METADATA_FIELDS.has(field)) return `has metadata field "${field}", which no store keeps`;
+    if (field === 'schemaVersion' && !(typeof value === 'number' && Number.isSafeInteger(value) && value >= 1)) return 'has a metadata schemaVersion that is not a positive integer';
+    if (field !== 'schemaVersion' && value !== undefined && typeof value !== 'string') return `has a metadata ${field} that is not a string`;
+  }
+  if (!('schemaVersion' in metadata)) return 'has no metadata schemaVersion';
+  return null;
+}
+
+/**
+ * Why the store must refuse this append before writing anything (no events, an id that is not
+ * a lower-case UUID or repeats within the append, metadata that is not an EventMetadata), or null.
+ */
+export function invalidAppend(streamId: string, events: readonly NewEvent[]): InvalidAppendError | null {
+  if (events.length === 0) return new InvalidAppendError(streamId, null, 'has no events');
+  const ids = new Set<string>();
+  for (const event of events) {
+    if (!UUID.test(event.id)) return new InvalidAppendError(streamId, event.id, 'has an id that is not a lower-case UUID');
+    if (ids.has(event.id)) return new InvalidAppendError(streamId, event.id, 'appears twice in one append');
+    ids.add(event.id);
+    const problem = metadataProblem(event.metadata);
+    if (problem !== null) return new InvalidAppendError(streamId, event.id, problem);
+  }
+  return null;
+}
+
+/**
+ * An event's metadata as stored, read back the same way by every adapter: the declared fields
+ * only. Throws when it has no numeric schemaVersion (written by other software), so a
+ * projection reports the event instead of guessing.
+ */
+export function readEventMetadata(raw: unknown, eventId: string): EventMetadata {
+  if (typeof raw !== 'object' || raw === null || raw instanceof Uint8Array) throw new Error(`event ${eventId} has no readable metadata`);
+  if (!('schemaVersion' in raw) || typeof raw.schemaVersion !== 'number') throw new Error(`event ${eventId} has no metadata schemaVersion`);
+  return {
+    ...('requestId' in raw && typeof raw.requestId === 'string' ? { requestId: raw.requestId } : {}),
+    ...('clientAddressClass' in raw && typeof raw.clientAddressClass === 'string' ? { clientAddressClass: raw.clientAddressClass } : {}),
+    schemaVersion: raw.schemaVersion,
+  };
+}
