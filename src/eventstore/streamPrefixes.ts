@@ -6,3 +6,6 @@
  * prefix here (test/eventstore/streamPrefixes.test.ts checks the known ones).
  */
 export const SERVICE_STREAM_PREFIXES: readonly string[] = ['match-', 'club-', 'admin-'];
+
+/** Whether a stream is named with one of `prefixes`. */
+export const namedWithPrefix = (prefixes: readonly string[]) => (streamId: string) => prefixes.some((prefix) => streamId.startsWith(prefix));

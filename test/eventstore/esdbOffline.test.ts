@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { openEsdbEventStore } from '../../src/eventstore/esdb.js';
-import { AppendTooLargeError } from '../../src/eventstore/port.js';
+import { AppendTooLargeError, InvalidAppendError } from '../../src/eventstore/port.js';
 
 /**
  * What the EventStoreDB adapter decides before it talks to a server, so it holds without one:
@@ -51,4 +51,27 @@ t.test('connection strings are checked without ever repeating the password', asy
     }
   }
   t.same(warnings, [], 'and nothing printed by the client');
+});
+
+t.test('a subscription the server refuses is retried from its position with doubling backoff, and ends at once on close', async (t) => {
+  const drops: { position?: unknown; retryInMs?: unknown }[] = [];
+  const logger = { info: () => {}, error: (obj: { position?: unknown; retryInMs?: unknown }) => void drops.push(obj) };
+  const store = openEsdbEventStore('esdb://127.0.0.1:1?tls=false', { retryDelayMs: 20, maxRetryDelayMs: 80, logger });
+  const subscription = store.subscribeToAll({ after: 1234 });
+  const pending = subscription[Symbol.asyncIterator]().next();
+  const deadline = Date.now() + 10_000;
+  while (drops.length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.same(drops.slice(0, 4).map((drop) => drop.retryInMs), [20, 40, 80, 80], 'each drop logged with the wait before the next try');
+  t.ok(drops.every((drop) => drop.position === 1234), 'from the position subscribed after');
+  const started = Date.now();
+  await store.close();
+  t.same(await pending, { done: true, value: undefined }, 'closing the store ends the waiting reader');
+  t.ok(Date.now() - started < 1000, 'without waiting out a backoff');
+});
+
+t.test('an append breaking the envelope is refused before anything is sent, as by every store', async (t) => {
+  const store = openEsdbEventStore('esdb://127.0.0.1:1?tls=false');
+  t.teardown(() => store.close());
+  await t.rejects(store.appendToStream('match-x', [], 'no_stream'), InvalidAppendError);
+  await t.rejects(store.appendToStream('match-x', [{ id: 'e-1', type: 'X', data: '{}', metadata: { schemaVersion: 1 } }], 'no_stream'), InvalidAppendError);
 });

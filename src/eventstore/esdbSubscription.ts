@@ -1,0 +1,144 @@
+import { type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient, START, streamNameFilter } from '@eventstore/db-client';
+import { wakeableSleep } from '../wakeableSleep.js';
+import { esdbPosition, toRecorded } from './esdbRecords.js';
+import {
+  initialSubscriptionState,
+  isNewEvent,
+  nextSubscriptionState,
+  type RetryDelays,
+  type SubscriptionInput,
+  type SubscriptionState,
+  whenIdle,
+} from './esdbSubscriptionState.js';
+import type { AllSubscription, Position, RecordedEvent, SubscriptionItem } from './port.js';
+import { namedWithPrefix } from './streamPrefixes.js';
+
+export interface EsdbSubscriptionLogger {
+  error(obj: object, msg: string): void;
+}
+
+export interface EsdbSubscriptionDeps {
+  client: EventStoreDBClient;
+  /** The service's stream-name prefixes: the server filters by them, and so does the reader. */
+  prefixes: string[];
+  headPosition: () => Promise<Position | null>;
+  retry: RetryDelays;
+  /** How long without events before a subscription that has not caught up looks at the head itself. */
+  caughtUpProbeMs: number;
+  logger?: EsdbSubscriptionLogger | undefined;
+  onClose: () => void;
+}
+
+/**
+ * A subscription to the service's streams of the whole log, resubscribing with backoff from the
+ * last position delivered when the server drops it. Ordered and at least once; caughtUp is said
+ * once each time it reaches the head, with the last position delivered. Breaking out of the
+ * iteration closes it.
+ */
+export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSize }: { after: Position | null; batchSize: number }): AllSubscription {
+  const { client, prefixes, retry } = deps;
+  const ours = namedWithPrefix(prefixes);
+  let state: SubscriptionState = initialSubscriptionState(after, retry);
+  /** The server subscription now open, null while connecting or closed. */
+  let server: AllStreamSubscription | null = null;
+  const { sleep, wake } = wakeableSleep();
+  // Read through a call: the state changes while the reader awaits, which narrowing cannot see.
+  const current = () => state;
+
+  function dispatch(input: SubscriptionInput) {
+    state = nextSubscriptionState(state, input, retry);
+    wake();
+  }
+
+  function open(position: Position | null): AllStreamSubscription {
+    const subscription = client.subscribeToAll({ fromPosition: position === null ? START : esdbPosition(position), filter: streamNameFilter({ prefixes }) });
+    // A dropped subscription may still report its end: only the one open moves the state.
+    const fromOpen = (input: SubscriptionInput) => (server === subscription ? dispatch(input) : undefined);
+    subscription.on('caughtUp', () => fromOpen({ type: 'reachedHead' }));
+    subscription.on('fellBehind', () => fromOpen({ type: 'fellBehind' }));
+    subscription.on('readable', () => wake());
+    subscription.on('error', (error: Error) => fromOpen({ type: 'dropped', cause: error }));
+    subscription.on('end', () => fromOpen({ type: 'dropped', cause: new Error('EventStoreDB ended the subscription') }));
+    return subscription;
+  }
+
+  async function release() {
+    const open = server;
+    server = null;
+    await open?.unsubscribe();
+  }
+
+  /** Up to `batchSize` of the service's events the server has buffered, leaving out repeats. */
+  function readBatch(subscription: AllStreamSubscription): RecordedEvent[] {
+    const batch: RecordedEvent[] = [];
+    while (batch.length < batchSize) {
+      const resolved: AllStreamResolvedEvent | null = subscription.read();
+      if (resolved === null) break;
+      if (!resolved.event || !ours(resolved.event.streamId)) continue;
+      const recorded = toRecorded(resolved.event);
+      if (isNewEvent(state, recorded.position)) batch.push(recorded);
+    }
+    return batch;
+  }
+
+  async function* items(): AsyncGenerator<SubscriptionItem> {
+    try {
+      for (let now = current(); now.kind !== 'closed'; now = current()) {
+        if (now.kind === 'connecting') {
+          await release();
+          if (now.cause !== null) deps.logger?.error({ err: now.cause, position: now.position, retryInMs: now.waitMs }, 'EventStoreDB subscription dropped; resubscribing');
+          if (now.waitMs > 0) await sleep(now.waitMs);
+          if (current() !== now) continue;
+          try {
+            server = open(now.position);
+            dispatch({ type: 'opened' });
+          } catch (error) {
+            dispatch({ type: 'dropped', cause: error });
+          }
+          continue;
+        }
+        const subscription = server;
+        if (subscription === null) throw new Error('EventStoreDB subscription has no server subscription open');
+        let batch: RecordedEvent[];
+        try {
+          batch = readBatch(subscription);
+        } catch (error) {
+          dispatch({ type: 'dropped', cause: error });
+          continue;
+        }
+        const last = batch.at(-1);
+        if (last) {
+          dispatch({ type: 'delivered', position: last.position });
+          yield { kind: 'events', events: batch };
+          continue;
+        }
+        const idle = whenIdle(now);
+        if (idle === 'announce') {
+          dispatch({ type: 'announced' });
+          yield { kind: 'caughtUp', position: now.position };
+          continue;
+        }
+        await sleep(deps.caughtUpProbeMs);
+        if (idle === 'waitAndProbe' && current() === now && subscription.readableLength === 0) {
+          try {
+            dispatch({ type: 'headProbed', head: await deps.headPosition() });
+          } catch (error) {
+            dispatch({ type: 'dropped', cause: error });
+          }
+        }
+      }
+    } finally {
+      dispatch({ type: 'closed' });
+      await release();
+    }
+  }
+
+  return {
+    [Symbol.asyncIterator]: items,
+    async close() {
+      dispatch({ type: 'closed' });
+      deps.onClose();
+      await release();
+    },
+  };
+}
