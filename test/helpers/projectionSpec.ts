@@ -1,6 +1,6 @@
 import type { Test } from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/port.js';
-import type { Document } from '../../src/readmodel/port.js';
+import type { Document, ReadModelReader, ReadModelStore } from '../../src/readmodel/port.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
 import type { Projection } from '../../projections/projection.js';
 import { applyBatch } from '../../projections/unitOfWork.js';
@@ -18,25 +18,54 @@ export function recorded(streamId: string, revision: number, position: number, e
   };
 }
 
+/** The log the events come from: each event once, in log order, as a rebuild replays it. */
+const logOf = (events: RecordedEvent[]) => [...new Map(events.map((event) => [event.position, event])).values()].sort((a, b) => a.position - b.position);
+
+/** A real (in-memory SQLite) read model with each batch applied by every projection, as the runner commits it. */
+async function projected(t: Test, projections: Projection[], batches: RecordedEvent[][]): Promise<ReadModelStore> {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  for (const projection of projections) {
+    for (const batch of batches) {
+      const last = batch.at(-1);
+      if (last) await store.commit(projection.name, await applyBatch(projection, store, batch), last.position, await store.getCheckpoint(projection.name));
+    }
+  }
+  return store;
+}
+
+async function documentsOf(store: ReadModelReader, projections: Projection[]): Promise<Record<string, Document[]>> {
+  const out: Record<string, Document[]> = {};
+  for (const projection of projections) for (const collection of projection.collections) out[collection] = await store.find(collection);
+  return out;
+}
+
 /**
- * `given(events).when(moreEvents, { times: 2 }).then(t, collection, documents)`: projection
- * tests on a real (in-memory SQLite) read model. `times: 2` delivers `when` twice, as an
- * at-least-once subscription may, to prove the projection is idempotent.
+ * `given(events).when(moreEvents, { times: 2 }).then(t, collection, documents)`, or
+ * `.thenRead(t, async (reader) => …)` to check through the projections' own readers: projection
+ * specs on a real (in-memory SQLite) read model. Every spec is run three ways, which must give
+ * the same documents: `when` delivered once; delivered `times` times, as an at-least-once
+ * subscription may (idempotence); and the whole log replayed into an empty read model (rebuild).
+ * The check runs on the one delivered `times` times.
  */
-export function projectionSpec(projection: Projection) {
+export function projectionSpec(...projections: Projection[]) {
   return (given: RecordedEvent[]) => ({
-    when: (events: RecordedEvent[], { times = 2 } = {}) => ({
-      async then(t: Test, collection: string, expected: Document[]) {
-        const store = openSqliteReadModel(':memory:');
-        t.teardown(() => store.close());
-        const deliver = async (batch: RecordedEvent[]) => {
-          const last = batch.at(-1);
-          if (last) await store.commit(projection.name, await applyBatch(projection, store, batch), last.position, await store.getCheckpoint(projection.name));
-        };
-        await deliver(given);
-        for (let i = 0; i < times; i += 1) await deliver(events);
-        t.same(await store.find(collection), expected);
-      },
-    }),
+    when: (events: RecordedEvent[], { times = 2 } = {}) => {
+      async function run(t: Test): Promise<ReadModelReader> {
+        const repeated = await projected(t, projections, [given, ...Array.from({ length: times }, () => events)]);
+        const documents = await documentsOf(repeated, projections);
+        if (times !== 1) t.same(documents, await documentsOf(await projected(t, projections, [given, events]), projections), `delivered ${times} times: the same documents as once`);
+        t.same(documents, await documentsOf(await projected(t, projections, [logOf([...given, ...events])]), projections), 'rebuilt from the log: the same documents');
+        return repeated;
+      }
+      return {
+        async then(t: Test, collection: string, expected: Document[]) {
+          t.same(await (await run(t)).find(collection), expected);
+        },
+        async thenRead(t: Test, check: (reader: ReadModelReader) => Promise<void>) {
+          await check(await run(t));
+        },
+      };
+    },
   });
 }
