@@ -5,20 +5,24 @@ import { createMatchCommands } from '../../src/commands/matchCommands.js';
 import type { SyncEnforcement } from '../../src/domain/clubSync.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { createWriteTokenHasher } from '../../src/domain/writeToken.js';
-import type { EventStore } from '../../src/eventstore/port.js';
+import type { EventStore, RecordedEvent } from '../../src/eventstore/port.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
-import type { Document, ReadModelStore } from '../../src/readmodel/port.js';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
-import type { Projection } from '../../projections/projection.js';
-import { appendsOf } from '../../projections/appends.js';
-import { applyBatch } from '../../projections/unitOfWork.js';
+import { fixture } from './fixtures.js';
 import { tempDataDir } from './testApp.js';
 
 const context = { requestId: 'test', clientAddressClass: 'loopback' };
 
+/** A generated payload that names the club and team (and keeps the fixture's own shape). */
+export function clubPayload(clubId: string, teamId: string, options: { seed?: number; sport?: 'volleyball' | 'basketball'; id?: string; edit?: (body: Record<string, unknown>) => void } = {}) {
+  const body = fixture({ seed: options.seed ?? 1, sport: options.sport ?? 'volleyball', club: 'CLUB', team: 'TEAM' });
+  Object.assign(body, { clubId, teamId }, options.id ? { id: options.id } : {});
+  options.edit?.(body);
+  return JSON.stringify(body);
+}
+
 /**
  * The write side for real (club and match commands on a SQLite event store in a temporary
- * directory), and projections applied to a real SQLite read model, every event `times` times.
+ * directory), to write the events projection specs are given (test/helpers/projectionSpec.ts).
  */
 export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): void }) {
   const dir = tempDataDir(t, 'matchlog-sync-');
@@ -55,30 +59,10 @@ export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): v
     });
   }
 
-  /** Applies every append of the log `times` times in a row (redelivery), then the whole log once more. */
-  async function project(projections: Projection[], times = 2): Promise<ReadModelStore> {
-    const store = openSqliteReadModel(':memory:');
-    t.teardown(() => store.close());
-    const events = await eventStore.readAll({ after: null, maxCount: 1_000_000 });
-    for (const projection of projections) {
-      let checkpoint: number | null = null;
-      const deliver = async (append: typeof events) => {
-        const next: number = Math.max(checkpoint ?? 0, append.at(-1)?.position ?? 0);
-        await store.commit(projection.name, await applyBatch(projection, store, append), next, checkpoint);
-        checkpoint = next;
-      };
-      for (const append of appendsOf(events)) for (let i = 0; i < times; i += 1) await deliver(append);
-      if (times > 1) for (const append of appendsOf(events)) await deliver(append);
-    }
-    return store;
+  /** The events of the log after the last of `after` (all of them without it), as the world wrote them. */
+  async function log(after: RecordedEvent[] = []): Promise<RecordedEvent[]> {
+    return eventStore.readAll({ after: after.at(-1)?.position ?? null, maxCount: 1_000_000 });
   }
 
-  /** Every document of the projections' collections, by collection. */
-  async function documents(store: ReadModelStore, projections: Projection[]): Promise<Record<string, Document[]>> {
-    const out: Record<string, Document[]> = {};
-    for (const projection of projections) for (const collection of projection.collections) out[collection] = await store.find(collection);
-    return out;
-  }
-
-  return { eventStore, clubs, matches, club, upload, project, documents, context };
+  return { eventStore, clubs, matches, club, upload, log, context };
 }
