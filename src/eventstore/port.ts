@@ -27,7 +27,7 @@ export interface EventMetadata {
 }
 
 export interface NewEvent {
-  /** Unique id; appending the same ids again at the same place is a no-op (idempotent retry). */
+  /** Unique lower-case UUID; appending the same ids again at the same place is a no-op (idempotent retry). */
   id: string;
   type: string;
   /** JSON text, stored and returned byte for byte. */
@@ -77,8 +77,9 @@ export interface EventStore {
   /**
    * Appends atomically: all events or none. Resolves only once the events are durable
    * (fsync'd or quorum-acknowledged). Rejects with WrongExpectedRevisionError when the stream
-   * is not at `expectedRevision`, and with AppendTooLargeError (nothing written) when the
-   * events exceed what the store takes in one append.
+   * is not at `expectedRevision`, with AppendTooLargeError (nothing written) when the
+   * events exceed what the store takes in one append, and with InvalidAppendError (nothing
+   * written) when they break the envelope every store checks (./eventChecks.ts).
    */
   appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in order; an empty array when the stream does not exist. */
@@ -89,7 +90,8 @@ export interface EventStore {
   headPosition(): Promise<Position | null>;
   /**
    * Delivers every event after `after` in global order, batch by batch, then keeps delivering
-   * new ones; says when it has caught up. Ordered, at least once per subscription.
+   * new ones. Ordered, at least once per subscription. Says caughtUp once each time it reaches
+   * the head, with the last position delivered (`after` when none); ends at once when closed.
    */
   subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
   close(): Promise<void>;
