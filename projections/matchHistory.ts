@@ -1,10 +1,10 @@
-import { type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
-import { matchIdOfStream } from '../src/domain/matchId.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
+import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
 import { publicEvent } from '../src/history/publicEvent.js';
 import type { Document, ReadModelReader } from '../src/readmodel/port.js';
-import type { Projection } from './projection.js';
+import type { Projection, ProjectionView } from './projection.js';
 
 export const MATCH_HISTORY = 'matchHistory';
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
@@ -36,6 +36,8 @@ interface BasisDoc {
   [field: string]: unknown;
   id: string;
   revision: number;
+  /** DIFF_BASIS_FORMAT when it was made. */
+  format?: number;
   basis: DiffBasis;
 }
 
@@ -64,8 +66,22 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   const next = diffBasis(JSON.parse(event.content.payloadText));
   return {
     entry: { ...base, via: event.content.via, protection: event.content.protection, diff: basis === null ? null : diffBases(basis.basis, next), details: null },
-    basis: { id: matchId, revision: recorded.revision, basis: next },
+    basis: basisDoc(matchId, recorded.revision, next),
   };
+}
+
+const basisDoc = (matchId: string, revision: number, basis: DiffBasis): BasisDoc => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
+
+/**
+ * The stored basis, made again from the payload it describes when an older release stored it
+ * in another layout (the log keeps that payload; events never change, so this stays deterministic).
+ */
+async function currentBasis(view: ProjectionView, matchId: string): Promise<BasisDoc | null> {
+  const stored = (await view.get(DIFF_BASIS, matchId)) as BasisDoc | null;
+  if (stored === null || stored.format === DIFF_BASIS_FORMAT) return stored;
+  const recorded = await view.readEvent(matchStreamId(matchId), stored.revision);
+  const content = recorded === null ? null : publicEvent(recorded).content;
+  return content === null ? null : basisDoc(matchId, stored.revision, diffBasis(JSON.parse(content.payloadText)));
 }
 
 export const matchHistoryProjection: Projection = {
@@ -81,7 +97,7 @@ export const matchHistoryProjection: Projection = {
   async apply(recorded, view) {
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
-    const basis = (await view.get(DIFF_BASIS, matchId)) as BasisDoc | null;
+    const basis = await currentBasis(view, matchId);
     const next = evolveMatchHistory(basis, recorded);
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
