@@ -1,9 +1,11 @@
 import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
+import { asJsonText } from '../src/domain/jsonText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
 import { publicEvent } from '../src/history/publicEvent.js';
 import type { Document, ReadModelReader } from '../src/readmodel/port.js';
+import { decodedPayload } from './decodedPayloads.js';
 import type { Projection, ProjectionView } from './projection.js';
 
 export const MATCH_HISTORY = 'matchHistory';
@@ -63,7 +65,8 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   };
   if (event.content === null) return { entry: { ...base, via: null, protection: null, diff: null, details: event.details }, basis };
   if (basis !== null && basis.revision >= recorded.revision) return null;
-  const next = diffBasis(JSON.parse(event.content.payloadText));
+  const payload = decodedPayload(recorded.id, asJsonText(event.content.payloadText));
+  const next = diffBasis(payload.body, payload.summary());
   return {
     entry: { ...base, via: event.content.via, protection: event.content.protection, diff: basis === null ? null : diffBases(basis.basis, next), details: null },
     basis: basisDoc(matchId, recorded.revision, next),
@@ -81,7 +84,8 @@ async function currentBasis(view: ProjectionView, matchId: string): Promise<Basi
   if (stored === null || stored.format === DIFF_BASIS_FORMAT) return stored;
   const recorded = await view.readEvent(matchStreamId(matchId), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
-  return content === null ? null : basisDoc(matchId, stored.revision, diffBasis(JSON.parse(content.payloadText)));
+  if (recorded === null || content === null) return null;
+  return basisDoc(matchId, stored.revision, diffBasis(decodedPayload(recorded.id, asJsonText(content.payloadText)).body));
 }
 
 export const matchHistoryProjection: Projection = {

@@ -5,7 +5,7 @@ import { openReadModel } from './readmodel/open.js';
 import type { ReadModelStore } from './readmodel/port.js';
 import { allProjections, readYourWritesProjections } from '../projections/all.js';
 import { PUBLIC_VIEW } from '../projections/publicView.js';
-import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjection } from '../projections/runner.js';
+import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjections } from '../projections/runner.js';
 
 export interface Engine {
   eventStore: EventStore;
@@ -33,7 +33,7 @@ export async function openEngine(
   const readModel = await openReadModel(config.readModelUrl);
   for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
   const running: RunningProjection[] = config.runProjections
-    ? allProjections.map((projection) => runProjection(projection, eventStore, readModel, logger))
+    ? runProjections(allProjections, eventStore, readModel, logger)
     : [];
 
   async function checkpoints(): Promise<Map<string, Position | null>> {

@@ -53,8 +53,9 @@ export const DIFF_BASIS_FORMAT = 2;
 const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
-export function diffBasis(payload: unknown): DiffBasis {
-  const { home, away, lines, players } = summarizeMatch(payload);
+/** `summary` is summarizeMatch(payload), when the caller has it already. */
+export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload)): DiffBasis {
+  const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
   const actions = Array.isArray(obj.actions) ? obj.actions : [];
   return {

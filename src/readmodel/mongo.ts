@@ -8,6 +8,7 @@ import {
   type DocumentChange,
   type FieldValue,
   type Query,
+  type ProjectionCommit,
   type ReadModelStore,
 } from './port.js';
 
@@ -136,6 +137,13 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
     }
   }
 
+  async function commitOne({ projection, changes, checkpoint, expected }: ProjectionCommit) {
+    await checkpoints.move(projection, expected, checkpoint, async () => {
+      // In the given order, since a crash may stop it anywhere; a run of one collection at a time.
+      for (const run of runsByCollection(changes)) await writeChanges(run.collection, run.changes);
+    });
+  }
+
   return {
     async ensureIndexes(indexes) {
       for (const { collection: name, fields } of indexes) {
@@ -180,11 +188,10 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
 
     getCheckpoint: checkpoints.get,
 
-    async commit(projection, changes, checkpoint, expected) {
-      await checkpoints.move(projection, expected, checkpoint, async () => {
-        // In the given order, since a crash may stop it anywhere; a run of one collection at a time.
-        for (const run of runsByCollection(changes)) await writeChanges(run.collection, run.changes);
-      });
+    commit: (projection, changes, checkpoint, expected) => commitOne({ projection, changes, checkpoint, expected }),
+
+    async commitAll(commits) {
+      for (const commit of commits) await commitOne(commit);
     },
 
     async promote(projection, staged) {

@@ -28,6 +28,14 @@ export interface DocumentChange {
   position: Position;
 }
 
+/** One projection's share of a commit: its changes and its checkpoint's move. */
+export interface ProjectionCommit {
+  projection: string;
+  changes: DocumentChange[];
+  checkpoint: Position;
+  expected: Position | null;
+}
+
 export interface IndexSpec {
   collection: string;
   fields: string[];
@@ -55,6 +63,11 @@ export interface ReadModelStore extends ReadModelReader {
    * document in the order given, checkpoint last, so a crash leaves a prefix of the changes.
    */
   commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
+  /**
+   * `commit` for several projections: in SQLite all in one transaction (if any checkpoint moved,
+   * nothing is applied); in MongoDB one after the other, in the order given.
+   */
+  commitAll(commits: ProjectionCommit[]): Promise<void>;
   /**
    * Makes what was built under `staged` names live: each live collection is replaced by its
    * staged twin, the projection's checkpoint becomes the staged projection's, and the staged

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Position } from '../eventstore/port.js';
 import { openSqliteFile } from '../sqliteFile.js';
-import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type Query, type ReadModelStore } from './port.js';
+import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './port.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -83,14 +83,14 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     return row ? (JSON.parse(row.doc) as Document | null) : null;
   }
 
-  const commit = db.transaction(
-    (projection: string, changes: Parameters<ReadModelStore['commit']>[1], checkpoint: Position, expected: Position | null) => {
+  const commitAll = db.transaction((commits: ProjectionCommit[]) => {
+    for (const { projection, changes, checkpoint, expected } of commits) {
       const stored = getCheckpoint(projection);
       if (stored !== expected) throw new CheckpointMovedError(projection, expected, stored);
       for (const change of changes) collection(change.collection).put.run(change.id, JSON.stringify(change.doc), change.position);
       checkpoints.set.run(projection, checkpoint);
-    },
-  );
+    }
+  });
 
   /** The column lists of a collection's indexes, as written in their CREATE INDEX. */
   function indexedColumns(name: string): string[] {
@@ -190,7 +190,11 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     },
 
     async commit(projection, changes, checkpoint, expected) {
-      commit.immediate(projection, changes, checkpoint, expected);
+      commitAll.immediate([{ projection, changes, checkpoint, expected }]);
+    },
+
+    async commitAll(commits) {
+      commitAll.immediate(commits);
     },
 
     async promote(projection, staged) {
