@@ -4,6 +4,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCompress from '@fastify/compress';
 import Fastify from 'fastify';
+import { pino } from 'pino';
 import { createClubCommands } from './commands/clubCommands.js';
 import { createMatchCommands } from './commands/matchCommands.js';
 import type { Config } from './config.js';
@@ -20,6 +21,7 @@ import { matchApi } from './http/matchApi.js';
 import { assets } from './http/assets.js';
 import { liveUpdates } from './http/liveUpdates.js';
 import { matchPage } from './http/matchPage.js';
+import { createCurrentPublicView } from './http/publicViews.js';
 import { checkpointSignal } from './live/changeSignal.js';
 import { createMatchFeed } from './live/matchFeed.js';
 import { PUBLIC_VIEW } from '../projections/publicView.js';
@@ -57,13 +59,16 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...(logStream ? { stream: logStream } : {}) },
+    // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a pipe.
+    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, stream: logStream ?? pino.destination({ dest: 1, sync: false }) },
     bodyLimit: config.maxBodyBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // One access line per request (below), not Fastify's two.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     // A body that stops coming is cut off: Node checks these every second rather than every 30 s.
     serverFactory: (handler) =>
@@ -82,6 +87,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
   app.addHook('preClose', async () => {
     shuttingDown = true;
@@ -112,20 +120,21 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
   });
 
+  const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
   await app.register(matchApi, {
     matches,
-    readModel: engine.readModel,
+    currentPublicView,
     eventStore: engine.eventStore,
     matchUrl,
     writeRateLimit: config.writeRateLimit,
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
   });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel, eventStore: engine.eventStore, matchUrl, compress: true });
+  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true });
   await app.register(assets, { compress: true });
   const feed = createMatchFeed({
     signal: checkpointSignal({
-      checkpoint: () => engine.readModel.getCheckpoint(PUBLIC_VIEW),
+      checkpoint: engine.publicViewCheckpoint,
       localCommit: engine.publicViewCommitted,
       onError: (error) => app.log.warn({ err: error }, 'live updates: reading the public view checkpoint failed'),
     }),

@@ -16,6 +16,8 @@ export interface Engine {
    */
   waitForReaders(position: Position, timeoutMs: number, eventTypes?: readonly string[]): Promise<boolean>;
   projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
+  /** The public view's checkpoint: from memory where the projection runs in this process, else from the store. */
+  publicViewCheckpoint(): Promise<Position | null>;
   /** Resolves once this process's own public-view projection has committed `position` (false on timeout); null when projections run elsewhere. */
   publicViewCommitted: ((position: Position, timeoutMs: number) => Promise<boolean>) | null;
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function openEngine(
   return {
     eventStore,
     readModel,
+    publicViewCheckpoint: async () => (localPublicView ? localPublicView.status().checkpoint : readModel.getCheckpoint(PUBLIC_VIEW)),
     publicViewCommitted: localPublicView ? (position, timeoutMs) => localPublicView.waitFor(position, timeoutMs) : null,
     async waitForReaders(position, timeoutMs, eventTypes) {
       const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);

@@ -11,7 +11,8 @@ import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt } from '../history/matchHistory.js';
 import { createLru } from '../lru.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
+import { readPublicPayload } from '../../projections/publicView.js';
+import type { CurrentPublicView } from './publicViews.js';
 import { classifyClientAddress } from './clientAddress.js';
 import { notModified } from './renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
@@ -19,7 +20,7 @@ import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, Wr
 
 export interface MatchApiDeps {
   matches: MatchCommands;
-  readModel: ReadModelReader;
+  currentPublicView: CurrentPublicView;
   eventStore: EventStore;
   matchUrl: (id: string) => string;
   /** Writes per client address (WRITE_RATE_LIMIT); null: unlimited. */
@@ -35,7 +36,7 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, readModel, eventStore, matchUrl, writeRateLimit, tokenFailures }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures }) => {
   // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
   // one count for POST and PUT together; reads are not limited.
   await app.register(fastifyRateLimit, {
@@ -162,7 +163,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         };
         return untyped.send(withPayload(meta, asJsonText(version.content.payloadText)));
       }
-      const doc = await readPublicView(readModel, id);
+      const doc = await currentPublicView(id);
       if (doc === null) throw notFound(`no match with id "${id}"`);
       const etag = `"r${doc.revision}"`;
       untyped.header('etag', etag).header('cache-control', 'no-cache');

@@ -3,15 +3,15 @@ import QRCode from 'qrcode';
 import { DomainError } from '../domain/errors.js';
 import { isMatchId } from '../domain/matchId.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
-import type { EventStore, Position } from '../eventstore/port.js';
-import { createLru } from '../lru.js';
+import type { EventStore } from '../eventstore/port.js';
 import { readMatchAt, readMatchHistory } from '../history/matchHistory.js';
 import type { ReadModelReader } from '../readmodel/port.js';
-import { PUBLIC_VIEW, type PublicViewDoc, readPublicMatch, readPublicPayload, readPublicView } from '../../projections/publicView.js';
+import { type PublicViewDoc, readPublicMatch, readPublicPayload } from '../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './pages/embedPage.js';
 import { renderHistoryPage } from './pages/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from './pages/layout.js';
 import { type MatchPageView, renderMatchMain, renderMatchPage, renderNotFoundPage } from './pages/matchPage.js';
+import type { CurrentPublicView } from './publicViews.js';
 import { createRenderedCache, type RenderedBody, renderedBody, sendRendered } from './renderedPages.js';
 
 interface PageQuery {
@@ -23,6 +23,7 @@ interface PageQuery {
 
 export interface MatchPageDeps {
   readModel: ReadModelReader;
+  currentPublicView: CurrentPublicView;
   eventStore: EventStore;
   /** The public address of a match's page (PUBLIC_BASE_URL + /match/id). */
   matchUrl: (id: string) => string;
@@ -42,7 +43,7 @@ type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
  * same-origin script adds live updates. Pages of the current version are rendered once per
  * revision and kept as bytes (and compressed bytes), with an ETag for conditional GETs.
  */
-export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, eventStore, matchUrl, compress }) => {
+export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, currentPublicView, eventStore, matchUrl, compress }) => {
   app.addHook('onRequest', async (_request, reply) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
@@ -79,17 +80,9 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
    * While the public view's checkpoint has not moved, no document changed, so a cached page
    * is served after one small checkpoint read instead of reading the match's document.
    */
-  const revisions = createLru<{ checkpoint: Position | null; revision: number }>(2000);
   async function current(id: string, rendering: Rendering): Promise<RenderedBody | null> {
-    const checkpoint = await readModel.getCheckpoint(PUBLIC_VIEW);
-    const known = revisions.get(id);
-    if (known !== undefined && known.checkpoint === checkpoint) {
-      const body = rendered.get(`${id}\0${known.revision}\0${rendering}`);
-      if (body !== undefined) return body;
-    }
-    const doc = await readPublicView(readModel, id);
+    const doc = await currentPublicView(id);
     if (doc === null) return null;
-    revisions.set(id, { checkpoint, revision: doc.revision });
     const key = `${doc.id}\0${doc.revision}\0${rendering}`;
     let body = rendered.get(key);
     if (body === undefined) {
@@ -136,7 +129,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   const qrCodes = createRenderedCache(200);
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
-    if (!isMatchId(id) || (await readPublicView(readModel, id)) === null) return notFoundPage(reply, id);
+    if (!isMatchId(id) || (await currentPublicView(id)) === null) return notFoundPage(reply, id);
     let body = qrCodes.get(id);
     if (body === undefined) {
       const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
