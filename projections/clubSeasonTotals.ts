@@ -1,5 +1,5 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
+import type { FieldValue, ReadModelReader } from '../src/readmodel/readModel.js';
 import type { ProjectionView } from './projection.js';
 
 /**

@@ -2,8 +2,8 @@ import { clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent } from '../src/domain/matchEvents.js';
 import type { MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
-import { createLru } from '../src/lru.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
+import { createLru } from '../src/platform/lru.js';
 import { decodedPayload } from './decodedPayloads.js';
 import type { ProjectionView } from './projection.js';
 

@@ -1,6 +1,6 @@
 import type { JsonText } from '../src/domain/jsonText.js';
 import { type MatchSummary, summarizeMatch } from '../src/domain/matchPayload.js';
-import { createLru } from '../src/lru.js';
+import { createLru } from '../src/platform/lru.js';
 
 export interface DecodedPayload {
   body: unknown;

@@ -1,10 +1,10 @@
 import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
 import { asJsonText } from '../src/domain/jsonText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
 import { publicEvent } from '../src/history/publicEvent.js';
-import type { Document, ReadModelReader } from '../src/readmodel/port.js';
+import type { Document, ReadModelReader } from '../src/readmodel/readModel.js';
 import { decodedPayload } from './decodedPayloads.js';
 import type { Projection, ProjectionView } from './projection.js';
 

@@ -1,5 +1,5 @@
-import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
-import type { Document, IndexSpec } from '../src/readmodel/port.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
+import type { Document, IndexSpec } from '../src/readmodel/readModel.js';
 
 /** What a projection may do to its read model while it handles one event. */
 export interface ProjectionView {

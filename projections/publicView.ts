@@ -1,8 +1,8 @@
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
-import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
-import type { ReadModelReader } from '../src/readmodel/port.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
+import type { ReadModelReader } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 
 export const PUBLIC_VIEW = 'publicView';

@@ -1,7 +1,7 @@
-import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/port.js';
-import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/port.js';
+import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
-import { wakeableSleep } from '../src/wakeableSleep.js';
+import { wakeableSleep } from '../src/platform/wakeableSleep.js';
 import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
 

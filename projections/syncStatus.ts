@@ -1,7 +1,7 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent } from '../src/domain/matchEvents.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
-import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
+import type { FieldValue, ReadModelReader } from '../src/readmodel/readModel.js';
 import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
 import type { Projection } from './projection.js';
 

@@ -1,5 +1,5 @@
-import type { Position, RecordedEvent } from '../src/eventstore/port.js';
-import type { Document, DocumentChange, ReadModelReader } from '../src/readmodel/port.js';
+import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import type { Document, DocumentChange, ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
 import type { DocumentRef, EventLog, Projection, ProjectionView } from './projection.js';
 

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { unavailable } from '../domain/errors.js';
-import { createLru } from '../lru.js';
-import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/port.js';
-import { WrongExpectedRevisionError } from '../eventstore/port.js';
+import { createLru } from '../platform/lru.js';
+import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/eventStore.js';
+import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 
 export interface EncodedEvent {
   type: string;

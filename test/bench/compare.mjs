@@ -29,7 +29,7 @@ const diskMatches = Number(values.matches);
 const rebuildMatches = Number(values['rebuild-matches']);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const generator = join(root, 'test/fixtures/generate.mjs');
-const cli = join(root, 'dist/src/cli/matchlog.js');
+const cli = join(root, 'dist/src/bin/matchlog.js');
 const log = (line) => console.error(line);
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-compare-'));
@@ -124,7 +124,7 @@ try {
   );
   const clubText = execFileSync(process.execPath, [generator, '--seed', '1', '--club', club.clubId, '--team', club.teams[0].teamId], { encoding: 'utf8' });
 
-  const matchlog = await start('matchlog', join(root, 'dist/src/main.js'), { DATA_DIR: dirs.matchlog, WRITE_RATE_LIMIT: 'off' });
+  const matchlog = await start('matchlog', join(root, 'dist/src/bin/server.js'), { DATA_DIR: dirs.matchlog, WRITE_RATE_LIMIT: 'off' });
   servers.push(matchlog);
   const baseline = await start('baseline', join(root, 'test/bench/baseline/server.mjs'), { DATA_DIR: dirs.baseline });
   servers.push(baseline);

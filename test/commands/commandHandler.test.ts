@@ -5,8 +5,8 @@ import { matchDecider } from '../../src/commands/matchCommands.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import type { MatchState, UploadMatch } from '../../src/domain/match.js';
-import type { EventStore } from '../../src/eventstore/port.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import type { EventStore } from '../../src/eventstore/eventStore.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
 const meta = { requestId: 'test', schemaVersion: 1 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedRevisionError } from '../../src/eventstore/port.js';
+import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedRevisionError } from '../../src/eventstore/eventStore.js';
 
 /**
  * The behaviour every event-store adapter must have. Streams get unique names per run so

@@ -4,7 +4,7 @@ import t from 'tap';
 import { typescriptExecArgv } from '../helpers/serverProcess.js';
 
 t.test('a bad configuration stops the server at start with one clear line', async (t) => {
-  const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
   const result = spawnSync(process.execPath, [...typescriptExecArgv(), main], {
     env: { ...process.env, PORT: 'eighty', DATA_DIR: '/nonexistent-never-created' },
     encoding: 'utf8',

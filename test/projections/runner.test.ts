@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import type { Projection } from '../../projections/projection.js';
 import { runProjections } from '../../projections/runner.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
 const quiet = { info: () => {}, error: () => {} };

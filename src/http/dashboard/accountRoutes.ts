@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { ClubCommands } from '../../commands/clubCommands.js';
 import { DomainError } from '../../domain/errors.js';
 import { classifyClientAddress } from '../clientAddress.js';
-import { renderLoginPage, renderSignUpPage } from '../pages/dashboard/accountPages.js';
-import type { RateLimit } from '../clubDashboard.js';
+import { renderLoginPage, renderSignUpPage } from './views/accountPages.js';
+import type { RateLimit } from './dashboardRoutes.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, sessionCookieOptions, sessionValue, signedInClub } from './session.js';
 
 export interface AccountRoutesDeps {
