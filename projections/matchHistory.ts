@@ -4,13 +4,13 @@ import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
 import { publicEvent } from '../src/history/publicEvent.js';
-import type { Document, ReadModelReader } from '../src/readmodel/readModel.js';
+import { type Document, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { decodedPayload } from './decodedPayloads.js';
 import type { Projection, ProjectionView } from './projection.js';
 
-export const MATCH_HISTORY = 'matchHistory';
+export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
-const DIFF_BASIS = 'matchHistoryBasis';
+const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
 
 // Workers build this projection too: they must know what club sync events may show.
 registerClubSyncDetails();
@@ -80,7 +80,7 @@ const basisDoc = (matchId: string, revision: number, basis: DiffBasis): BasisDoc
  * in another layout (the log keeps that payload; events never change, so this stays deterministic).
  */
 async function currentBasis(view: ProjectionView, matchId: string): Promise<BasisDoc | null> {
-  const stored = (await view.get(DIFF_BASIS, matchId)) as BasisDoc | null;
+  const stored = await view.get(DIFF_BASIS, matchId);
   if (stored === null || stored.format === DIFF_BASIS_FORMAT) return stored;
   const recorded = await view.readEvent(matchStreamId(matchId), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
@@ -111,11 +111,10 @@ export const matchHistoryProjection: Projection = {
 
 /** A page of a match's history entries, by revision. */
 export async function readHistoryEntries(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: { order: 'oldest' | 'newest'; limit: number; offset: number }): Promise<MatchHistoryDoc[]> {
-  const docs: Document[] = await reader.find(MATCH_HISTORY, {
+  return reader.find(MATCH_HISTORY, {
     where: { matchId },
     orderBy: [{ field: 'revision', direction: query.order === 'oldest' ? 'asc' : 'desc' }],
     limit: query.limit,
     offset: query.offset,
   });
-  return docs as MatchHistoryDoc[];
 }

@@ -8,6 +8,8 @@ import {
   type DocumentChange,
   type FieldValue,
   type Query,
+  type Collection as DocumentCollection,
+  documentOf,
   type ProjectionCommit,
   type ReadModelStore,
 } from './readModel.js';
@@ -28,11 +30,11 @@ function isDocument(value: unknown): value is Document {
   return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string';
 }
 
-function decode(stored: StoredDocument | null): Document | null {
+function decode<Doc extends Document>(name: DocumentCollection<Doc>, stored: StoredDocument | null): Doc | null {
   if (stored === null || stored.deleted || stored.doc === undefined) return null;
   const doc = decodeDocument(stored.doc);
   if (!isDocument(doc)) throw new Error(`stored read-model document ${stored._id} has no id`);
-  return doc;
+  return documentOf(name, doc);
 }
 
 /** Consecutive changes to the same collection, grouped, in order. */
@@ -151,26 +153,26 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       }
     },
 
-    async get(name, id) {
-      return decode(await collection(name).findOne({ _id: id }));
+    async get<Doc extends Document>(name: DocumentCollection<Doc>, id: string) {
+      return decode(name, await collection(name).findOne({ _id: id }));
     },
 
-    async getMany(name, ids) {
+    async getMany<Doc extends Document>(name: DocumentCollection<Doc>, ids: string[]) {
       const unique = [...new Set(ids)];
       // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
       // filter of `_id` alone to SQLite, which stops at the match: so there, one find per id.
       const stored = byIdAlone
         ? await Promise.all(unique.map((id) => collection(name).findOne({ _id: id })))
         : await collection(name).find({ _id: { $in: unique } }).toArray();
-      const found = new Map<string, Document>();
+      const found = new Map<string, Doc>();
       for (const one of stored) {
-        const doc = decode(one);
+        const doc = decode(name, one);
         if (one !== null && doc !== null) found.set(one._id, doc);
       }
       return found;
     },
 
-    async find(name, query: Query = {}) {
+    async find<Doc extends Document>(name: DocumentCollection<Doc>, query: Query = {}) {
       if (query.limit === 0) return [];
       const sort: Record<string, 1 | -1> = {};
       for (const { field, direction } of query.orderBy ?? []) sort[`doc.${assertFieldPath(field)}`] = direction === 'desc' ? -1 : 1;
@@ -179,7 +181,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       if (query.offset) cursor = cursor.skip(query.offset);
       if (query.limit !== undefined) cursor = cursor.limit(query.limit);
       const docs = await cursor.toArray();
-      return docs.flatMap((stored) => decode(stored) ?? []);
+      return docs.flatMap((stored) => decode(name, stored) ?? []);
     },
 
     async count(name, where) {

@@ -41,11 +41,29 @@ export interface IndexSpec {
   fields: string[];
 }
 
+/**
+ * A collection's name that carries the type of its documents: a projection declares it once
+ * (`collectionOf<MatchHistoryDoc>('matchHistory')`) and every read through it is of that type.
+ * A plain string names a collection of untyped documents.
+ */
+export type Collection<Doc extends Document = Document> = string & { readonly documentType?: Doc };
+
+/** Declares a collection of `Doc` documents. Only its projection writes it, so what is read is a `Doc`. */
+export const collectionOf = <Doc extends Document>(name: string): Collection<Doc> => name;
+
+/**
+ * The one place a stored document takes its collection's type. Sound because only the
+ * collection's projection writes it, through ProjectionView.put, which checks the type.
+ */
+export function documentOf<Doc extends Document>(_collection: Collection<Doc>, doc: Document | null): Doc | null {
+  return doc as Doc | null;
+}
+
 export interface ReadModelReader {
-  get(collection: string, id: string): Promise<Document | null>;
+  get<Doc extends Document = Document>(collection: Collection<Doc>, id: string): Promise<Doc | null>;
   /** The documents among `ids` that exist, by id: one query where `get` would make many. */
-  getMany(collection: string, ids: string[]): Promise<Map<string, Document>>;
-  find(collection: string, query?: Query): Promise<Document[]>;
+  getMany<Doc extends Document = Document>(collection: Collection<Doc>, ids: string[]): Promise<Map<string, Doc>>;
+  find<Doc extends Document = Document>(collection: Collection<Doc>, query?: Query): Promise<Doc[]>;
   count(collection: string, where?: Record<string, FieldValue>): Promise<number>;
   getCheckpoint(projection: string): Promise<Position | null>;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Position } from '../eventstore/eventStore.js';
 import { openSqliteFile } from '../platform/sqliteFile.js';
-import { assertFieldPath, CheckpointMovedError, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
+import { assertFieldPath, CheckpointMovedError, type Collection, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -21,6 +21,9 @@ function table(collection: string): string {
   if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid read-model collection name: ${collection}`);
   return `"${TABLE_PREFIX}${collection}"`;
 }
+
+/** Stored text of a document: a tombstone ('null') is no document. */
+const parseDocument = <Doc extends Document>(text: string): Doc | null => JSON.parse(text);
 
 const jsonPath = (field: string) => `json_extract(doc, '$.${assertFieldPath(field)}')`;
 
@@ -78,9 +81,10 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     return statements;
   }
 
-  function getDocument(name: string, id: string): Document | null {
+  /** A stored document; JSON.parse's value is taken as the collection's document type (see Collection). */
+  function getDocument<Doc extends Document>(name: Collection<Doc>, id: string): Doc | null {
     const row = collection(name).get.get(id);
-    return row ? (JSON.parse(row.doc) as Document | null) : null;
+    return row ? parseDocument<Doc>(row.doc) : null;
   }
 
   const commitAll = db.transaction((commits: ProjectionCommit[]) => {
@@ -153,12 +157,12 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       }
     },
 
-    async get(name, id) {
+    async get<Doc extends Document>(name: Collection<Doc>, id: string) {
       return getDocument(name, id);
     },
 
-    async getMany(name, ids) {
-      const found = new Map<string, Document>();
+    async getMany<Doc extends Document>(name: Collection<Doc>, ids: string[]) {
+      const found = new Map<string, Doc>();
       for (const id of ids) {
         const doc = getDocument(name, id);
         if (doc !== null) found.set(id, doc);
@@ -166,7 +170,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       return found;
     },
 
-    async find(name, q: Query = {}) {
+    async find<Doc extends Document>(name: Collection<Doc>, q: Query = {}) {
       collection(name);
       const { sql, values } = whereClause(q.where);
       const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
@@ -176,7 +180,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
         q.limit ?? -1,
         q.offset ?? 0,
       );
-      return rows.map((row) => JSON.parse(row.doc) as Document);
+      return rows.flatMap((row) => parseDocument<Doc>(row.doc) ?? []);
     },
 
     async count(name, where) {
