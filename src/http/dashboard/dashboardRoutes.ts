@@ -8,17 +8,12 @@ import type { ClubCommands } from '../../commands/clubCommands.js';
 import { DomainError } from '../../domain/errors.js';
 import { statusOf } from '../errorHandling.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { accountRoutes } from './accountRoutes.js';
+import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
 import { clubRoutes } from './clubRoutes.js';
 import { DASHBOARD_PATH } from './session.js';
 import { renderDashboardErrorPage } from './views/accountPages.js';
 import { PAGE_CSP } from '../views/layout.js';
-
-export interface RateLimit {
-  max: number;
-  timeWindowMs: number;
-}
 
 export interface ClubDashboardDeps {
   clubs: ClubCommands;
@@ -30,7 +25,7 @@ export interface ClubDashboardDeps {
   /** Signs session and CSRF cookies. */
   sessionKey: Buffer;
   /** Login and sign-up attempts per client address. */
-  rateLimits?: { login: RateLimit; signUp: RateLimit };
+  rateLimits?: { login: AttemptLimit; signUp: AttemptLimit };
 }
 
 export const CSRF_COOKIE = 'matchlog_csrf';
