@@ -1,6 +1,6 @@
 /**
  * The event store port: streams of events with revisions, one global order over all of them.
- * Adapters: SQLite (embedded default, ./sqlite.ts) and EventStoreDB (./esdb.ts).
+ * Adapters: SQLite (embedded default, ./sqliteEventStore.ts) and EventStoreDB (./esdbEventStore.ts).
  * Every adapter is held to the same behaviour by test/contract/eventStoreContract.ts.
  */
 

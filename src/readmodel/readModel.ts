@@ -2,7 +2,7 @@ import type { Position } from '../eventstore/eventStore.js';
 
 /**
  * The read-model port: named collections of JSON documents keyed by id, written only by
- * projections, read by the HTTP layer. Adapters: SQLite (./sqlite.ts) and MongoDB (./mongo.ts),
+ * projections, read by the HTTP layer. Adapters: SQLite (./sqliteReadModel.ts) and MongoDB (./mongoReadModel.ts),
  * both held to test/contract/readModelContract.ts.
  */
 export interface Document {
