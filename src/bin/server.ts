@@ -24,7 +24,15 @@ async function main() {
     info: (obj, msg) => (log ? log.info(obj, msg) : early.push({ level: 'info', obj, msg })),
     error: (obj, msg) => (log ? log.error(obj, msg) : early.push({ level: 'error', obj, msg })),
   });
-  const app = await buildApp({ config, engine, writeTokenKey });
+  let app: App;
+  try {
+    app = await buildApp({ config, engine, writeTokenKey });
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  // The engine lives as long as the app: closing the app (signal, error, test) closes the stores.
+  app.addHook('onClose', () => engine.close());
   log = app.log;
   for (const { level, obj, msg } of early.splice(0)) app.log[level](obj, msg);
 
@@ -39,12 +47,19 @@ async function main() {
       if (err) app.log.error({ err }, 'stopping after an unexpected error');
       app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       await app.close();
-      await engine.close();
       app.log.info('stopped');
     },
   );
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A port in use or not ours to take: one line that says what to change, and the stores closed.
+    const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
+    process.stderr.write(`cannot listen on ${config.host}:${config.port}${code}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST to a free address\n`);
+    await app.close();
+    process.exit(1);
+  }
 }
 
 void main();

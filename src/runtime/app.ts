@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { constants as zlibConstants } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCompress from '@fastify/compress';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { pino } from 'pino';
 import { createClubCommands } from '../commands/clubCommands.js';
 import { createMatchCommands } from '../commands/matchCommands.js';
@@ -53,6 +53,16 @@ const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/** One access line per request (Fastify's "request completed", with the method and URL), not two. */
+class AccessLogOnly extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
@@ -67,8 +77,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
-    // One access line per request (below), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new AccessLogOnly(),
     trustProxy: config.trustProxy,
     // A body that stops coming is cut off: Node checks these every second rather than every 30 s.
     serverFactory: (handler) =>
@@ -87,9 +96,6 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
   app.addHook('preClose', async () => {
     shuttingDown = true;
