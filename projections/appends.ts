@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../src/eventstore/port.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 
 /**
  * Events appended together: one stream, consecutive revisions. Back-to-back appends to one

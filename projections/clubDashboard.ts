@@ -2,8 +2,8 @@ import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, type Side } from '../src/domain/matchEvents.js';
 import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
-import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
+import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
@@ -22,8 +22,8 @@ import type { Projection, ProjectionView } from './projection.js';
  * names, so that no payload can produce a field a document store refuses (`$x`, `a.b`).
  */
 export const CLUB_DASHBOARD = 'clubDashboard';
-export const CLUB_MATCHES = 'clubMatches';
-export const CLUB_MATCH_ACTIONS = 'clubMatchActions';
+export const CLUB_MATCHES = collectionOf<ClubMatchDoc>('clubMatches');
+export const CLUB_MATCH_ACTIONS = collectionOf<ClubMatchActionsDoc>('clubMatchActions');
 
 /** A stat line as stored: [stat name, value] pairs. */
 export type StatPairs = [string, number][];
@@ -168,7 +168,7 @@ export const clubDashboardProjection: Projection = {
     if (clubId !== null) {
       const decision = (DECISION_EVENT_TYPES as readonly string[]).includes(recorded.type) ? decodeClubEvent(recorded.type, recorded.data) : null;
       if (decision === null || !('matchId' in decision.data)) return;
-      const current = (await view.get(CLUB_MATCHES, clubMatchDocId(clubId, decision.data.matchId))) as ClubMatchDoc | null;
+      const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, decision.data.matchId));
       // The dashboard offers decisions only on synced matches; one about another match changes nothing.
       if (current !== null) await replaceCopy(view, current, decidedCopy(current, decision));
       return;
@@ -177,7 +177,7 @@ export const clubDashboardProjection: Projection = {
     if (sync === null || sync.type === 'ClubSyncSkipped') return;
     const source = await syncSourceBefore(recorded, append, view);
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
-    const current = (await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId))) as ClubMatchDoc | null;
+    const current = await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId));
     // A re-upload keeps the admin's exclusion; its side comes from the upload, which keeps a settled side.
     const { match, actions } = clubMatchCopy(source, sync, recorded, current?.excluded === true);
     await replaceCopy(view, current, match);
@@ -196,14 +196,14 @@ export interface ClubMatchFilter {
 
 /** The club's matches, newest first (by start time, then sync time), a page at a time when asked. */
 export async function readClubMatches(reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}, page: { limit?: number; offset?: number } = {}): Promise<ClubMatchDoc[]> {
-  return (await reader.find(CLUB_MATCHES, {
+  return await reader.find(CLUB_MATCHES, {
     where: matchWhere(clubId, filter),
     orderBy: [
       { field: 'startedAt', direction: 'desc' },
       { field: 'syncedAt', direction: 'desc' },
     ],
     ...page,
-  })) as ClubMatchDoc[];
+  });
 }
 
 export const countClubMatches = (reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}) => reader.count(CLUB_MATCHES, matchWhere(clubId, filter));
@@ -219,11 +219,11 @@ function matchWhere(clubId: string, filter: ClubMatchFilter): Record<string, Fie
 }
 
 export async function readClubMatch(reader: ReadModelReader, clubId: string, matchId: string) {
-  return (await reader.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId))) as ClubMatchDoc | null;
+  return await reader.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
 }
 
 export async function readClubMatchActions(reader: ReadModelReader, clubId: string, matchId: string) {
-  return (await reader.get(CLUB_MATCH_ACTIONS, clubMatchDocId(clubId, matchId))) as ClubMatchActionsDoc | null;
+  return await reader.get(CLUB_MATCH_ACTIONS, clubMatchDocId(clubId, matchId));
 }
 
 /** One match of a player, as the player's page lists it. */

@@ -1,5 +1,5 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
+import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import type { ProjectionView } from './projection.js';
 
 /**
@@ -8,7 +8,7 @@ import type { ProjectionView } from './projection.js';
  * competition and player, so the Players and Stats pages read a few small documents instead
  * of every match copy. Stats are stored as values ([name, total, matches]), never as field names.
  */
-export const CLUB_SEASON_TOTALS = 'clubSeasonTotals';
+export const CLUB_SEASON_TOTALS = collectionOf<SeasonTotalsDoc>('clubSeasonTotals');
 
 /** [stat name, total, number of matches that gave the stat] */
 export type StatTotal = [string, number, number];
@@ -97,7 +97,7 @@ export function withLine(current: SeasonTotalsDoc | null, copy: CountedCopy, pla
 export async function countCopy(view: ProjectionView, copy: CountedCopy, sign: 1 | -1): Promise<void> {
   for (const player of countedPlayers(copy)) {
     const id = totalsId(copy, playerMergeKey(copy.matchId, player.key));
-    const current = (await view.get(CLUB_SEASON_TOTALS, id)) as SeasonTotalsDoc | null;
+    const current = await view.get(CLUB_SEASON_TOTALS, id);
     const next = withLine(current, copy, player, sign);
     if (next === null) view.delete(CLUB_SEASON_TOTALS, id);
     else view.put(CLUB_SEASON_TOTALS, next);
@@ -131,7 +131,7 @@ export async function readSeasonTotals(reader: ReadModelReader, clubId: string, 
     const value = filter[field];
     if (value !== undefined && value !== '') where[field] = value;
   }
-  return (await reader.find(CLUB_SEASON_TOTALS, { where })) as SeasonTotalsDoc[];
+  return await reader.find(CLUB_SEASON_TOTALS, { where });
 }
 
 /** Players merged over the season documents given, ordered by team, shirt number, name. */

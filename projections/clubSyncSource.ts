@@ -1,9 +1,10 @@
 import { clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent } from '../src/domain/matchEvents.js';
-import { type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
-import { createLru } from '../src/lru.js';
+import type { MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
+import { createLru } from '../src/platform/lru.js';
+import { decodedPayload } from './decodedPayloads.js';
 import type { ProjectionView } from './projection.js';
 
 /**
@@ -38,17 +39,17 @@ export async function syncSourceBefore(outcome: RecordedEvent, append: readonly 
   const known = decoded.get(content.id);
   if (known !== undefined) return known.source;
   const match = decodeMatchEvent(content.type, content.data);
-  const source = match === null ? null : syncSourceOf(match.data.payload);
+  const source = match === null ? null : syncSourceOf(content.id, match.data.payload);
   decoded.set(content.id, { source });
   return source;
 }
 
 /** The payload's club-sync content, or null when the payload does not name a club and team. */
-export function syncSourceOf(payload: JsonText): SyncSource | null {
+export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | null {
   if (!mayNameClub(payload)) return null;
-  const body: unknown = JSON.parse(payload);
-  if (clubSyncTarget(body) === null) return null;
-  const summary = summarizeMatch(body);
+  const decoded = decodedPayload(eventId, payload);
+  if (clubSyncTarget(decoded.body) === null) return null;
+  const summary = decoded.summary();
   // Apps often leave a zero out of a player's stats; a stat any player has is tracked for all.
   // Bounded, so that no single upload can make the club's pages grow with it.
   const tracked = [...new Set(summary.players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);

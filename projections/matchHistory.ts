@@ -1,14 +1,16 @@
-import { type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
-import { matchIdOfStream } from '../src/domain/matchId.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
+import { asJsonText } from '../src/domain/jsonText.js';
+import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
 import { publicEvent } from '../src/history/publicEvent.js';
-import type { Document, ReadModelReader } from '../src/readmodel/port.js';
-import type { Projection } from './projection.js';
+import { type Document, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
+import { decodedPayload } from './decodedPayloads.js';
+import type { Projection, ProjectionView } from './projection.js';
 
-export const MATCH_HISTORY = 'matchHistory';
+export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
-const DIFF_BASIS = 'matchHistoryBasis';
+const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
 
 // Workers build this projection too: they must know what club sync events may show.
 registerClubSyncDetails();
@@ -36,6 +38,8 @@ interface BasisDoc {
   [field: string]: unknown;
   id: string;
   revision: number;
+  /** DIFF_BASIS_FORMAT when it was made. */
+  format?: number;
   basis: DiffBasis;
 }
 
@@ -61,11 +65,27 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   };
   if (event.content === null) return { entry: { ...base, via: null, protection: null, diff: null, details: event.details }, basis };
   if (basis !== null && basis.revision >= recorded.revision) return null;
-  const next = diffBasis(JSON.parse(event.content.payloadText));
+  const payload = decodedPayload(recorded.id, asJsonText(event.content.payloadText));
+  const next = diffBasis(payload.body, payload.summary());
   return {
     entry: { ...base, via: event.content.via, protection: event.content.protection, diff: basis === null ? null : diffBases(basis.basis, next), details: null },
-    basis: { id: matchId, revision: recorded.revision, basis: next },
+    basis: basisDoc(matchId, recorded.revision, next),
   };
+}
+
+const basisDoc = (matchId: string, revision: number, basis: DiffBasis): BasisDoc => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
+
+/**
+ * The stored basis, made again from the payload it describes when an older release stored it
+ * in another layout (the log keeps that payload; events never change, so this stays deterministic).
+ */
+async function currentBasis(view: ProjectionView, matchId: string): Promise<BasisDoc | null> {
+  const stored = await view.get(DIFF_BASIS, matchId);
+  if (stored === null || stored.format === DIFF_BASIS_FORMAT) return stored;
+  const recorded = await view.readEvent(matchStreamId(matchId), stored.revision);
+  const content = recorded === null ? null : publicEvent(recorded).content;
+  if (recorded === null || content === null) return null;
+  return basisDoc(matchId, stored.revision, diffBasis(decodedPayload(recorded.id, asJsonText(content.payloadText)).body));
 }
 
 export const matchHistoryProjection: Projection = {
@@ -81,7 +101,7 @@ export const matchHistoryProjection: Projection = {
   async apply(recorded, view) {
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
-    const basis = (await view.get(DIFF_BASIS, matchId)) as BasisDoc | null;
+    const basis = await currentBasis(view, matchId);
     const next = evolveMatchHistory(basis, recorded);
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
@@ -91,11 +111,10 @@ export const matchHistoryProjection: Projection = {
 
 /** A page of a match's history entries, by revision. */
 export async function readHistoryEntries(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: { order: 'oldest' | 'newest'; limit: number; offset: number }): Promise<MatchHistoryDoc[]> {
-  const docs: Document[] = await reader.find(MATCH_HISTORY, {
+  return reader.find(MATCH_HISTORY, {
     where: { matchId },
     orderBy: [{ field: 'revision', direction: query.order === 'oldest' ? 'asc' : 'desc' }],
     limit: query.limit,
     offset: query.offset,
   });
-  return docs as MatchHistoryDoc[];
 }

@@ -1,11 +1,11 @@
-import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
-import type { Document, IndexSpec } from '../src/readmodel/port.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
+import type { Collection, Document, IndexSpec } from '../src/readmodel/readModel.js';
 
 /** What a projection may do to its read model while it handles one event. */
 export interface ProjectionView {
-  get(collection: string, id: string): Promise<Document | null>;
-  put(collection: string, doc: Document): void;
-  delete(collection: string, id: string): void;
+  get<Doc extends Document>(collection: Collection<Doc>, id: string): Promise<Doc | null>;
+  put<Doc extends Document>(collection: Collection<Doc>, doc: Doc): void;
+  delete(collection: Collection, id: string): void;
   /**
    * An event of the log, null when there is none. Events never change, so reading one keeps
    * `apply` deterministic; for an event of the same append that a delivery left out.

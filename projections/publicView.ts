@@ -1,11 +1,11 @@
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
-import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
-import type { ReadModelReader } from '../src/readmodel/port.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
+import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 
-export const PUBLIC_VIEW = 'publicView';
+export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
 
 /**
  * What anyone may see of a match: when and how it changed, and where its payload as last
@@ -26,7 +26,7 @@ export interface PublicViewDoc {
 
 /** Reads a match's public view; documents in this collection are only ever written below. */
 export async function readPublicView(reader: Pick<ReadModelReader, 'get'>, id: string): Promise<PublicViewDoc | null> {
-  return (await reader.get(PUBLIC_VIEW, id)) as PublicViewDoc | null;
+  return await reader.get(PUBLIC_VIEW, id);
 }
 
 /** A public view with its payload's JSON text, exactly as uploaded. */

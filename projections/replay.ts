@@ -1,5 +1,5 @@
-import type { EventStore, Position, RecordedEvent } from '../src/eventstore/port.js';
-import type { ReadModelStore } from '../src/readmodel/port.js';
+import type { EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import type { ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection, ProjectionView } from './projection.js';
 import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';

@@ -1,7 +1,7 @@
-import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/port.js';
-import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/port.js';
+import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
-import { wakeableSleep } from '../src/wakeableSleep.js';
+import { wakeableSleep } from '../src/platform/wakeableSleep.js';
 import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
 
@@ -33,111 +33,185 @@ export interface RunnerOptions {
   maxRetryDelayMs?: number;
 }
 
+/** One projection's progress, whichever group runs it. */
+interface Member {
+  projection: Projection;
+  state: ProjectionStatus;
+  waiters: Set<{ position: Position; resolve: (reached: boolean) => void }>;
+}
+
+/** A projection of a group threw: the group goes on without it, and it runs (and retries) alone. */
+class MemberFailed extends Error {
+  constructor(readonly member: Member, readonly error: unknown) {
+    super(`projection ${member.projection.name} failed: ${String(error)}`);
+  }
+}
+
+function advance(member: Member, position: Position | null) {
+  const { state } = member;
+  if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
+  state.checkpoint = position;
+  for (const waiter of member.waiters) {
+    if (waiter.position <= position) {
+      member.waiters.delete(waiter);
+      waiter.resolve(true);
+    }
+  }
+}
+
 /**
- * Runs one projection: subscribe to the log from the stored checkpoint, apply each batch,
- * commit the documents and the new checkpoint together.
+ * Runs projections together: one subscription to the log from the earliest of their stored
+ * checkpoints, each batch applied to every projection (an event only to those whose checkpoint
+ * is behind it), and all their documents and checkpoints committed in one read-model commit.
+ * The log is read, and each payload decoded, once per batch for all of them.
  *
- * A failing event is never skipped: the runner logs it, reports it in `status()`, and retries
- * the batch from the checkpoint with backoff until it succeeds or is stopped.
+ * A failing event is never skipped. A projection that throws leaves the group and runs alone
+ * from its own checkpoint, retrying with backoff until it succeeds or is stopped; the others
+ * go on. It is reported in `status()` meanwhile.
  */
-export function runProjection(
-  projection: Projection,
+export function runProjections(
+  projections: readonly Projection[],
   eventStore: EventStore,
   readModel: ReadModelStore,
   logger: ProjectionLogger,
   options: RunnerOptions = {},
-): RunningProjection {
+): RunningProjection[] {
   const batchSize = options.batchSize ?? 100;
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const state: ProjectionStatus = { name: projection.name, checkpoint: null, caughtUp: false, failure: null };
-  const waiters = new Set<{ position: Position; resolve: (reached: boolean) => void }>();
+  const members: Member[] = projections.map((projection) => ({
+    projection,
+    state: { name: projection.name, checkpoint: null, caughtUp: false, failure: null },
+    waiters: new Set(),
+  }));
+  const groups: { stop(): Promise<void> }[] = [];
   let stopped = false;
-  const current: { subscription: AllSubscription | null } = { subscription: null };
-  const retryPause = wakeableSleep();
 
-  function advance(position: Position | null) {
-    if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
-    state.checkpoint = position;
-    for (const waiter of waiters) {
-      if (waiter.position <= position) {
-        waiters.delete(waiter);
-        waiter.resolve(true);
-      }
-    }
-  }
+  function startGroup(group: Member[]) {
+    const current: { subscription: AllSubscription | null } = { subscription: null };
+    const retryPause = wakeableSleep();
+    const names = () => group.map((member) => member.projection.name);
 
-  async function runOnce() {
-    let checkpoint = await readModel.getCheckpoint(projection.name);
-    // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild.
-    state.checkpoint = checkpoint;
-    advance(checkpoint);
-    logger.info({ projection: projection.name, checkpoint }, 'projection running from its stored checkpoint');
-    const subscription = eventStore.subscribeToAll({ after: checkpoint, batchSize });
-    current.subscription = subscription;
-    /** The last append delivered, held back until it is known whole (more events, or caught up). */
-    let held: RecordedEvent[] = [];
-    const apply = async (events: RecordedEvent[]) => {
-      const last = events.at(-1);
-      if (!last) return;
-      const changes = await applyBatch(projection, readModel, events, (event, error) => {
-        state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
-      }, eventStore);
-      try {
-        await readModel.commit(projection.name, changes, last.position, checkpoint);
-      } catch (error) {
-        // Shown in status (and /readyz) like an apply error: a full disk must not look ready.
-        if (!(error instanceof CheckpointMovedError)) state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
-        throw error;
+    async function runOnce() {
+      /** Each member's checkpoint as stored: a commit expects it, and earlier events are not applied again. */
+      const stored = new Map<Member, Position | null>();
+      for (const member of group) {
+        const checkpoint = await readModel.getCheckpoint(member.projection.name);
+        stored.set(member, checkpoint);
+        // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild.
+        member.state.checkpoint = checkpoint;
+        advance(member, checkpoint);
+        logger.info({ projection: member.projection.name, checkpoint }, 'projection running from its stored checkpoint');
       }
-      checkpoint = last.position;
-      state.failure = null;
-      advance(last.position);
-    };
-    for await (const item of subscription) {
-      if (stopped) break;
-      if (item.kind === 'caughtUp') {
-        // Appends are atomic: caught up, the held append is whole.
-        await apply(held);
-        held = [];
-        state.caughtUp = true;
-        advance(item.position);
-        continue;
-      }
-      state.caughtUp = false;
-      const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
-      held = rest;
-      await apply(ready);
-    }
-  }
-
-  const done = (async () => {
-    let delay = retryDelayMs;
-    while (!stopped) {
-      try {
-        await runOnce();
-        delay = retryDelayMs;
-      } catch (error) {
+      const positions = [...stored.values()];
+      const from = positions.every((position): position is Position => position !== null) ? Math.min(...positions) : null;
+      const subscription = eventStore.subscribeToAll({ after: from, batchSize });
+      current.subscription = subscription;
+      /** The last append delivered, held back until it is known whole (more events, or caught up). */
+      let held: RecordedEvent[] = [];
+      const apply = async (events: RecordedEvent[]) => {
+        const last = events.at(-1);
+        if (!last) return;
+        const commits: ProjectionCommit[] = [];
+        for (const member of group) {
+          const after = stored.get(member) ?? null;
+          const unseen = after === null ? events : events.filter((event) => event.position > after);
+          const changes = await applyBatch(member.projection, readModel, unseen, (event, error) => {
+            member.state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
+          }, eventStore).catch((error: unknown) => {
+            throw group.length > 1 ? new MemberFailed(member, error) : error;
+          });
+          commits.push({ projection: member.projection.name, changes, checkpoint: last.position, expected: after });
+        }
+        try {
+          await readModel.commitAll(commits);
+        } catch (error) {
+          // Shown in status (and /readyz) like an apply error: a full disk must not look ready.
+          if (!(error instanceof CheckpointMovedError)) {
+            for (const member of group) member.state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
+          }
+          throw error;
+        }
+        for (const member of group) {
+          stored.set(member, last.position);
+          member.state.failure = null;
+          advance(member, last.position);
+        }
+      };
+      for await (const item of subscription) {
         if (stopped) break;
-        if (error instanceof CheckpointMovedError) {
-          // Another worker or a promoted rebuild moved it: not a failure, just go on from there.
-          logger.info({ projection: projection.name, checkpoint: error.actual }, 'checkpoint moved; resuming from it');
-          await current.subscription?.close();
+        if (item.kind === 'caughtUp') {
+          // Appends are atomic: caught up, the held append is whole.
+          await apply(held);
+          held = [];
+          for (const member of group) {
+            member.state.caughtUp = true;
+            advance(member, item.position);
+          }
           continue;
         }
-        logger.error({ err: error, projection: projection.name, failure: state.failure }, 'projection failed; retrying');
-        await current.subscription?.close();
-        await retryPause.sleep(delay);
-        delay = Math.min(delay * 2, maxRetryDelayMs);
+        for (const member of group) member.state.caughtUp = false;
+        const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
+        held = rest;
+        await apply(ready);
       }
     }
-  })();
 
-  return {
-    name: projection.name,
-    status: () => ({ ...state }),
+    const done = (async () => {
+      let delay = retryDelayMs;
+      while (!stopped) {
+        try {
+          await runOnce();
+          delay = retryDelayMs;
+        } catch (error) {
+          if (stopped) break;
+          await current.subscription?.close();
+          if (error instanceof CheckpointMovedError) {
+            // Another worker or a promoted rebuild moved it: not a failure, just go on from there.
+            logger.info({ projection: error.projection, checkpoint: error.actual }, 'checkpoint moved; resuming from it');
+            continue;
+          }
+          if (error instanceof MemberFailed) {
+            logger.error({ err: error.error, projection: error.member.projection.name, failure: error.member.state.failure }, 'projection failed; it runs alone and retries, the others go on');
+            group.splice(group.indexOf(error.member), 1);
+            startGroup([error.member]);
+            continue;
+          }
+          logger.error({ err: error, projections: names(), failure: group[0]?.state.failure }, 'projection failed; retrying');
+          await retryPause.sleep(delay);
+          delay = Math.min(delay * 2, maxRetryDelayMs);
+        }
+      }
+    })();
+
+    groups.push({
+      async stop() {
+        retryPause.wake();
+        await current.subscription?.close();
+        await done;
+      },
+    });
+  }
+
+  if (members.length > 0) startGroup([...members]);
+
+  let stopping: Promise<void> | null = null;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      stopped = true;
+      // A group may start another while stopping (a member that failed): stop until none is left.
+      while (groups.length > 0) await Promise.all(groups.splice(0).map((group) => group.stop()));
+      for (const member of members) {
+        for (const waiter of member.waiters) waiter.resolve(false);
+        member.waiters.clear();
+      }
+    })());
+
+  return members.map((member) => ({
+    name: member.projection.name,
+    status: () => ({ ...member.state }),
     waitFor(position, timeoutMs) {
-      if (state.checkpoint !== null && state.checkpoint >= position) return Promise.resolve(true);
+      if (member.state.checkpoint !== null && member.state.checkpoint >= position) return Promise.resolve(true);
       return new Promise((resolve) => {
         const waiter = {
           position,
@@ -147,19 +221,19 @@ export function runProjection(
           },
         };
         const timer = setTimeout(() => {
-          waiters.delete(waiter);
+          member.waiters.delete(waiter);
           resolve(false);
         }, timeoutMs);
-        waiters.add(waiter);
+        member.waiters.add(waiter);
       });
     },
-    async stop() {
-      stopped = true;
-      retryPause.wake();
-      await current.subscription?.close();
-      await done;
-      for (const waiter of waiters) waiter.resolve(false);
-      waiters.clear();
-    },
-  };
+    stop: stopAll,
+  }));
+}
+
+/** Runs one projection on its own (rebuilds, tests): `runProjections` with a group of one. */
+export function runProjection(projection: Projection, eventStore: EventStore, readModel: ReadModelStore, logger: ProjectionLogger, options: RunnerOptions = {}): RunningProjection {
+  const [running] = runProjections([projection], eventStore, readModel, logger, options);
+  if (!running) throw new Error('unreachable: one projection gives one runner');
+  return running;
 }

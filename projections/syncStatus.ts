@@ -1,7 +1,7 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent } from '../src/domain/matchEvents.js';
-import type { RecordedEvent } from '../src/eventstore/port.js';
-import type { FieldValue, ReadModelReader } from '../src/readmodel/port.js';
+import type { RecordedEvent } from '../src/eventstore/eventStore.js';
+import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
 import type { Projection } from './projection.js';
 
@@ -11,8 +11,8 @@ import type { Projection } from './projection.js';
  * club are not kept: no one could ever see them.
  */
 export const SYNC_STATUS = 'syncStatus';
-export const SYNC_LOG = 'clubSyncLog';
-export const APP_KEY_USAGE = 'appKeyUsage';
+export const SYNC_LOG = collectionOf<SyncLogDoc>('clubSyncLog');
+export const APP_KEY_USAGE = collectionOf<AppKeyUsageDoc>('appKeyUsage');
 
 export type SyncOutcome = 'synced' | 'unauthenticated' | 'skipped';
 export const SYNC_OUTCOMES: SyncOutcome[] = ['synced', 'unauthenticated', 'skipped'];
@@ -119,7 +119,7 @@ export const syncStatusProjection: Projection = {
     }
     if (sync.type === 'ClubSyncAccepted') {
       const id = `${sync.data.clubId}:${sync.data.keyId}`;
-      const usage = keyUsageAfter((await view.get(APP_KEY_USAGE, id)) as AppKeyUsageDoc | null, sync, recorded);
+      const usage = keyUsageAfter(await view.get(APP_KEY_USAGE, id), sync, recorded);
       view.put(APP_KEY_USAGE, usage);
     }
   },
@@ -128,11 +128,11 @@ export const syncStatusProjection: Projection = {
 export async function readSyncLog(reader: ReadModelReader, clubId: string, options: { outcome?: SyncOutcome | undefined; limit: number; offset?: number }) {
   const where: Record<string, FieldValue> = { clubId };
   if (options.outcome !== undefined) where.outcome = options.outcome;
-  const rows = (await reader.find(SYNC_LOG, { where, orderBy: [{ field: 'position', direction: 'desc' }], limit: options.limit, offset: options.offset ?? 0 })) as SyncLogDoc[];
+  const rows = await reader.find(SYNC_LOG, { where, orderBy: [{ field: 'position', direction: 'desc' }], limit: options.limit, offset: options.offset ?? 0 });
   return { rows, total: await reader.count(SYNC_LOG, where) };
 }
 
 export async function readAppKeyUsage(reader: ReadModelReader, clubId: string): Promise<Map<string, AppKeyUsageDoc>> {
-  const docs = (await reader.find(APP_KEY_USAGE, { where: { clubId } })) as AppKeyUsageDoc[];
+  const docs = await reader.find(APP_KEY_USAGE, { where: { clubId } });
   return new Map(docs.map((doc) => [doc.keyId, doc]));
 }

@@ -1,5 +1,5 @@
-import type { Position, RecordedEvent } from '../src/eventstore/port.js';
-import type { Document, DocumentChange, ReadModelReader } from '../src/readmodel/port.js';
+import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import { type Document, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
 import type { DocumentRef, EventLog, Projection, ProjectionView } from './projection.js';
 
@@ -43,9 +43,9 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
     return {
       async get(collection, id) {
         const change = pending.get(key(collection, id));
-        if (change) return change.doc;
+        if (change) return documentOf(collection, change.doc);
         const read = loaded.get(key(collection, id));
-        return read !== undefined ? read : reader.get(collection, id);
+        return read !== undefined ? documentOf(collection, read) : reader.get(collection, id);
       },
       put(collection, doc: Document) {
         change({ collection, id: doc.id, doc, position });

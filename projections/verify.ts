@@ -1,5 +1,5 @@
-import type { EventStore } from '../src/eventstore/port.js';
-import type { Document, ReadModelReader, ReadModelStore } from '../src/readmodel/port.js';
+import type { EventStore } from '../src/eventstore/eventStore.js';
+import type { Document, ReadModelReader, ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 import { replayUntil } from './replay.js';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import t from 'tap';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/runtime/config.js';
 
 t.test('defaults run the embedded engine from ./data', async (t) => {
   const config = loadConfig({});

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { APPEND_OVERHEAD_BYTES, ConfigError, loadConfig } from '../src/config.js';
-import { redactUrl } from '../src/redactUrl.js';
+import { APPEND_OVERHEAD_BYTES, ConfigError, loadConfig } from '../src/runtime/config.js';
+import { redactUrl } from '../src/platform/redactUrl.js';
 
 const key = Buffer.alloc(32, 7).toString('base64');
 const esdb = { EVENT_STORE_URL: 'esdb://admin:changeit@eventstore:2113?tls=false', WRITE_TOKEN_KEY: key };

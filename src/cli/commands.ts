@@ -1,12 +1,12 @@
 import { registerClubSyncDetails } from '../history/clubSyncDetails.js';
-import { clubCreateCommand } from './clubCreate.js';
+import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
-import { exportCommand } from './export.js';
-import { openapiCommand } from './openapi.js';
-import { projectionsCommand } from './projections.js';
-import { rebuildCommand } from './rebuild.js';
-import { replayCommand } from './replay.js';
-import { verifyCommand } from './verify.js';
+import { exportCommand } from './exportCommand.js';
+import { openapiCommand } from './openapiCommand.js';
+import { projectionsCommand } from './projectionsCommand.js';
+import { rebuildCommand } from './rebuildCommand.js';
+import { replayCommand } from './replayCommand.js';
+import { verifyCommand } from './verifyCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
 const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, clubCreateCommand, projectionsCommand];

@@ -1,12 +1,12 @@
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../runtime/config.js';
 import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
-import { matchEvents } from '../history/matchHistory.js';
+import { matchEvents } from '../history/historyQueries.js';
 import type { PublicEvent } from '../history/publicEvent.js';
 import type { CliIo } from './command.js';
-import { openEventStore } from '../eventstore/open.js';
-import type { EventStore } from '../eventstore/port.js';
-import { openReadModel } from '../readmodel/open.js';
-import type { ReadModelStore } from '../readmodel/port.js';
+import { openEventStore } from '../eventstore/openEventStore.js';
+import type { EventStore } from '../eventstore/eventStore.js';
+import { openReadModel } from '../readmodel/openReadModel.js';
+import type { ReadModelStore } from '../readmodel/readModel.js';
 
 /**
  * The stores the service is configured with (same environment as `npm start`), for commands

@@ -16,7 +16,7 @@ import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/club
 import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
 import { conflict, DomainError, validationError } from '../domain/errors.js';
-import type { EventMetadata, EventStore, Position } from '../eventstore/port.js';
+import type { EventMetadata, EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
 
 export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { unavailable } from '../domain/errors.js';
-import { createLru } from '../lru.js';
-import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/port.js';
-import { WrongExpectedRevisionError } from '../eventstore/port.js';
+import { createLru } from '../platform/lru.js';
+import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/eventStore.js';
+import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 
 export interface EncodedEvent {
   type: string;
@@ -90,11 +90,35 @@ export async function loadState<State, Event>(
   return { state, revision };
 }
 
+export interface RetryPolicy {
+  /** Attempts in all, the first included; then the command fails as `unavailable` (503). */
+  maxAttempts: number;
+  /** The wait before retry n (1-based) is random in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))]: full jitter. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 2,
+  maxDelayMs: 100,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+/** The jittered wait before retry `retry` (1-based) under `policy`. */
+export const retryDelay = (policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'random'>, retry: number) =>
+  policy.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+
 /**
  * Read the stream, fold it into state, decide, append with the revision that was read.
- * A conflicting append means another writer got there first: read again and decide again,
- * so the rules are always applied to the latest state (at most `maxAttempts` times).
- * With a queue, commands on the same stream in this process wait for each other.
+ * A conflicting append means another writer got there first: wait a short jittered while, read
+ * again and decide again, so the rules are always applied to the latest state (at most
+ * `retry.maxAttempts` times, so writers that keep colliding get a 503 rather than a hang).
+ * Other errors are not retried. With a queue, commands on the same stream in this process wait
+ * for each other, so only writers in other processes can conflict.
  */
 export async function handleCommand<State, Command, Event>(
   eventStore: EventStore,
@@ -102,7 +126,7 @@ export async function handleCommand<State, Command, Event>(
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata,
-  { cache, queue, maxAttempts = 20 }: { cache?: StateCache<State>; queue?: StreamQueue; maxAttempts?: number } = {},
+  { cache, queue, retry = DEFAULT_RETRY }: { cache?: StateCache<State>; queue?: StreamQueue; retry?: RetryPolicy } = {},
 ): Promise<HandledCommand<Event>> {
   const attemptId = randomUUID();
   const attempt = async (): Promise<HandledCommand<Event>> => {
@@ -122,7 +146,8 @@ export async function handleCommand<State, Command, Event>(
         return { events, append };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt >= maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
+        if (attempt >= retry.maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
+        await retry.sleep(retryDelay(retry, attempt));
       }
     }
   };

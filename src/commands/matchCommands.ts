@@ -4,7 +4,7 @@ import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatc
 import { matchStreamId } from '../domain/matchId.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
-import type { EventStore, Position } from '../eventstore/port.js';
+import type { EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, createStreamQueue, type Decider, handleCommand } from './commandHandler.js';
 
 export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> = {

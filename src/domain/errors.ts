@@ -1,6 +1,6 @@
 /**
  * The few errors the service raises on purpose. The HTTP layer maps each code to one status
- * (src/http/errors.ts); nothing matches on message text.
+ * (src/http/errorHandling.ts); nothing matches on message text.
  */
 export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'conflict' | 'unsupported' | 'too_many_requests' | 'unavailable' | 'storage_full';
 

@@ -1,4 +1,4 @@
-import { jsonFingerprint } from './jsonFingerprint.js';
+import { FINGERPRINT_CHARS, jsonFingerprint, shortHash } from './jsonFingerprint.js';
 import { type MatchSummary, type PlayerLine, summarizeMatch } from './matchPayload.js';
 
 /**
@@ -38,19 +38,24 @@ type Scored = Pick<MatchSummary, 'home' | 'away' | 'lines' | 'players'>;
 
 /**
  * What a diff needs of one version, much smaller than the payload: the summary's teams, lines
- * and players, and a fingerprint per action and per other top-level field. Stored by the
+ * and players, and fingerprints of each action and of each other top-level field. Stored by the
  * matchHistory projection so the next version can be compared without the previous payload.
  */
 export interface DiffBasis extends Scored {
-  actions: [key: string, fingerprint: string][];
+  /** Per action, the hash of its key then its fingerprint, FINGERPRINT_CHARS each, concatenated (~16 bytes an action). */
+  actions: string;
   fields: [field: string, fingerprint: string][];
 }
+
+/** Version of the basis's layout: a stored basis of another version is made again from its payload. */
+export const DIFF_BASIS_FORMAT = 2;
 
 const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
-export function diffBasis(payload: unknown): DiffBasis {
-  const { home, away, lines, players } = summarizeMatch(payload);
+/** `summary` is summarizeMatch(payload), when the caller has it already. */
+export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload)): DiffBasis {
+  const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
   const actions = Array.isArray(obj.actions) ? obj.actions : [];
   return {
@@ -59,7 +64,7 @@ export function diffBasis(payload: unknown): DiffBasis {
     lines,
     players,
     // Actions are matched by their `id`, else by `seq`, else by position in the list.
-    actions: actions.map((a, i): [string, string] => [actionKey(a, i), jsonFingerprint(a)]),
+    actions: actions.map((a, i) => shortHash(actionKey(a, i)) + jsonFingerprint(a)).join(''),
     fields: Object.keys(obj)
       .filter((field) => !DESCRIBED.has(field))
       .map((field): [string, string] => [field, jsonFingerprint(obj[field])]),
@@ -135,9 +140,19 @@ function statsDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['
   return out;
 }
 
+/** The basis's actions as key hash → fingerprint. */
+function actionFingerprints(basis: DiffBasis): Map<string, string> {
+  const byKey = new Map<string, string>();
+  const width = 2 * FINGERPRINT_CHARS;
+  for (let at = 0; at + width <= basis.actions.length; at += width) {
+    byKey.set(basis.actions.slice(at, at + FINGERPRINT_CHARS), basis.actions.slice(at + FINGERPRINT_CHARS, at + width));
+  }
+  return byKey;
+}
+
 function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] {
-  const a = new Map(before.actions);
-  const b = new Map(after.actions);
+  const a = actionFingerprints(before);
+  const b = actionFingerprints(after);
   let added = 0;
   let changedCount = 0;
   for (const [key, fingerprint] of b) {

@@ -1,7 +1,7 @@
 import { type EventStoreDBClient, FORWARDS } from '@eventstore/db-client';
 import { appendError } from './esdbErrors.js';
 import { toEventData, toExpected, toNumber, toRecorded } from './esdbRecords.js';
-import { AppendTooLargeError, type AppendResult, type ExpectedRevision, type NewEvent, type Position } from './port.js';
+import { AppendTooLargeError, type AppendResult, type ExpectedRevision, type NewEvent, type Position } from './eventStore.js';
 
 /**
  * One append to EventStoreDB; the caller has checked the events (./eventChecks.ts).

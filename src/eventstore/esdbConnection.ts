@@ -1,5 +1,5 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { redactUrl, urlPassword } from '../redactUrl.js';
+import { redactUrl, urlPassword } from '../platform/redactUrl.js';
 
 /** Connection-string options of @eventstore/db-client 6 (lower case, as it compares them). */
 const KNOWN_OPTIONS = new Set(

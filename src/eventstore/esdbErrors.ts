@@ -1,6 +1,6 @@
 import { MaxAppendSizeExceededError, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
 import { toNumber } from './esdbRecords.js';
-import { AppendTooLargeError, type ExpectedRevision, WrongExpectedRevisionError } from './port.js';
+import { AppendTooLargeError, type ExpectedRevision, WrongExpectedRevisionError } from './eventStore.js';
 
 /** The port's error for a failed append: callers never see the client's classes. */
 export function appendError(error: unknown, append: { streamId: string; expectedRevision: ExpectedRevision; bytes: number }): unknown {

@@ -1,7 +1,7 @@
 import { BACKWARDS, END, type EventStoreDBClient, FORWARDS, START } from '@eventstore/db-client';
 import { isStreamNotFound } from './esdbErrors.js';
 import { esdbPosition, toNumber, toRecorded } from './esdbRecords.js';
-import type { Position, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './port.js';
+import type { Position, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './eventStore.js';
 
 /**
  * Reads of EventStoreDB for the port. The log may hold other software's streams: reads of the

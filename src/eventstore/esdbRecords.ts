@@ -1,12 +1,12 @@
 import type { AppendExpectedRevision, BinaryEventData, Position as EsdbPosition, RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
 import { readEventMetadata } from './eventChecks.js';
-import type { ExpectedRevision, NewEvent, Position, RecordedEvent } from './port.js';
+import type { ExpectedRevision, NewEvent, Position, RecordedEvent } from './eventStore.js';
 
 /** How the port's events and positions are written to and read from EventStoreDB. */
 
 const encoder = new TextEncoder();
 
-/** Revisions and positions are 64-bit on the server; the port uses JS numbers (see port.ts). */
+/** Revisions and positions are 64-bit on the server; the port uses JS numbers (see eventStore.ts). */
 export function toNumber(value: bigint, what: string): number {
   const number = Number(value);
   if (!Number.isSafeInteger(number)) throw new Error(`EventStoreDB ${what} ${value} does not fit a JS number`);

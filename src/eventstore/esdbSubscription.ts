@@ -1,5 +1,5 @@
 import { type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient, START, streamNameFilter } from '@eventstore/db-client';
-import { wakeableSleep } from '../wakeableSleep.js';
+import { wakeableSleep } from '../platform/wakeableSleep.js';
 import { esdbPosition, toRecorded } from './esdbRecords.js';
 import {
   initialSubscriptionState,
@@ -10,7 +10,7 @@ import {
   type SubscriptionState,
   whenIdle,
 } from './esdbSubscriptionState.js';
-import type { AllSubscription, Position, RecordedEvent, SubscriptionItem } from './port.js';
+import type { AllSubscription, Position, RecordedEvent, SubscriptionItem } from './eventStore.js';
 import { namedWithPrefix } from './streamPrefixes.js';
 
 export interface EsdbSubscriptionLogger {

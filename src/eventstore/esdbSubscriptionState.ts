@@ -1,4 +1,4 @@
-import type { Position } from './port.js';
+import type { Position } from './eventStore.js';
 
 /**
  * The EventStoreDB subscription to the log as a state machine, pure so it is tested without

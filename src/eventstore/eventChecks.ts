@@ -1,4 +1,4 @@
-import { type EventMetadata, InvalidAppendError, type NewEvent } from './port.js';
+import { type EventMetadata, InvalidAppendError, type NewEvent } from './eventStore.js';
 
 /**
  * The envelope rules every event-store adapter applies, so that what one store accepts the

@@ -1,5 +1,5 @@
 import { decodeMatchEvent, type MatchEvent } from '../domain/matchEvents.js';
-import type { RecordedEvent } from '../eventstore/port.js';
+import type { RecordedEvent } from '../eventstore/eventStore.js';
 
 /**
  * What the history of a match may show of one stored event. Built field by field from the

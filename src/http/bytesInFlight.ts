@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './errors.js';
+import { errorBody } from './errorHandling.js';
 
 /**
  * A cap on request bodies held at once. Each upload reserves its declared Content-Length (or

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Engine } from '../engine.js';
+import type { ProjectionStatus } from '../../projections/runner.js';
 import { answersUnderPressure } from './shedding.js';
 
 const ProjectionHealth = Type.Object({
@@ -21,7 +21,8 @@ const Readiness = Type.Object({
 export const maxReadyLag = (positionUnit: 'event' | 'byte') => (positionUnit === 'byte' ? 64 * 1024 * 1024 : 1000);
 
 export interface HealthDeps {
-  engine: Pick<Engine, 'projectionStatus'>;
+  /** Where the projections' progress comes from (the runtime's engine). */
+  engine: { projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]> };
   isShuttingDown: () => boolean;
   /** More unapplied events than this and the instance reports itself not ready. */
   maxLag: number;

@@ -1,5 +1,5 @@
-import type { Position } from '../eventstore/port.js';
-import { wakeableSleep } from '../wakeableSleep.js';
+import type { Position } from '../eventstore/eventStore.js';
+import { wakeableSleep } from '../platform/wakeableSleep.js';
 
 /** Tells its listener that the public view may have changed; runs only while started. */
 export interface ChangeSignal {

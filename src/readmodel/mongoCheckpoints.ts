@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, MongoServerError } from 'mongodb';
-import type { Position } from '../eventstore/port.js';
-import { CheckpointMovedError } from './port.js';
+import type { Position } from '../eventstore/eventStore.js';
+import { CheckpointMovedError } from './readModel.js';
 
 /** Where a projection's checkpoint was last seen, and which generation of it (reset and promote start a new one). */
 interface CheckpointHint {

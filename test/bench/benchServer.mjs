@@ -11,7 +11,7 @@ export async function startBenchServer({ script, name, env = {} }) {
   const dataDir = mkdtempSync(join(tmpdir(), `matchlog-${name}-`));
   const port = 3600 + Math.floor(Math.random() * 400);
   const log = openSync(join(dataDir, 'server.log'), 'w');
-  const server = spawn(process.execPath, [script ?? fileURLToPath(new URL('../../dist/src/main.js', import.meta.url))], {
+  const server = spawn(process.execPath, [script ?? fileURLToPath(new URL('../../dist/src/bin/server.js', import.meta.url))], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', ...env },
     stdio: ['ignore', log, log],
   });

@@ -16,10 +16,10 @@ const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-clubpages-'));
 const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', MAX_EVENT_LOOP_DELAY_MS: '0', MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' };
 
 const club = JSON.parse(
-  execFileSync(process.execPath, [join(dist, 'src/cli/matchlog.js'), 'club-create', '--name', 'Bench VC', '--email', 'bench@club.test', '--team', 'Bench Herons', '--app-key', '--json'], { env, encoding: 'utf8' }),
+  execFileSync(process.execPath, [join(dist, 'src/bin/matchlog.js'), 'club-create', '--name', 'Bench VC', '--email', 'bench@club.test', '--team', 'Bench Herons', '--app-key', '--json'], { env, encoding: 'utf8' }),
 );
 const teamId = club.teams[0].teamId;
-const server = spawn(process.execPath, [join(dist, 'src/main.js')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [join(dist, 'src/bin/server.js')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
 const base = await new Promise((resolveUrl) => {
   createInterface({ input: server.stdout }).on('line', (line) => {
     const found = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // /healthz latency while clients hammer the public history of a match with huge versions
-// (issue 10, defect 3). Usage: npm run build && node test/bench/historyAttack.mjs [--server dist/src/main.js] [--keys 290000] [--seconds 10] [--clients 8]
+// (issue 10, defect 3). Usage: npm run build && node test/bench/historyAttack.mjs [--server dist/src/bin/server.js] [--keys 290000] [--seconds 10] [--clients 8]
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
 
@@ -35,4 +35,4 @@ await Promise.all([...attackers, probe]);
 await stop();
 health.sort((a, b) => a - b);
 const pct = (p) => Math.round(health[Math.min(health.length - 1, Math.floor(p * health.length))]);
-console.log(JSON.stringify({ server: values.server ?? 'dist/src/main.js', keys, historyRequests: requests, maxHistoryBytes: Math.max(...sizes), healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));
+console.log(JSON.stringify({ server: values.server ?? 'dist/src/bin/server.js', keys, historyRequests: requests, maxHistoryBytes: Math.max(...sizes), healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));

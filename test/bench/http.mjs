@@ -28,7 +28,7 @@ const body = JSON.stringify(fixture);
 const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-bench-'));
 const port = 3900 + Math.floor(Math.random() * 90);
 const logFile = openSync(join(dataDir, 'server.log'), 'w');
-const server = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+const server = spawn(process.execPath, [join(root, 'dist/src/bin/server.js')], {
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
   stdio: ['ignore', logFile, logFile],
 });

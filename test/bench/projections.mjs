@@ -12,9 +12,9 @@ import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { allProjections } from '../../dist/projections/all.js';
 import { runProjection } from '../../dist/projections/runner.js';
-import { openSqliteEventStore } from '../../dist/src/eventstore/sqlite.js';
-import { openMongoReadModel } from '../../dist/src/readmodel/mongo.js';
-import { openSqliteReadModel } from '../../dist/src/readmodel/sqlite.js';
+import { openSqliteEventStore } from '../../dist/src/eventstore/sqliteEventStore.js';
+import { openMongoReadModel } from '../../dist/src/readmodel/mongoReadModel.js';
+import { openSqliteReadModel } from '../../dist/src/readmodel/sqliteReadModel.js';
 import { generatePayloads, seedMatches } from './seed.mjs';
 
 const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, versions: { type: 'string', default: '1' }, batch: { type: 'string', default: '100' } } });

@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteEventStore } from '../../dist/src/eventstore/sqlite.js';
-import { openSqliteReadModel } from '../../dist/src/readmodel/sqlite.js';
+import { openSqliteEventStore } from '../../dist/src/eventstore/sqliteEventStore.js';
+import { openSqliteReadModel } from '../../dist/src/readmodel/sqliteReadModel.js';
 import { allProjections } from '../../dist/projections/all.js';
 import { rebuildProjection } from '../../dist/projections/replay.js';
 import { generatePayloads, seedMatches } from './seed.mjs';

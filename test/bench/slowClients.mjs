@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // /healthz latency while many clients send headers and then drip their bodies (issue 10,
 // defect 4), and how long until the server has cut every one off.
-// Usage: npm run build && node test/bench/slowClients.mjs [--server dist/src/main.js] [--clients 500] [--seconds 20] [-- ENV=value ...]
+// Usage: npm run build && node test/bench/slowClients.mjs [--server dist/src/bin/server.js] [--clients 500] [--seconds 20] [-- ENV=value ...]
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
@@ -39,4 +39,4 @@ for (const { socket, timer } of sockets) {
 await stop();
 health.sort((a, b) => a - b);
 const pct = (p) => Math.round(health[Math.min(health.length - 1, Math.floor(p * health.length))]);
-console.log(JSON.stringify({ server: values.server ?? 'dist/src/main.js', env: extraEnv, clients: Number(values.clients), seconds: Number(values.seconds), stillOpenAtEnd: stillOpen, lastCutOffAfterMs: stillOpen === 0 ? lastClosedAfter : null, healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));
+console.log(JSON.stringify({ server: values.server ?? 'dist/src/bin/server.js', env: extraEnv, clients: Number(values.clients), seconds: Number(values.seconds), stillOpenAtEnd: stillOpen, lastCutOffAfterMs: stillOpen === 0 ? lastClosedAfter : null, healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));

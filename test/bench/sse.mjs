@@ -31,7 +31,7 @@ const fixture = JSON.parse(await run(process.execPath, [generator, '--seed', '1'
 const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-bench-sse-'));
 const port = 3990 + Math.floor(Math.random() * 9);
 const logFile = openSync(join(dataDir, 'server.log'), 'w');
-const server = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+const server = spawn(process.execPath, [join(root, 'dist/src/bin/server.js')], {
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
   stdio: ['ignore', logFile, logFile],
 });
@@ -94,11 +94,11 @@ server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
 
 // Uncached: what a new revision costs once (read the document, parse, summarise, render, bytes).
-const { openEngine } = await import(join(root, 'dist/src/engine.js'));
-const { loadConfig } = await import(join(root, 'dist/src/config.js'));
+const { openEngine } = await import(join(root, 'dist/src/runtime/engine.js'));
+const { loadConfig } = await import(join(root, 'dist/src/runtime/config.js'));
 const { readPublicView } = await import(join(root, 'dist/projections/publicView.js'));
 const { summarizeMatch } = await import(join(root, 'dist/src/domain/matchPayload.js'));
-const { renderMatchPage } = await import(join(root, 'dist/src/http/pages/matchPage.js'));
+const { renderMatchPage } = await import(join(root, 'dist/src/http/public/views/matchPage.js'));
 const engine = await openEngine(loadConfig({ DATA_DIR: dataDir, RUN_PROJECTIONS: 'no' }), { info() {}, error() {} });
 const doc = await readPublicView(engine.readModel, id);
 let renders = 0;

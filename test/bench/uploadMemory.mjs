@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Memory under many large concurrent uploads (issue 10): peak RSS of the server (VmHWM) while
 // N clients each upload a ~4 MiB JSON match at once, and /healthz latency meanwhile.
-// Usage: npm run build && node test/bench/uploadMemory.mjs [--clients 200] [--server dist/src/main.js] [-- ENV=value ...]
+// Usage: npm run build && node test/bench/uploadMemory.mjs [--clients 200] [--server dist/src/bin/server.js] [-- ENV=value ...]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
@@ -58,7 +58,7 @@ health.sort((a, b) => a - b);
 const pct = (p) => health[Math.min(health.length - 1, Math.floor(p * health.length))]?.toFixed(0);
 console.log(
   JSON.stringify({
-    server: values.server ?? 'dist/src/main.js',
+    server: values.server ?? 'dist/src/bin/server.js',
     env: extraEnv,
     clients,
     bodyMiB: +(payloads[0].length / 1048576).toFixed(2),

@@ -70,7 +70,7 @@ t.test('club-create: plain output, password sources, mistakes', async (t) => {
 
 t.test('the matchlog bin reads the password from standard input', async (t) => {
   const dataDir = tempDataDir(t);
-  const script = fileURLToPath(new URL('../../src/cli/matchlog.ts', import.meta.url));
+  const script = fileURLToPath(new URL('../../src/bin/matchlog.ts', import.meta.url));
   const child = spawn(process.execPath, [...typescriptExecArgv(), script, 'club-create', '--name', 'Riverside', '--email', 'r@riverside.test', '--password-stdin', '--team', 'U14'], {
     env: { ...process.env, DATA_DIR: dataDir },
   });

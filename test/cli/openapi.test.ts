@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { openApiDocument } from '../../src/cli/openapi.js';
+import { openApiDocument } from '../../src/cli/openapiCommand.js';
 
 t.test('docs/openapi.json is the document the app serves (regenerate: npx matchlog openapi > docs/openapi.json)', async (t) => {
   const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));

@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import t from 'tap';
-import { createStateCache, createStreamQueue, handleCommand } from '../../src/commands/commandHandler.js';
+import { createStateCache, createStreamQueue, DEFAULT_RETRY, handleCommand, retryDelay } from '../../src/commands/commandHandler.js';
 import { matchDecider } from '../../src/commands/matchCommands.js';
 import { DomainError } from '../../src/domain/errors.js';
-import { asJsonText } from '../../src/domain/jsonText.js';
+import { asJsonText, withPayload } from '../../src/domain/jsonText.js';
 import type { MatchState, UploadMatch } from '../../src/domain/match.js';
-import type { EventStore } from '../../src/eventstore/port.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import type { EventStore } from '../../src/eventstore/eventStore.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
 const meta = { requestId: 'test', schemaVersion: 1 };
@@ -93,4 +94,71 @@ t.test('a decision to change nothing appends nothing and answers as a no-op', as
   const result = await handleCommand(store, 'match-m', nothing, upload('{}'), meta);
   t.same(result, { events: [], append: null });
   t.same(await store.readStream('match-m'), [], 'the stream is still empty');
+});
+
+/** The real SQLite store whose next `conflicts` appends lose to a writer in another process: it writes first. */
+function contendedStore(store: EventStore, conflicts: number) {
+  let left = conflicts;
+  const appends = { tried: 0 };
+  const contended: EventStore = {
+    ...store,
+    async appendToStream(streamId, events, expectedRevision) {
+      appends.tried += 1;
+      if (left > 0) {
+        left -= 1;
+        const current = (await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }))[0]?.revision ?? null;
+        const other = { id: randomUUID(), type: 'MatchReplaced', data: withPayload({ schemaVersion: 1, matchId: 'm', replacedVia: 'PUT' }, asJsonText(`{"other":${appends.tried}}`)), metadata: meta };
+        if (current !== null) await store.appendToStream(streamId, [other], current);
+      }
+      return store.appendToStream(streamId, events, expectedRevision);
+    },
+  };
+  return { contended, appends };
+}
+
+const noWait = (waits: number[]) => ({ ...DEFAULT_RETRY, sleep: async (ms: number) => void waits.push(ms), random: () => 1 });
+
+t.test('a conflicting append is decided again on the new state after a short wait, and then succeeds', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta);
+  const { contended, appends } = contendedStore(store, 2);
+  const waits: number[] = [];
+  const handled = await handleCommand(contended, 'match-m', matchDecider, upload('{"v":2}', null, 'PUT'), meta, { retry: noWait(waits) });
+  t.equal(appends.tried, 3, 'two lost appends, then the third');
+  t.same(waits, [2, 4], 'waits grow: base, then doubled');
+  t.equal(handled.append?.nextExpectedRevision, 3, 'appended after the two other writes');
+});
+
+t.test('writers that keep colliding get 503 unavailable after the bounded number of attempts', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta);
+  const { contended, appends } = contendedStore(store, 100);
+  const waits: number[] = [];
+  await t.rejects(handleCommand(contended, 'match-m', matchDecider, upload('{"v":2}', null, 'PUT'), meta, { retry: { ...noWait(waits), maxAttempts: 5 } }), { code: 'unavailable' });
+  t.equal(appends.tried, 5, 'exactly maxAttempts appends');
+  t.equal(waits.length, 4, 'a wait between attempts, none after the last');
+});
+
+t.test('waits are jittered and capped', async (t) => {
+  const policy = { baseDelayMs: 2, maxDelayMs: 100 };
+  t.equal(retryDelay({ ...policy, random: () => 0 }, 3), 0, 'full jitter: may be no wait at all');
+  t.equal(retryDelay({ ...policy, random: () => 0.5 }, 3), 4, 'half of 2 × 2²');
+  t.equal(retryDelay({ ...policy, random: () => 1 }, 20), 100, 'never more than maxDelayMs');
+});
+
+t.test('errors other than a conflict are not retried', async (t) => {
+  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
+  t.teardown(() => store.close());
+  let tried = 0;
+  const failing: EventStore = {
+    ...store,
+    async appendToStream() {
+      tried += 1;
+      throw new Error('disk on fire');
+    },
+  };
+  await t.rejects(handleCommand(failing, 'match-m', matchDecider, upload('{"v":1}'), meta, { retry: noWait([]) }), /disk on fire/);
+  t.equal(tried, 1);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { openEsdbEventStore } from '../../src/eventstore/esdb.js';
-import { AppendTooLargeError } from '../../src/eventstore/port.js';
+import { openEsdbEventStore } from '../../src/eventstore/esdbEventStore.js';
+import { AppendTooLargeError } from '../../src/eventstore/eventStore.js';
 import { SERVICE_STREAM_PREFIXES } from '../../src/eventstore/streamPrefixes.js';
 import { eventStoreContract } from './eventStoreContract.js';
 

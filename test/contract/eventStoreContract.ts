@@ -8,7 +8,7 @@ import {
   type RecordedEvent,
   type SubscriptionItem,
   WrongExpectedRevisionError,
-} from '../../src/eventstore/port.js';
+} from '../../src/eventstore/eventStore.js';
 
 /**
  * Reads a subscription with time limits: `next(ms)` is the next item, or 'silent' when it

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { openMongoReadModel } from '../../src/readmodel/mongo.js';
+import { openMongoReadModel } from '../../src/readmodel/mongoReadModel.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
 import { readModelContract } from './readModelContract.js';
 

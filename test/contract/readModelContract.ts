@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import { CheckpointMovedError, type ReadModelStore } from '../../src/readmodel/port.js';
+import { CheckpointMovedError, type ReadModelStore } from '../../src/readmodel/readModel.js';
 
 /** The behaviour every read-model adapter must have; collection names are unique per run. */
 export function readModelContract(t: Test, adapter: string, open: () => Promise<ReadModelStore>) {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { tempDataDir } from '../helpers/testApp.js';
 import { eventStoreContract } from './eventStoreContract.js';
 import { readModelContract } from './readModelContract.js';

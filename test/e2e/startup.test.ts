@@ -4,11 +4,35 @@ import t from 'tap';
 import { typescriptExecArgv } from '../helpers/serverProcess.js';
 
 t.test('a bad configuration stops the server at start with one clear line', async (t) => {
-  const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
   const result = spawnSync(process.execPath, [...typescriptExecArgv(), main], {
     env: { ...process.env, PORT: 'eighty', DATA_DIR: '/nonexistent-never-created' },
     encoding: 'utf8',
   });
   t.equal(result.status, 2);
   t.equal(result.stderr.trim(), 'invalid configuration: PORT must be an integer from 0 to 65535, got "eighty"');
+});
+
+t.test('a port in use stops the server with one clear line and exit code 1, and its stores are closed', async (t) => {
+  const { createServer } = await import('node:net');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const address = taken.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-port-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const main = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
+  const result = spawnSync(process.execPath, [...typescriptExecArgv(), main], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.equal(result.status, 1);
+  const lines = result.stderr.trim().split('\n');
+  t.equal(lines.length, 1, 'one line');
+  t.match(lines[0], new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): .*; set PORT or HOST to a free address$`));
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { openEsdbEventStore } from '../../src/eventstore/esdb.js';
-import { AppendTooLargeError, InvalidAppendError } from '../../src/eventstore/port.js';
+import { openEsdbEventStore } from '../../src/eventstore/esdbEventStore.js';
+import { AppendTooLargeError, InvalidAppendError } from '../../src/eventstore/eventStore.js';
 
 /**
  * What the EventStoreDB adapter decides before it talks to a server, so it holds without one:

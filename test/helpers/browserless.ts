@@ -1,4 +1,4 @@
-import type { App } from '../../src/app.js';
+import type { App } from '../../src/runtime/app.js';
 
 /**
  * A form-posting client for the dashboard over app.inject: keeps cookies like a browser

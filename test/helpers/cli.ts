@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { typescriptExecArgv } from './serverProcess.js';
 
-const matchlog = fileURLToPath(new URL('../../src/cli/matchlog.ts', import.meta.url));
+const matchlog = fileURLToPath(new URL('../../src/bin/matchlog.ts', import.meta.url));
 
 /** Runs the real `matchlog` command in a child process. */
 export function runMatchlog(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {

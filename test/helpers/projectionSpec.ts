@@ -1,7 +1,7 @@
 import type { Test } from 'tap';
-import type { RecordedEvent } from '../../src/eventstore/port.js';
-import type { Document, ReadModelReader, ReadModelStore } from '../../src/readmodel/port.js';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
+import type { Document, ReadModelReader, ReadModelStore } from '../../src/readmodel/readModel.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import type { Projection } from '../../projections/projection.js';
 import { applyBatch } from '../../projections/unitOfWork.js';
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const mainTs = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const mainTs = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
 
 /** Node flags that let a child process run our TypeScript the way tap runs the tests. */
 export function typescriptExecArgv(): string[] {
@@ -17,7 +17,7 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` (or another script that listens, with its args) as a real process on a free loopback port. */
+/** Starts `src/bin/server.ts` (or another script that listens, with its args) as a real process on a free loopback port. */
 export async function startServerProcess(env: Record<string, string>, script = mainTs, args: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...typescriptExecArgv(), script, ...args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },

@@ -5,8 +5,8 @@ import { createMatchCommands } from '../../src/commands/matchCommands.js';
 import type { SyncEnforcement } from '../../src/domain/clubSync.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { createWriteTokenHasher } from '../../src/domain/writeToken.js';
-import type { EventStore, RecordedEvent } from '../../src/eventstore/port.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import type { EventStore, RecordedEvent } from '../../src/eventstore/eventStore.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { fixture } from './fixtures.js';
 import { tempDataDir } from './testApp.js';
 

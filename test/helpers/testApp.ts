@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildApp, type App } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { type Engine, openEngine } from '../../src/engine.js';
-import { loadWriteTokenKey } from '../../src/writeTokenKey.js';
+import { buildApp, type App } from '../../src/runtime/app.js';
+import { type Config, loadConfig } from '../../src/runtime/config.js';
+import { type Engine, openEngine } from '../../src/runtime/engine.js';
+import { loadWriteTokenKey } from '../../src/runtime/writeTokenKey.js';
 import { mongoWorkerEnv } from './workerProcess.js';
 
 export interface TestApp {

@@ -90,8 +90,8 @@ t.test('CSRF: every form needs the token of this browser', async (t) => {
 
 t.test('login attempts are rate-limited per address', async (t) => {
   const s = await startTestApp(t);
-  const { buildApp } = await import('../../src/app.js');
-  const { loadWriteTokenKey } = await import('../../src/writeTokenKey.js');
+  const { buildApp } = await import('../../src/runtime/app.js');
+  const { loadWriteTokenKey } = await import('../../src/runtime/writeTokenKey.js');
   const app = await buildApp({ config: s.config, engine: s.engine, writeTokenKey: loadWriteTokenKey(s.config), dashboardRateLimits: { login: { max: 3, timeWindowMs: 60_000 }, signUp: { max: 3, timeWindowMs: 60_000 } }, logStream: { write: () => {} } });
   t.teardown(() => app.close());
   const client = dashboardClient(app);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { LIVE_PAGE_CSP } from '../../src/http/pages/layout.js';
+import { LIVE_PAGE_CSP } from '../../src/http/views/layout.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
 t.test('helmet on every route; pages keep their strict CSP', async (t) => {

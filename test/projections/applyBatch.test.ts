@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { Projection } from '../../projections/projection.js';
 import { applyBatch } from '../../projections/unitOfWork.js';
-import type { ReadModelReader } from '../../src/readmodel/port.js';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import type { ReadModelReader } from '../../src/readmodel/readModel.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { recorded } from '../helpers/projectionSpec.js';
 
 /** Counts a projection's document per stream: reads the current count, puts count + 1. */

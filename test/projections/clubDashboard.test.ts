@@ -1,7 +1,7 @@
 import t from 'tap';
 import { statRates } from '../../src/domain/statRates.js';
-import type { RecordedEvent } from '../../src/eventstore/port.js';
-import type { ReadModelReader } from '../../src/readmodel/port.js';
+import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
+import type { ReadModelReader } from '../../src/readmodel/readModel.js';
 import { clubDashboardProjection, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, type SeasonFilter } from '../../projections/clubSeasonTotals.js';
 import { MAX_COPIED_PLAYERS, MAX_TRACKED_STATS } from '../../projections/clubSyncSource.js';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { encodeMatchStreamEvent, type MatchStreamEvent } from '../../src/domain/matchEvents.js';
-import type { RecordedEvent } from '../../src/eventstore/port.js';
+import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
 import { historyEntryId, MATCH_HISTORY, matchHistoryProjection, readHistoryEntries } from '../../projections/matchHistory.js';
 import { projectionSpec, recorded } from '../helpers/projectionSpec.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { allProjections } from '../../projections/all.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
 import { runProjection } from '../../projections/runner.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { openSqliteReadModel } from '../../src/readmodel/sqlite.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
 const indexesOf = (file: string, table: string) => {

@@ -4,13 +4,19 @@ import type { FastifyReply } from 'fastify';
 import type { ClubCommands } from '../../commands/clubCommands.js';
 import { DomainError } from '../../domain/errors.js';
 import { classifyClientAddress } from '../clientAddress.js';
-import { renderLoginPage, renderSignUpPage } from '../pages/dashboard/accountPages.js';
-import type { RateLimit } from '../clubDashboard.js';
+import { renderLoginPage, renderSignUpPage } from './views/accountPages.js';
+import { statusOf } from '../errorHandling.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, sessionCookieOptions, sessionValue, signedInClub } from './session.js';
+
+/** Attempts allowed per client address in a window (login and sign-up). */
+export interface AttemptLimit {
+  max: number;
+  timeWindowMs: number;
+}
 
 export interface AccountRoutesDeps {
   clubs: ClubCommands;
-  rateLimits: { login: RateLimit; signUp: RateLimit };
+  rateLimits: { login: AttemptLimit; signUp: AttemptLimit };
   secure: boolean;
 }
 
@@ -19,11 +25,9 @@ const SignUpBody = Type.Object({ _csrf: Type.Optional(Field(200)), clubName: Fie
 const LoginBody = Type.Object({ _csrf: Type.Optional(Field(200)), email: Field(400), password: Field(1000) });
 const LoginQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) });
 
-const STATUS = { validation: 400, forbidden: 403, not_found: 404, conflict: 409, unavailable: 503 } as const;
-
 /** Sign up, log in, log out. */
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesDeps> = async (app, { clubs, rateLimits, secure }) => {
-  const limit = (rate: RateLimit) => ({ rateLimit: { max: rate.max, timeWindow: rate.timeWindowMs } });
+  const limit = (rate: AttemptLimit) => ({ rateLimit: { max: rate.max, timeWindow: rate.timeWindowMs } });
   const html = 'text/html; charset=utf-8';
 
   function startSession(reply: FastifyReply, clubId: string) {
@@ -49,7 +53,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesDeps> = async
       return reply.redirect('/dashboard?done=welcome', 303);
     } catch (error) {
       if (!(error instanceof DomainError) || (error.code !== 'validation' && error.code !== 'conflict')) throw error;
-      return reply.code(STATUS[error.code]).type(html).send(renderSignUpPage({ csrfToken: reply.generateCsrf(), clubName, email, error: error.message }));
+      return reply.code(statusOf[error.code]).type(html).send(renderSignUpPage({ csrfToken: reply.generateCsrf(), clubName, email, error: error.message }));
     }
   });
 

@@ -6,18 +6,18 @@ import type { ExistingClub } from '../../domain/club.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
 import { DomainError, notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
-import type { ReadModelReader } from '../../readmodel/port.js';
+import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../projections/clubSeasonTotals.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
-import { renderHomePage, renderMatchesPage, renderMatchPage } from '../pages/dashboard/clubDataPages.js';
-import { query } from '../pages/dashboard/frame.js';
-import { renderPlayerPage, renderPlayersPage, renderStatsPage } from '../pages/dashboard/playerPages.js';
-import { renderKeysPage, renderNewKeyPage, renderSyncStatusPage, renderTeamsPage } from '../pages/dashboard/connectPages.js';
-import type { DashboardSection, Frame } from '../pages/dashboard/frame.js';
-import { RETURN_TO, type ReturnTo } from '../pages/dashboard/matchDecisions.js';
+import { renderHomePage, renderMatchesPage, renderMatchPage } from './views/clubDataPages.js';
+import { query } from './views/frame.js';
+import { renderPlayerPage, renderPlayersPage, renderStatsPage } from './views/playerPages.js';
+import { renderKeysPage, renderNewKeyPage, renderSyncStatusPage, renderTeamsPage } from './views/connectPages.js';
+import type { DashboardSection, Frame } from './views/frame.js';
+import { RETURN_TO, type ReturnTo } from './views/matchDecisions.js';
 import { signedInClub } from './session.js';
 
 export interface ClubRoutesDeps {

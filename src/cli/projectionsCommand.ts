@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { startProjectionWorker } from '../runtime/projectionWorker.js';
+import { ConfigError, loadConfig } from '../runtime/config.js';
+import type { CliCommand } from './command.js';
+
+export const projectionsCommand: CliCommand = {
+  name: 'projections',
+  summary: 'run the projection worker against EVENT_STORE_URL and READ_MODEL_URL until SIGTERM',
+  usage: 'matchlog projections [--status-interval <seconds>]   (health on HOST:PORT: /healthz, /readyz)',
+  async run(args, io) {
+    let statusIntervalMs: number;
+    try {
+      const { values } = parseArgs({ args, options: { 'status-interval': { type: 'string', default: '30' } } });
+      statusIntervalMs = Number(values['status-interval']) * 1000;
+      if (!Number.isFinite(statusIntervalMs) || statusIntervalMs <= 0) throw new Error('--status-interval must be a positive number of seconds');
+    } catch (error) {
+      io.err(`matchlog projections: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+    let config;
+    try {
+      config = loadConfig(io.env, { hashesWriteTokens: false });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.err(`${error.message}\n`);
+      return 2;
+    }
+    const worker = await startProjectionWorker(config, { statusIntervalMs });
+    // Runs until a signal; then the batch in progress commits before the stores close.
+    await new Promise<void>((resolve) => {
+      process.once('SIGTERM', resolve);
+      process.once('SIGINT', resolve);
+    });
+    await worker.close();
+    return 0;
+  },
+};

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteReadModel } from '../readmodel/sqliteReadModel.js';
+import { allProjections } from '../../projections/all.js';
+import { verifyProjection } from '../../projections/verify.js';
+import type { CliCommand } from './command.js';
+import { openStores } from './stores.js';
+
+const clip = (value: unknown) => {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+
+export const verifyCommand: CliCommand = {
+  name: 'verify',
+  summary: 'replay the whole log into a scratch read model and compare it with the live one',
+  usage: 'matchlog verify',
+  async run(_args, io) {
+    const stores = await openStores(io.env);
+    const scratchDir = mkdtempSync(join(tmpdir(), 'matchlog-verify-'));
+    const scratch = openSqliteReadModel(join(scratchDir, 'scratch.sqlite'));
+    let total = 0;
+    try {
+      for (const projection of allProjections) {
+        const { checkpoint, differences } = await verifyProjection(projection, stores.eventStore, stores.readModel, scratch);
+        total += differences.length;
+        io.out(`${projection.name}: ${differences.length === 0 ? 'matches the log' : `${differences.length} difference(s)`} (checked at position ${String(checkpoint)})\n`);
+        for (const d of differences) {
+          const where = d.problem === 'differs' ? ` at ${d.path}: live ${clip(d.live)}, log says ${clip(d.fromLog)}` : '';
+          io.out(`  ${d.collection} ${d.id}: ${d.problem}${where}\n`);
+        }
+      }
+      io.out(total === 0 ? 'verified: every read model is exactly what the log says\n' : `FAILED: ${total} difference(s) between the read models and the log\n`);
+      return total === 0 ? 0 : 1;
+    } finally {
+      await scratch.close();
+      rmSync(scratchDir, { recursive: true, force: true });
+      await stores.close();
+    }
+  },
+};

@@ -1,0 +1,80 @@
+import { connectEsdb } from './esdbConnection.js';
+import { appendToEsdb } from './esdbAppend.js';
+import { createEsdbReads } from './esdbReads.js';
+import { subscribeToEsdbAll } from './esdbSubscription.js';
+import { invalidAppend } from './eventChecks.js';
+import type { AllSubscription, EventStore } from './eventStore.js';
+import { namedWithPrefix, SERVICE_STREAM_PREFIXES } from './streamPrefixes.js';
+
+export interface EsdbLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface EsdbEventStoreOptions {
+  /** The server's MaxAppendSize in bytes (EventStoreDB's default is 1 MiB). */
+  maxAppendBytes?: number;
+  /** Streams delivered by readAll, headPosition and subscribeToAll; the service's by default. */
+  streamPrefixes?: readonly string[];
+  /** First wait before resubscribing after a dropped subscription; doubles up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /**
+   * Servers before EventStoreDB 23.10 never say a subscription caught up; after this long
+   * without events the subscription compares its position with the head of the log itself.
+   */
+  caughtUpProbeMs?: number;
+  logger?: EsdbLogger;
+}
+
+/**
+ * The event store on EventStoreDB / KurrentDB (gRPC, @eventstore/db-client 6), selected by an
+ * `esdb://` or `esdb+discover://` EVENT_STORE_URL that carries TLS settings and credentials.
+ *
+ * Durability: an append resolves once the leader has committed it to a quorum of nodes.
+ * Idempotency: event ids come from the caller; appending the same ids at the same place again
+ * is recognised by the server and returns the first result.
+ * Size: the server refuses appends above its MaxAppendSize (default 1 MiB; counted as data +
+ * metadata + twice the event type's length per event); such appends are refused here before
+ * anything is sent, with AppendTooLargeError. Single events have no limit of their own below
+ * the log's record size (16 MiB) unless the server sets MaxAppendEventSize.
+ */
+export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions = {}): EventStore {
+  const client = connectEsdb(url);
+  const maxAppendBytes = options.maxAppendBytes ?? 1024 * 1024;
+  const prefixes = [...(options.streamPrefixes ?? SERVICE_STREAM_PREFIXES)];
+  const retry = { retryDelayMs: options.retryDelayMs ?? 200, maxRetryDelayMs: options.maxRetryDelayMs ?? 10_000 };
+  const caughtUpProbeMs = options.caughtUpProbeMs ?? 1000;
+  const reads = createEsdbReads(client, namedWithPrefix(prefixes));
+  const subscriptions = new Set<AllSubscription>();
+  let closed = false;
+
+  return {
+    positionUnit: 'byte',
+
+    async appendToStream(streamId, events, expectedRevision) {
+      if (closed) throw new Error('event store is closed');
+      const invalid = invalidAppend(streamId, events);
+      if (invalid) throw invalid;
+      return appendToEsdb(client, { streamId, events, expectedRevision, maxAppendBytes });
+    },
+
+    ...reads,
+
+    subscribeToAll({ after, batchSize = 100 }) {
+      const deps = { client, prefixes, headPosition: reads.headPosition, retry, caughtUpProbeMs, logger: options.logger, onClose: () => subscriptions.delete(subscription) };
+      const subscription = subscribeToEsdbAll(deps, { after, batchSize });
+      // One asked for after the store closed ends at once, as the store's own would have.
+      if (closed) void subscription.close();
+      else subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+      await client.dispose();
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The event store port: streams of events with revisions, one global order over all of them.
+ * Adapters: SQLite (embedded default, ./sqliteEventStore.ts) and EventStoreDB (./esdbEventStore.ts).
+ * Every adapter is held to the same behaviour by test/contract/eventStoreContract.ts.
+ */
+
+/**
+ * Position of an event in the global log: strictly increasing in commit order. SQLite numbers
+ * events 1, 2, 3...; EventStoreDB uses the event's byte offset in its log (commit position),
+ * which stays below 2^53 for any log smaller than 8 PiB.
+ */
+export type Position = number;
+
+/** Revision of an event within its stream, 0 for the first. */
+export type Revision = number;
+
+/** What the writer believes the stream looks like; the append fails if it is wrong. */
+export type ExpectedRevision = 'no_stream' | 'any' | Revision;
+
+export interface EventMetadata {
+  /** The request that caused the event, for tracing. */
+  requestId?: string;
+  /** Where the request came from, as a class only (never an address): loopback, private, public. */
+  clientAddressClass?: string;
+  /** Version of the metadata shape. */
+  schemaVersion: number;
+}
+
+export interface NewEvent {
+  /** Unique lower-case UUID; appending the same ids again at the same place is a no-op (idempotent retry). */
+  id: string;
+  type: string;
+  /** JSON text, stored and returned byte for byte. */
+  data: string;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent extends NewEvent {
+  streamId: string;
+  revision: Revision;
+  position: Position;
+  /** ISO-8601 time the store recorded the event. */
+  recordedAt: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended: pass it as the next expected revision. */
+  nextExpectedRevision: Revision;
+  /** Global position of the last event appended. */
+  position: Position;
+}
+
+export interface ReadStreamOptions {
+  fromRevision?: Revision;
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Read events after this position (exclusive); null reads from the start. */
+  after: Position | null;
+  maxCount: number;
+}
+
+export type SubscriptionItem =
+  | { kind: 'events'; events: RecordedEvent[] }
+  /** Everything up to `position` has been delivered; more will come as it is appended. */
+  | { kind: 'caughtUp'; position: Position | null };
+
+export interface AllSubscription extends AsyncIterable<SubscriptionItem> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /** What the distance between two positions counts: events (SQLite) or bytes of log (EventStoreDB). */
+  readonly positionUnit: 'event' | 'byte';
+  /**
+   * Appends atomically: all events or none. Resolves only once the events are durable
+   * (fsync'd or quorum-acknowledged). Rejects with WrongExpectedRevisionError when the stream
+   * is not at `expectedRevision`, with AppendTooLargeError (nothing written) when the
+   * events exceed what the store takes in one append, and with InvalidAppendError (nothing
+   * written) when they break the envelope every store checks (./eventChecks.ts).
+   */
+  appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** The stream's events in order; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of all streams in global order. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest event, null for an empty store. */
+  headPosition(): Promise<Position | null>;
+  /**
+   * Delivers every event after `after` in global order, batch by batch, then keeps delivering
+   * new ones. Ordered, at least once per subscription. Says caughtUp once each time it reaches
+   * the head, with the last position delivered (`after` when none); ends at once when closed.
+   */
+  subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: Revision | 'no_stream',
+  ) {
+    super(`stream ${streamId} is at ${String(actual)}, expected ${String(expected)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** The events are larger than the store accepts in one append; nothing was written. */
+export class AppendTooLargeError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`append to ${streamId} is ${bytes} bytes; the event store takes at most ${maxBytes} per append`);
+    this.name = 'AppendTooLargeError';
+  }
+}
+
+/** The append breaks the envelope every store checks (src/eventstore/eventChecks.ts); nothing was written. */
+export class InvalidAppendError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string | null,
+    readonly problem: string,
+  ) {
+    super(`append to ${streamId} refused: ${eventId === null ? '' : `event ${eventId} `}${problem}`);
+    this.name = 'InvalidAppendError';
+  }
+}

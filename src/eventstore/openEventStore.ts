@@ -1,0 +1,18 @@
+import { type EsdbLogger, openEsdbEventStore } from './esdbEventStore.js';
+import type { EventStore } from './eventStore.js';
+import { openSqliteEventStore } from './sqliteEventStore.js';
+
+export interface OpenEventStoreOptions {
+  /** EventStoreDB's MaxAppendSize, from ESDB_MAX_APPEND_BYTES. */
+  esdbMaxAppendBytes?: number;
+  logger?: EsdbLogger;
+}
+
+/** Picks the event-store adapter by URL scheme (DESIGN.md: configuration). */
+export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
+  if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length));
+  if (url.startsWith('esdb:') || url.startsWith('esdb+discover:')) {
+    return openEsdbEventStore(url, { maxAppendBytes: options.esdbMaxAppendBytes, logger: options.logger });
+  }
+  throw new Error(`no event-store adapter for ${url.split(':')[0] ?? ''}: URLs`);
+}

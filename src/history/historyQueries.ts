@@ -1,0 +1,112 @@
+import { notFound } from '../domain/errors.js';
+import type { MatchDiff } from '../domain/matchDiff.js';
+import { matchStreamId } from '../domain/matchId.js';
+import type { EventStore } from '../eventstore/eventStore.js';
+import type { ReadModelReader } from '../readmodel/readModel.js';
+import { type MatchHistoryDoc, readHistoryEntries } from '../../projections/matchHistory.js';
+import { type PublicEvent, publicEvent } from './publicEvent.js';
+
+/**
+ * The auditor's view of a match: every event in order, how each write came, and what changed
+ * from the version before. Entries come from the matchHistory projection, which computed each
+ * diff once; a version's payload is read from the log itself (readMatchAt).
+ */
+export interface HistoryEntry {
+  revision: number;
+  position: number;
+  type: string;
+  recordedAt: string;
+  requestId: string | null;
+  clientAddressClass: string | null;
+  /** Match content events: how the upload came, and the protection fixed at creation. */
+  content: { via: 'POST' | 'PUT'; protection: 'protected' | 'unprotected' | null } | null;
+  /** For content events: the change from the previous version; null for the first version. */
+  diff: MatchDiff | null;
+  /** Other events: their public fields. */
+  details: Record<string, unknown> | null;
+}
+
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  /** Revision to pass as `from` for the next page; null on the last page. */
+  next: number | null;
+  /** The newest revision of the stream. */
+  head: number;
+  /** Fixed at creation: when true, every later version was written with the match's token. */
+  protected: boolean;
+}
+
+export interface HistoryQuery {
+  order: 'oldest' | 'newest';
+  limit: number;
+  /** First revision of the page (inclusive), in the page's order. */
+  from?: number;
+}
+
+const entryOf = (doc: MatchHistoryDoc): HistoryEntry => ({
+  revision: doc.revision,
+  position: doc.position,
+  type: doc.type,
+  recordedAt: doc.recordedAt,
+  requestId: doc.requestId,
+  clientAddressClass: doc.clientAddressClass,
+  content: doc.via === null ? null : { via: doc.via, protection: doc.protection },
+  diff: doc.diff,
+  details: doc.details,
+});
+
+/** Every event of a match's stream has an entry, so an entry's place in the list is its revision. */
+export async function readMatchHistory(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: HistoryQuery): Promise<HistoryPage> {
+  const [newest] = await readHistoryEntries(reader, matchId, { order: 'newest', limit: 1, offset: 0 });
+  const [first] = await readHistoryEntries(reader, matchId, { order: 'oldest', limit: 1, offset: 0 });
+  if (!newest || !first) throw notFound(`no match with id "${matchId}"`);
+  const offset = query.order === 'oldest' ? (query.from ?? 0) : newest.revision - (query.from ?? newest.revision);
+  const window = offset < 0 ? [] : await readHistoryEntries(reader, matchId, { order: query.order, limit: query.limit + 1, offset });
+  return {
+    entries: window.slice(0, query.limit).map(entryOf),
+    next: window[query.limit]?.revision ?? null,
+    head: newest.revision,
+    protected: first.protection === 'protected',
+  };
+}
+
+export interface MatchAtRevision {
+  /** The content event in force at the asked revision. */
+  version: PublicEvent & { content: NonNullable<PublicEvent['content']> };
+  created: PublicEvent & { content: NonNullable<PublicEvent['content']> };
+  head: number;
+}
+
+/** The match as it was at `revision`: the last content event at or before it. */
+export async function readMatchAt(store: EventStore, matchId: string, revision: number): Promise<MatchAtRevision> {
+  const streamId = matchStreamId(matchId);
+  const [first] = await store.readStream(streamId, { maxCount: 1 });
+  const [newest] = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
+  if (!first || !newest) throw notFound(`no match with id "${matchId}"`);
+  if (revision > newest.revision) throw notFound(`match "${matchId}" has no revision ${revision}; the latest is ${newest.revision}`);
+  const created = publicEvent(first);
+  if (!created.content) throw new Error(`${streamId} does not start with MatchCreated`);
+  for (let from = revision; from >= 0; ) {
+    const events = await store.readStream(streamId, { direction: 'backwards', fromRevision: from, maxCount: 16 });
+    for (const event of events) {
+      const version = publicEvent(event);
+      if (version.content) return { version: { ...version, content: version.content }, created: { ...created, content: created.content }, head: newest.revision };
+    }
+    const last = events.at(-1);
+    if (!last) break;
+    from = last.revision - 1;
+  }
+  throw notFound(`match "${matchId}" has no version at revision ${revision}`);
+}
+
+/** Every event of the match, oldest first, a page at a time (for export and replay). */
+export async function* matchEvents(store: EventStore, matchId: string, pageSize = 100): AsyncGenerator<PublicEvent> {
+  const streamId = matchStreamId(matchId);
+  for (let from = 0; ; ) {
+    const events = await store.readStream(streamId, { fromRevision: from, maxCount: pageSize });
+    for (const event of events) yield publicEvent(event);
+    const last = events.at(-1);
+    if (!last || events.length < pageSize) return;
+    from = last.revision + 1;
+  }
+}

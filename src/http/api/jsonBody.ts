@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { unsupported, validationError } from '../../domain/errors.js';
+import { asJsonText, type JsonText } from '../../domain/jsonText.js';
+import { type JsonShapeLimits, jsonShapeProblem } from './jsonShape.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body's text as received (trimmed), for storing without re-serialising. */
+    rawJson: JsonText | null;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The charset parameter of a Content-Type, lower-cased, or null. */
+function charsetOf(contentType: string | undefined): string | null {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
+  return match?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * JSON is the only body type the API takes: every other content type gets 415. Bodies must be
+ * UTF-8 and uncompressed, and are bounded in depth and size before anything is stored. They are
+ * parsed with Fastify's prototype-poisoning-safe parser, and their text is kept.
+ */
+export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape: JsonShapeLimits) {
+  app.removeAllContentTypeParsers();
+  app.decorateRequest('rawJson', null);
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(
+    /^application\/([\w.-]+\+)?json\s*(;.*)?$/i,
+    { parseAs: 'buffer', bodyLimit },
+    (request, body, done) => {
+      // The body has been read whole by now, so the client can read this answer (no broken pipe).
+      const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+      if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+        return done(unsupported(`Content-Encoding "${encoding}" is not accepted; send the JSON uncompressed (bodies up to MAX_BODY_BYTES)`));
+      }
+      const charset = charsetOf(request.headers['content-type']);
+      if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+        return done(unsupported(`charset "${charset}" is not accepted; send the JSON as UTF-8 (Content-Type: application/json; charset=utf-8)`));
+      }
+      let text: string;
+      try {
+        text = utf8.decode(typeof body === 'string' ? Buffer.from(body) : body);
+      } catch {
+        return done(validationError('the request body is not valid UTF-8; send the JSON encoded as UTF-8'));
+      }
+      parse(request, text, (error, value) => {
+        if (error) return done(error);
+        const problem = jsonShapeProblem(value, shape);
+        if (problem !== null) return done(validationError(problem));
+        request.rawJson = asJsonText(text.trim());
+        done(null, value);
+      });
+    },
+  );
+}

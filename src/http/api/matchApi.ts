@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MatchCommands } from '../../commands/matchCommands.js';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { RateLimit } from './tokenFailures.js';
+import { DomainError, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
+import { asJsonText, withPayload } from '../../domain/jsonText.js';
+import type { WriteVia } from '../../domain/matchEvents.js';
+import type { EventStore } from '../../eventstore/eventStore.js';
+import { readMatchAt } from '../../history/historyQueries.js';
+import { createLru } from '../../platform/lru.js';
+import type { ReadModelReader } from '../../readmodel/readModel.js';
+import { readPublicPayload } from '../../../projections/publicView.js';
+import type { CurrentPublicView } from '../public/publicViews.js';
+import { classifyClientAddress } from '../clientAddress.js';
+import { notModified } from '../public/renderedPages.js';
+import type { TokenFailureThrottle } from './tokenFailures.js';
+import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
+
+export interface MatchApiDeps {
+  matches: MatchCommands;
+  currentPublicView: CurrentPublicView;
+  eventStore: EventStore;
+  matchUrl: (id: string) => string;
+  /** Writes per client address (WRITE_RATE_LIMIT); null: unlimited. */
+  writeRateLimit: RateLimit | null;
+  /** 429 after repeated 403s on one match from one address (TOKEN_FAILURE_LIMIT); null: off. */
+  tokenFailures: TokenFailureThrottle | null;
+}
+
+const CLUB_SYNC_DESCRIPTION =
+  'Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club\'s dashboard, ' +
+  'authenticated by the club\'s app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, ' +
+  'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
+  'or a clubId or teamId that names no club or team of it).';
+
+/** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures }) => {
+  // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
+  // one count for POST and PUT together; reads are not limited.
+  await app.register(fastifyRateLimit, {
+    global: writeRateLimit !== null,
+    max: writeRateLimit?.max ?? 0,
+    timeWindow: writeRateLimit?.windowMs ?? 0,
+    errorResponseBuilder: (_request, context) =>
+      tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
+  });
+  /**
+   * Answers by match and revision, as UTF-8 bytes: a revision fixes the whole answer, so a match
+   * followed by many viewers is read from the log and encoded once per upload. A few live
+   * matches at a time are what is watched; 64 answers of ~100 KB bound the memory.
+   */
+  const views = createLru<Buffer>(64);
+
+  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
+    const payload = request.rawJson;
+    if (payload === null) throw validationError('send the match as a JSON object');
+    const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
+    if (wait !== null) {
+      throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
+    }
+    const result = await matches.upload({
+      via,
+      matchId,
+      payload,
+      body: request.body,
+      writeToken: headers['x-write-token'] ?? null,
+      appKey: headers['x-app-key'] ?? null,
+      requestId: request.id,
+      clientAddressClass: classifyClientAddress(request.ip),
+    }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
+      throw error;
+    });
+    if (result.clubSync !== null) {
+      const { type, data } = result.clubSync;
+      request.log.info({ clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } }, 'club sync');
+    }
+    // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
+    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
+  }
+
+  app.post(
+    '/api/matches',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Create or upsert a match',
+        description:
+          'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
+          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe. ' +
+          CLUB_SYNC_DESCRIPTION,
+        body: MatchPayload,
+        headers: WriteHeaders,
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
+        response: { 201: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
+      },
+    },
+    async (request, reply) => {
+      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers);
+      return reply.code(201).send(body);
+    },
+  );
+
+  app.put(
+    '/api/matches/:id',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Create (unprotected) or replace a match',
+        description:
+          'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
+          'A protected match needs its X-Write-Token. Answers 200 in both cases. ' + CLUB_SYNC_DESCRIPTION,
+        params: MatchParams,
+        body: MatchPayload,
+        headers: WriteHeaders,
+        // Each credential is optional ({}: none); together they are the write token and the club's key.
+        security: [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }],
+        response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (request.body.id !== undefined && request.body.id !== id) {
+        throw validationError(`the body's id "${request.body.id}" differs from the id in the path "${id}"; send the same id or leave it out of the body`);
+      }
+      return upload(request, 'PUT', id, request.headers);
+    },
+  );
+
+  app.get(
+    '/api/matches/:id',
+    {
+      config: { rateLimit: false },
+      schema: {
+        tags: ['matches'],
+        summary: 'View a match',
+        description:
+          'The payload as last uploaded, with its metadata. No authentication. ' +
+          'With ?revision=N, the match as it was at revision N, read from the log.',
+        params: MatchParams,
+        querystring: RevisionQuery,
+        response: { 200: MatchView, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { revision } = request.query;
+      // Already JSON text: Fastify sends strings as they are, so widen the typed reply to say so.
+      const untyped: FastifyReply = reply.type('application/json; charset=utf-8');
+      if (revision !== undefined) {
+        const { version, created, head } = await readMatchAt(eventStore, id, revision);
+        const meta = {
+          id,
+          url: matchUrl(id),
+          createdAt: created.recordedAt,
+          updatedAt: version.recordedAt,
+          revision: version.revision,
+          protected: created.content.protection === 'protected',
+          latestRevision: head,
+        };
+        return untyped.send(withPayload(meta, asJsonText(version.content.payloadText)));
+      }
+      const doc = await currentPublicView(id);
+      if (doc === null) throw notFound(`no match with id "${id}"`);
+      const etag = `"r${doc.revision}"`;
+      untyped.header('etag', etag).header('cache-control', 'no-cache');
+      if (notModified(request, etag)) return untyped.code(304).send();
+      const key = `${doc.id}\0${doc.revision}`;
+      const cached = views.get(key);
+      if (cached !== undefined) return untyped.send(cached);
+      const meta = {
+        id: doc.id,
+        url: matchUrl(doc.id),
+        createdAt: doc.createdAt,
+        updatedAt: doc.updatedAt,
+        revision: doc.revision,
+        versions: doc.versions,
+        protected: doc.protected,
+      };
+      // The payload text is sent as stored in the log, without a parse and re-serialise.
+      const body = Buffer.from(withPayload(meta, await readPublicPayload(eventStore, doc)));
+      views.set(key, body);
+      return untyped.send(body);
+    },
+  );
+};

@@ -1,0 +1,88 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError } from 'fastify';
+import type { ClubCommands } from '../../commands/clubCommands.js';
+import { DomainError } from '../../domain/errors.js';
+import { statusOf } from '../errorHandling.js';
+import type { ReadModelReader } from '../../readmodel/readModel.js';
+import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
+import type { SyncEnforcement } from '../../domain/clubSync.js';
+import { clubRoutes } from './clubRoutes.js';
+import { DASHBOARD_PATH } from './session.js';
+import { renderDashboardErrorPage } from './views/accountPages.js';
+import { PAGE_CSP } from '../views/layout.js';
+
+export interface ClubDashboardDeps {
+  clubs: ClubCommands;
+  readModel: ReadModelReader;
+  matchUrl: (matchId: string) => string;
+  publicBaseUrl: string;
+  /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
+  globalEnforcement: SyncEnforcement;
+  /** Signs session and CSRF cookies. */
+  sessionKey: Buffer;
+  /** Login and sign-up attempts per client address. */
+  rateLimits?: { login: AttemptLimit; signUp: AttemptLimit };
+}
+
+export const CSRF_COOKIE = 'matchlog_csrf';
+const DEFAULT_RATE_LIMITS = { login: { max: 10, timeWindowMs: 60_000 }, signUp: { max: 10, timeWindowMs: 60 * 60_000 } };
+
+
+/**
+ * The club dashboard under /dashboard: server-rendered pages that work without JavaScript.
+ * Cookies, form bodies, CSRF protection and rate limits are registered in this plugin's own
+ * context, so the JSON API keeps taking JSON only and sets no cookies.
+ */
+export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async (app, deps) => {
+  const secure = deps.publicBaseUrl.startsWith('https:');
+  // Pages, not API: kept out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(fastifyCookie, { secret: deps.sessionKey });
+  await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
+  await app.register(fastifyCsrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { path: DASHBOARD_PATH, sameSite: 'lax', httpOnly: true, signed: true, secure },
+  });
+  await app.register(fastifyRateLimit, { global: false });
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply
+      .header('content-security-policy', PAGE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      // Pages show club data and, once, a new app key: never cache them.
+      .header('cache-control', 'no-store');
+  });
+  // Every form posts a CSRF token; checked once the form body is parsed.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method === 'POST') app.csrfProtection(request, reply, done);
+    else done();
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const back = { href: '/dashboard', label: 'Back to the dashboard' };
+    const page = (status: number, title: string, message: string) =>
+      reply.code(status).type('text/html; charset=utf-8').send(renderDashboardErrorPage(status, title, message, back));
+    if (error instanceof DomainError) return page(statusOf[error.code], 'That did not work', error.message);
+    if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+      return page(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
+    }
+    if (error.statusCode === 429) return page(429, 'Too many attempts', `Too many attempts from your address: ${error.message.replace(/^Rate limit exceeded, /, '')}.`);
+    if (error.validation) return page(400, 'Bad request', `The request was not understood (${error.validationContext ?? 'request'}: ${error.validation[0]?.message ?? 'invalid'}).`);
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'dashboard request failed');
+      return page(status, 'Something went wrong', 'The error has been logged. Try again in a moment.');
+    }
+    return page(status, 'That did not work', error.message);
+  });
+  const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
+  await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
+  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });
+};

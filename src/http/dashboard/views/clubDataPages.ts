@@ -1,0 +1,173 @@
+import type { Team } from '../../../domain/club.js';
+import type { ActionLine } from '../../../domain/matchPayload.js';
+import { clubPlayers } from '../../../domain/clubSync.js';
+import { boxScore } from '../../../domain/statVocabulary.js';
+import { type ClubMatchActionsDoc, type ClubMatchDoc, type ClubPlayerCopy, statsOf } from '../../../../projections/clubDashboard.js';
+import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
+import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
+import { html, SafeHtml } from '../../views/html.js';
+import { OUTCOME_LABELS } from './connectPages.js';
+import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, teamNames, when } from './frame.js';
+import { teamFilter } from './playerPages.js';
+import { matchDecisionControls, settleSideForm } from './matchDecisions.js';
+
+const score = (match: ClubMatchDoc) => `${match.home.score ?? '–'} : ${match.away.score ?? '–'}`;
+const matchTitle = (match: ClubMatchDoc) => `${match.home.name ?? 'Home'} vs ${match.away.name ?? 'Away'}`;
+
+export interface HomePage {
+  clubId: string;
+  teams: Team[];
+  matches: number;
+  players: number;
+  latestSync: SyncLogDoc | null;
+  info: string | null;
+}
+
+export function renderHomePage(frame: Frame, page: HomePage): string {
+  const latest = page.latestSync;
+  return dashboardPage(
+    frame,
+    'Dashboard',
+    html`<h1>${frame.clubName}</h1>
+${notice(page.info)}
+<p>Your club id: <code class="id" data-testid="club-id">${page.clubId}</code></p>
+<div class="cards">
+<div class="card"><span class="big">${page.teams.length}</span><a href="/dashboard/teams">teams</a></div>
+<div class="card"><span class="big">${page.matches}</span><a href="/dashboard/matches">matches synced</a></div>
+<div class="card"><span class="big">${page.players}</span><a href="/dashboard/players">players</a></div>
+<div class="card"><span class="big">${latest ? OUTCOME_LABELS[latest.outcome].split(':')[0] : '—'}</span><a href="/dashboard/connect/sync-status">last sync</a> ${latest ? when(latest.at) : ''}</div>
+</div>
+<h2>Getting started</h2>
+<ol>
+<li>Under <a href="/dashboard/teams">Teams</a>, add your teams; each gets a <code>teamId</code>.</li>
+<li>Under <a href="/dashboard/connect">Connect</a>, generate an app key for your scoring app.</li>
+<li>In the app, enter the club id, the team id and the app key. Matches it uploads appear under <a href="/dashboard/matches">Matches</a>, <a href="/dashboard/players">Players</a> and <a href="/dashboard/stats">Stats</a>; every attempt is listed under <a href="/dashboard/connect/sync-status">Connect → Sync status</a>.</li>
+</ol>`,
+  );
+}
+
+export interface MatchesPage {
+  teams: Team[];
+  teamId: string | undefined;
+  /** This page of the club's matches, newest first. */
+  matches: ClubMatchDoc[];
+  page: number;
+  pages: number;
+  /** Matches of the whole list (not only this page) whose side is unknown. */
+  sideUnknown: number;
+  matchUrl: (id: string) => string;
+  info: string | null;
+}
+
+function standing(match: ClubMatchDoc): SafeHtml {
+  if (match.side === null) return html`<span class="side-unknown">side unknown</span>`;
+  if (match.excluded) return html`<span class="excluded">excluded</span>`;
+  return html`<span class="muted">counted (${match.side === 'home' ? match.home.name ?? 'home' : match.away.name ?? 'away'})</span>`;
+}
+
+export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
+  const names = teamNames(page.teams);
+  const unknown = page.sideUnknown;
+  const link = (n: number) => `/dashboard/matches${query({ team: page.teamId, page: n > 1 ? n : undefined })}`;
+  return dashboardPage(
+    frame,
+    'Matches',
+    html`<h1>Matches</h1>
+${notice(page.info)}
+${teamFilter('/dashboard/matches', page.teams, page.teamId)}
+${downloads('matches', 'the match list', { team: page.teamId })}
+${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
+${page.matches
+  .filter((m) => m.side === null)
+  .map((m) => html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, m, 'matches')}</div>`)}
+${page.matches.length === 0
+  ? html`<p class="muted">No synced match yet.</p>`
+  : scrollRegion('matches', html`<table class="matches">
+<thead><tr><th scope="col">Match</th><th scope="col">In stats</th><th scope="col">Date</th><th scope="col" class="num">Score</th><th scope="col">Team</th><th scope="col">Season · category · competition</th><th scope="col" class="num">Players</th><th scope="col" class="num">Actions</th><th scope="col">Sync</th><th scope="col"><span class="visually-hidden">Public page</span></th></tr></thead>
+<tbody>${page.matches.map(
+      (m) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
+<th scope="row"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></th>
+<td>${standing(m)}</td>
+<td>${m.startedAt?.slice(0, 10) ?? ''}</td>
+<td class="num">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
+<td>${names.get(m.teamId) ?? m.teamId}</td>
+<td>${[m.season, m.category, m.competition].filter((v) => v !== null).join(' · ')}</td>
+<td class="num">${m.side === null ? '' : countedPlayers({ ...m, excluded: false }).length}</td><td class="num">${m.actionCount}</td>
+<td><span class="outcome-${m.outcome}">${m.outcome === 'synced' ? 'synced' : 'without valid key'}</span></td>
+<td><a href="${page.matchUrl(m.matchId)}">public page</a></td></tr>`,
+    )}</tbody></table>`)}
+${pager(page.page, page.pages, link)}`,
+  );
+}
+
+/** A side's players in the match, in the same vocabulary as the public page. */
+function playerLines(sport: string | null, title: string, players: ClubPlayerCopy[]): SafeHtml {
+  const box = boxScore(sport, players.map((p) => statsOf(p.stats)));
+  return scrollRegion(
+    title,
+    html`<table class="match-players">
+<thead><tr><th scope="col">Player</th>${box.columns.map((c) => html`<th scope="col" class="num"><abbr title="${c.title}">${c.abbr}</abbr></th>`)}</tr></thead>
+<tbody>${players.map((p, i) => html`<tr><th scope="row"><span class="no">${p.number ?? ''}</span> ${p.name ?? p.playerId ?? ''}</th>${(box.rows[i] ?? []).map((c) => html`<td class="num">${c.text}</td>`)}</tr>`)}</tbody>
+<tfoot><tr><th scope="row">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot></table>`,
+  );
+}
+
+export interface ClubMatchPage {
+  teams: Team[];
+  match: ClubMatchDoc;
+  actions: ClubMatchActionsDoc | null;
+  matchUrl: string;
+  info: string | null;
+}
+
+/** The club's players; while the side is unknown, both sides, for the admin to see which is theirs. */
+function playersOfMatch(match: ClubMatchDoc): SafeHtml {
+  if (match.players.length === 0) return html`<h2>Players</h2><p class="muted">The payload had no players.</p>`;
+  const sideName = (side: 'home' | 'away') => (side === 'home' ? (match.home.name ?? 'Home') : (match.away.name ?? 'Away'));
+  if (match.side !== null) {
+    const players = clubPlayers(match.players, match.side);
+    return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players)}`;
+  }
+  return html`${(['home', 'away'] as const).map((side) => {
+    const players = match.players.filter((p) => p.team === side);
+    return players.length === 0 ? '' : html`<h2>${sideName(side)} (${side})</h2>${playerLines(match.sport, `players of ${sideName(side)}`, players)}`;
+  })}`;
+}
+
+export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
+  const { match, actions } = page;
+  const names = teamNames(page.teams);
+  const side = (team: string | null) => (team === 'home' ? (match.home.name ?? 'Home') : team === 'away' ? (match.away.name ?? 'Away') : (team ?? ''));
+  const playerNames = new Map(actions?.playerNames ?? []);
+  const who = (a: ActionLine) => (a.playerId === null ? '' : (playerNames.get(a.playerId) ?? a.playerId));
+  return dashboardPage(
+    frame,
+    matchTitle(match),
+    html`<h1>${matchTitle(match)}</h1>
+${notice(page.info)}
+<p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
+<section class="scoreboard" aria-label="score"><span>${match.home.name ?? 'Home'}</span><span class="score">${score(match)}</span><span>${match.away.name ?? 'Away'}</span></section>
+<section class="standing" aria-label="in the club's numbers">
+<p>${match.side === null
+  ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
+  : match.excluded
+    ? html`<strong class="excluded">Excluded</strong> from players and stats.`
+    : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`}</p>
+${matchDecisionControls(frame.csrfToken, match, 'match')}
+</section>
+${match.lines.length > 0
+  ? scrollRegion('score by set or period', html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${match.lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
+<tbody><tr><th scope="row">${match.home.name ?? 'Home'}</th>${match.lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
+<tr><th scope="row">${match.away.name ?? 'Away'}</th>${match.lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`)
+  : ''}
+${playersOfMatch(match)}
+<h2>Actions (${actions?.actions.length ?? 0})</h2>
+${actions === null || actions.actions.length === 0
+  ? html`<p class="muted">The payload had no play-by-play.</p>`
+  : scrollRegion('play-by-play', html`<table class="actions">
+<thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th><th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
+<tbody>${actions.actions.map(
+      (a) => html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
+    )}</tbody></table>`)}`,
+  );
+}

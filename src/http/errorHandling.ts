@@ -1,0 +1,115 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Router from 'find-my-way';
+import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { AppendTooLargeError } from '../eventstore/eventStore.js';
+
+/** The one status each domain error code maps to (the dashboard's HTML errors use it too). */
+export const statusOf: Record<DomainErrorCode, number> = {
+  validation: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unsupported: 415,
+  too_many_requests: 429,
+  unavailable: 503,
+  storage_full: 507,
+};
+
+export function errorBody(statusCode: number, message: string) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** The store ran out of space: SQLite's "database or disk is full", or ENOSPC from the file system. */
+export function isStorageFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /disk is full|no space left/i.test(current.message)) return true;
+  }
+  return false;
+}
+
+/** Turns "body/id must match pattern ..." style validation results into one readable sentence. */
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = `${error.validationContext ?? 'request'}${first.instancePath.replace(/\//g, '.')}`;
+  // Ajv runs verbose (src/http/validation.ts), so the failing schema and its description are at hand.
+  const { parentSchema } = first as { parentSchema?: { description?: unknown } };
+  const hint = typeof parentSchema?.description === 'string' ? ` (${parentSchema.description})` : '';
+  return `${where} ${first.message ?? 'is invalid'}${hint}`;
+}
+
+/** Fastify's own errors whose default wording does not say what to fix. */
+const fastifyMessages: Record<string, (error: FastifyError) => string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'the request body is larger than this server accepts (MAX_BODY_BYTES); send a smaller match payload',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'send the match as JSON with the header Content-Type: application/json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'the request body is empty; send the match as a JSON object',
+  FST_ERR_CTP_INVALID_JSON_BODY: (error) => `the request body is not valid JSON: ${error.message}`,
+};
+
+/** One error handler and one not-found handler for the whole app: every error body is JSON. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      const status = statusOf[error.code];
+      if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+      return reply.code(status).send(errorBody(status, error.message));
+    }
+    if (error.validation) return reply.code(400).send(errorBody(400, validationMessage(error)));
+    if (error instanceof AppendTooLargeError) {
+      // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
+      request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
+      return reply.code(413).send(errorBody(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload'));
+    }
+    if (isStorageFull(error)) {
+      request.log.error({ err: error }, 'storage full: writes are refused until space is freed');
+      return reply
+        .code(507)
+        .header('retry-after', '60')
+        .send(errorBody(507, "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)"));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(status).send(errorBody(status, 'internal error; it has been logged'));
+    }
+    const friendly = error.code ? fastifyMessages[error.code] : undefined;
+    return reply.code(status).send(errorBody(status, friendly ? friendly(error) : error.message));
+  });
+
+  // The methods of every route path, to tell "no such resource" (404) from "not that method" (405).
+  const paths = Router();
+  const methodsOf = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    // The CORS preflight catch-all (OPTIONS *) answers browsers, not "which methods does this path have".
+    if (route.url === '*') return;
+    let methods = methodsOf.get(route.url);
+    if (!methods) {
+      methods = new Set();
+      methodsOf.set(route.url, methods);
+      paths.on('GET', route.url, () => {}, { url: route.url });
+    }
+    for (const method of [route.method].flat()) methods.add(method.toUpperCase());
+  });
+  const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+  function notFound(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split('?')[0] ?? '';
+    const found = paths.find('GET', path)?.store as { url: string } | undefined;
+    const allowed = ORDER.filter((method) => found && methodsOf.get(found.url)?.has(method));
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(errorBody(405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+    }
+    return reply.code(404).send(errorBody(404, `no route for ${request.method} ${path}`));
+  }
+
+  // Answer before any body is read: an unrouted request's body is never parsed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
+  });
+  app.setNotFoundHandler(notFound);
+}

@@ -1,0 +1,66 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+import { isMatchId } from '../../domain/matchId.js';
+import type { MatchFeed } from '../../live/matchFeed.js';
+import type { ReadModelReader } from '../../readmodel/readModel.js';
+import { readPublicView } from '../../../projections/publicView.js';
+
+export interface LiveUpdatesDeps {
+  feed: MatchFeed;
+  readModel: ReadModelReader;
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs?: number;
+}
+
+/** A revision number from Last-Event-ID (header, or query for clients that cannot set it). */
+function lastEventId(value: unknown): number | null {
+  return typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
+
+const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\ndata: {"revision":${revision}}\n\n`;
+
+/**
+ * GET /match/:id/live: Server-Sent Events, one `revision` event each time the public view
+ * of the match moves on. Fed by the read side's match feed, so it works whichever process
+ * took the write. A reconnect with Last-Event-ID older than the current revision gets the
+ * current one at once; without it the first event is the current revision.
+ */
+export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { feed, readModel, heartbeatMs = 15_000 }) => {
+  const open = new Set<ServerResponse>();
+  const heartbeat = setInterval(() => {
+    for (const stream of open) stream.write(': heartbeat\n\n');
+  }, heartbeatMs);
+  heartbeat.unref();
+  app.addHook('preClose', async () => {
+    clearInterval(heartbeat);
+    // Viewers reconnect (to another process, or this one restarted) with Last-Event-ID.
+    for (const stream of open) stream.destroy();
+    open.clear();
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { lastEventId?: string } }>('/match/:id/live', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    const doc = isMatchId(id) ? await readPublicView(readModel, id) : null;
+    if (doc === null) return reply.code(404).type('text/plain; charset=utf-8').send(`no match with id ${id}\n`);
+    const seen = lastEventId(request.headers['last-event-id']) ?? lastEventId(request.query.lastEventId);
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      // Never reused for another request: a stream ended at shutdown closes its socket too.
+      connection: 'close',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': request.id,
+    });
+    stream.write('retry: 3000\n\n');
+    if (seen === null || seen < doc.revision) stream.write(revisionEvent(doc.revision));
+    open.add(stream);
+    const unwatch = feed.watch(id, doc.revision, (revision) => stream.write(revisionEvent(revision)));
+    stream.once('close', () => {
+      unwatch();
+      open.delete(stream);
+    });
+  });
+};

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
+import { DomainError } from '../../domain/errors.js';
+import { isMatchId } from '../../domain/matchId.js';
+import { summarizeMatch } from '../../domain/matchPayload.js';
+import type { EventStore } from '../../eventstore/eventStore.js';
+import { readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
+import type { ReadModelReader } from '../../readmodel/readModel.js';
+import { type PublicViewDoc, readPublicMatch, readPublicPayload } from '../../../projections/publicView.js';
+import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
+import { renderHistoryPage } from './views/historyPage.js';
+import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
+import { type MatchPageView, renderMatchMain, renderMatchPage, renderNotFoundPage } from './views/matchPage.js';
+import type { CurrentPublicView } from './publicViews.js';
+import { createRenderedCache, type RenderedBody, renderedBody, sendRendered } from './renderedPages.js';
+
+interface PageQuery {
+  revision?: string;
+  order?: string;
+  from?: string;
+  part?: string;
+}
+
+export interface MatchPageDeps {
+  readModel: ReadModelReader;
+  currentPublicView: CurrentPublicView;
+  eventStore: EventStore;
+  /** The public address of a match's page (PUBLIC_BASE_URL + /match/id). */
+  matchUrl: (id: string) => string;
+  /** Whether to send compressed bytes (the app registers @fastify/compress too). */
+  compress: boolean;
+}
+
+/** A non-negative integer from a query string, or null when absent or malformed. */
+function revisionParam(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
+
+/**
+ * The public pages of a match: server-rendered HTML that works without JavaScript; one
+ * same-origin script adds live updates. Pages of the current version are rendered once per
+ * revision and kept as bytes (and compressed bytes), with an ETag for conditional GETs.
+ */
+export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, currentPublicView, eventStore, matchUrl, compress }) => {
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
+  });
+
+  const rendered = createRenderedCache(400);
+  const notFoundPage = (reply: FastifyReply, id: string) => reply.code(404).send(renderNotFoundPage(id));
+  /** Log reads throw not-found DomainErrors; on a page they are the HTML 404. */
+  const orNotFound = async <T>(read: Promise<T>): Promise<T | null> =>
+    read.catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'not_found') return null;
+      throw error;
+    });
+
+  const viewOf = (doc: PublicViewDoc, payload: string): MatchPageView => ({
+    id: doc.id,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    versions: doc.versions,
+    protected: doc.protected,
+    revision: doc.revision,
+    publicUrl: matchUrl(doc.id),
+    summary: summarizeMatch(JSON.parse(payload)),
+  });
+
+  const RENDER: Record<Rendering, (view: MatchPageView) => string> = {
+    page: renderMatchPage,
+    main: renderMatchMain,
+    embed: renderEmbedPage,
+    embedMain: renderEmbedMain,
+  };
+
+  /**
+   * The current version, rendered once per revision (a page depends only on its document).
+   * While the public view's checkpoint has not moved, no document changed, so a cached page
+   * is served after one small checkpoint read instead of reading the match's document.
+   */
+  async function current(id: string, rendering: Rendering): Promise<RenderedBody | null> {
+    const doc = await currentPublicView(id);
+    if (doc === null) return null;
+    const key = `${doc.id}\0${doc.revision}\0${rendering}`;
+    let body = rendered.get(key);
+    if (body === undefined) {
+      body = renderedBody(RENDER[rendering](viewOf(doc, await readPublicPayload(eventStore, doc))));
+      rendered.set(key, body);
+    }
+    return body;
+  }
+
+  async function serveCurrent(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, rendering: Rendering) {
+    const { id } = request.params;
+    const body = isMatchId(id) ? await current(id, rendering) : null;
+    if (body === null) return notFoundPage(reply, id);
+    // Revalidate every time: a live match changes from one minute to the next.
+    reply.header('cache-control', 'no-cache');
+    return sendRendered(request, reply, body, compress);
+  }
+
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    if (request.query.revision === undefined) return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
+    const revision = revisionParam(request.query.revision);
+    const old = revision === null || !isMatchId(id) ? null : await orNotFound(readMatchAt(eventStore, id, revision));
+    if (old === null) return notFoundPage(reply, id);
+    return renderMatchPage({
+      id,
+      createdAt: old.created.recordedAt,
+      updatedAt: old.version.recordedAt,
+      protected: old.created.content.protection === 'protected',
+      revision: old.version.revision,
+      publicUrl: matchUrl(id),
+      summary: summarizeMatch(JSON.parse(old.version.content.payloadText)),
+      asOf: { revision: old.version.revision, latestRevision: old.head },
+    });
+  });
+
+  // Helmet's X-Frame-Options would forbid framing; the embed's own CSP says who may frame it (anyone).
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true }, helmet: { frameguard: false } }, async (request, reply) => {
+    // Only the widget may be framed, by any site.
+    reply.header('content-security-policy', EMBED_CSP);
+    return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
+  });
+
+  const qrCodes = createRenderedCache(200);
+  app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    if (!isMatchId(id) || (await currentPublicView(id)) === null) return notFoundPage(reply, id);
+    let body = qrCodes.get(id);
+    if (body === undefined) {
+      const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+      body = renderedBody(svg, 'image/svg+xml');
+      qrCodes.set(id, body);
+    }
+    reply.header('cache-control', 'public, max-age=86400').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+    return sendRendered(request, reply, body, compress);
+  });
+
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/history', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    const order = request.query.order === 'oldest' ? 'oldest' : 'newest';
+    const from = revisionParam(request.query.from);
+    const page = isMatchId(id) ? await orNotFound(readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) })) : null;
+    if (page === null) return notFoundPage(reply, id);
+    const current = await readPublicMatch(readModel, eventStore, id);
+    return renderHistoryPage({ id, order, page, summary: summarizeMatch(current === null ? null : JSON.parse(current.payload)) });
+  });
+};

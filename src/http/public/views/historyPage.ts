@@ -1,0 +1,50 @@
+import { describeDiff } from '../../../domain/matchDiff.js';
+import type { MatchSummary } from '../../../domain/matchPayload.js';
+import type { HistoryPage } from '../../../history/historyQueries.js';
+import { html } from '../../views/html.js';
+import { layout } from '../../views/layout.js';
+import { matchTitle } from './matchPage.js';
+
+export interface HistoryPageView {
+  id: string;
+  /** The newest version, for the title. */
+  summary: MatchSummary;
+  page: HistoryPage;
+  order: 'oldest' | 'newest';
+}
+
+const WRITE_LABEL: Record<string, string> = { MatchCreated: 'created', MatchReplaced: 'replaced' };
+
+/** The readable timeline of a match: who changed what, when, and what it said before. */
+export function renderHistoryPage({ id, summary, page, order }: HistoryPageView): string {
+  const title = matchTitle(id, summary);
+  const other = order === 'newest' ? 'oldest' : 'newest';
+  const rows = page.entries.map((e) => {
+    const what = e.content
+      ? html`<strong>${WRITE_LABEL[e.type] ?? e.type}</strong> by ${e.content.via}${e.content.protection ? html` (${e.content.protection})` : ''}`
+      : html`<strong>${e.type}</strong>${e.details ? html` <code>${Object.entries(e.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}</code>` : ''}`;
+    const change = e.content ? (e.diff ? describeDiff(e.diff) : 'first version') : '';
+    const from = e.clientAddressClass ? `${e.clientAddressClass} address` : '';
+    return html`<tr>
+<td class="num">${e.revision}</td>
+<td><time datetime="${e.recordedAt}">${e.recordedAt}</time></td>
+<td>${what}</td>
+<td>${change}</td>
+<td class="muted">${from}${e.requestId ? html`<br><code>${e.requestId}</code>` : ''}</td>
+<td>${e.content ? html`<a href="/match/${id}?revision=${e.revision}">view</a>` : ''}</td>
+</tr>`;
+  });
+  const next = page.next === null ? '' : html`<a href="/match/${id}/history?order=${order}&amp;from=${page.next}">${order === 'newest' ? 'Older events →' : 'Newer events →'}</a>`;
+  return layout(
+    `History of ${title}`,
+    html`<h1>History of ${title}</h1>
+<p class="muted">Match <code>${id}</code> · ${page.head + 1} events in the log · ${
+      page.protected ? 'write-protected: every change after creation was made with the match’s write token' : 'not write-protected: anyone with the id could change it'
+    }</p>
+<nav class="pages"><a href="/match/${id}">Current version</a><a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
+<div class="scroll"><table class="history">
+<thead><tr><th class="num">Rev</th><th>Time</th><th>Event</th><th>What changed</th><th>From</th><th></th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+<nav class="pages">${next}</nav>`,
+  );
+}

@@ -1,0 +1,366 @@
+import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
+import { boxScore, type BoxCell } from '../../../domain/statVocabulary.js';
+import { html, SafeHtml } from '../../views/html.js';
+import { layout } from '../../views/layout.js';
+import { phaseScores, scoreChart } from './scoreChart.js';
+import { timeTag } from './timeText.js';
+
+export interface MatchPageView {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  protected: boolean;
+  summary: MatchSummary;
+  revision: number;
+  /** Public address of the page (from PUBLIC_BASE_URL), for sharing cards and the QR code. */
+  publicUrl: string;
+  /** The current version: how many versions there have been. */
+  versions?: number;
+  /** An old version, from the log: which revision, and the newest one. */
+  asOf?: { revision: number; latestRevision: number };
+}
+
+export const teamName = (name: string | null, fallback: string) => name ?? fallback;
+
+export function matchTitle(id: string, s: MatchSummary): string {
+  return s.home.name || s.away.name ? `${teamName(s.home.name, 'Home')} vs ${teamName(s.away.name, 'Away')}` : `Match ${id}`;
+}
+
+const historyUrl = (id: string) => `/match/${id}/history`;
+const scoreText = (n: number | null) => (n === null ? '–' : String(n));
+
+/** "Hillcrest Owls 2–3 Stonebridge Lynx", for titles and sharing cards. */
+export function headline(id: string, s: MatchSummary): string {
+  if (!s.home.name && !s.away.name) return `Match ${id}`;
+  const score = s.home.score === null && s.away.score === null ? ' vs ' : ` ${scoreText(s.home.score)}–${scoreText(s.away.score)} `;
+  return `${teamName(s.home.name, 'Home')}${score}${teamName(s.away.name, 'Away')}`;
+}
+
+/** A name short enough for a narrow column: the payload's own short name, else the name. */
+const shortName = (t: TeamSummary, fallback: string) => t.short ?? t.name ?? fallback;
+
+const STATUS_WORD: Record<string, string> = { live: 'Live', final: 'Final', scheduled: 'Scheduled' };
+
+function statusBadge(s: MatchSummary): SafeHtml | string {
+  if (!s.status) return s.statusText ? html`<span class="badge">${s.statusText}</span>` : '';
+  const current = s.status === 'live' && s.current ? html` · ${s.current}` : '';
+  return html`<span class="badge ${s.status}">${STATUS_WORD[s.status]}${current}</span>`;
+}
+
+export function scoreboard(view: MatchPageView): SafeHtml {
+  const s = view.summary;
+  const team = (t: TeamSummary, side: 'home' | 'away', fallback: string) =>
+    html`<div class="team ${side}"><span class="name" title="${teamName(t.name, fallback)}">${teamName(t.name, fallback)}</span>${t.short ? html`<span class="short" aria-hidden="true">${t.short}</span>` : ''}</div>`;
+  const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
+  const when = s.startedAt ? timeTag(s.startedAt) : '';
+  const meta = [s.competition, s.category].filter((x): x is string => x !== null);
+  return html`<section class="scoreboard" aria-label="Score">
+<div class="meta">${statusBadge(s)}${meta.length > 0 ? html`<span>${meta.join(' · ')}</span>` : ''}</div>
+<div class="board">
+${team(s.home, 'home', 'Home')}
+<div class="score" data-testid="score" aria-label="${unit ? `score in ${unit}` : 'score'}"><span>${scoreText(s.home.score)}</span><span class="colon"> : </span><span>${scoreText(s.away.score)}</span></div>
+${team(s.away, 'away', 'Away')}
+</div>
+${unit === 'sets' && s.lines.length > 0 ? html`<p class="sets-inline">${s.lines.map((l) => html`<span class="${l.label === s.current ? 'current' : ''}">${scoreText(l.home)}–${scoreText(l.away)}</span>`)}</p>` : ''}
+<p class="where muted">${[s.venue ? html`<span>${s.venue}</span>` : '', when ? html`<span>${when}</span>` : ''].filter(Boolean).map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>
+</section>`;
+}
+
+export function lineScore(s: MatchSummary): SafeHtml | string {
+  if (s.lines.length === 0) return '';
+  const total = (side: 'home' | 'away') => s.lines.reduce((sum, l) => sum + (l[side] ?? 0), 0);
+  const isSets = s.scoreUnit === 'sets';
+  const head = (l: ScoreLine) =>
+    html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
+  const won = (l: ScoreLine, side: 'home' | 'away') => l.home !== null && l.away !== null && (side === 'home' ? l.home > l.away : l.away > l.home);
+  const row = (side: 'home' | 'away', t: TeamSummary, fallback: string) =>
+    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${shortName(t, fallback)}</th>${s.lines.map(
+      (l) => html`<td class="num${won(l, side) ? ' won' : ''}${l.label === s.current ? ' current' : ''}">${scoreText(l[side])}</td>`,
+    )}<td class="num total">${isSets ? scoreText(t.score) : t.score ?? total(side)}</td></tr>`;
+  return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${isSets ? 'set' : 'period'}</h2>
+<div class="scroll fit"><table class="line-score">
+<thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${s.lines.map(head)}<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
+<tbody>
+${row('home', s.home, 'Home')}
+${row('away', s.away, 'Away')}
+</tbody></table></div></section>`;
+}
+
+function charts(s: MatchSummary): SafeHtml | string {
+  const phases = phaseScores(s.actions);
+  if (phases.length === 0) return '';
+  const home = teamName(s.home.name, 'Home');
+  const away = teamName(s.away.name, 'Away');
+  return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>
+<p class="legend"><span class="key home"></span>${home} <span class="key away"></span>${away}</p>
+<div class="charts">${phases.map((p) => scoreChart(p, home, away))}</div></section>`;
+}
+
+const byShirt = (a: PlayerLine, b: PlayerLine) => {
+  const n = (p: PlayerLine) => (p.number !== null && /^\d+$/.test(p.number) ? Number(p.number) : Number.POSITIVE_INFINITY);
+  return n(a) - n(b) || (a.name ?? '').localeCompare(b.name ?? '');
+};
+
+function cell(c: BoxCell): SafeHtml {
+  return html`<td class="num"${c.sort === null ? '' : html` data-sort="${c.sort}"`}>${c.text}</td>`;
+}
+
+function playerTable(sport: string | null, title: string, side: string, players: PlayerLine[]): SafeHtml {
+  const ordered = [...players].sort(byShirt);
+  const box = boxScore(sport, ordered.map((p) => p.stats));
+  const caption = `${title}: player stats`;
+  return html`<div class="box"><h3 class="${side}">${title}</h3>
+<div class="scroll" tabindex="0" role="region" aria-label="${caption}, scrolls sideways"><table class="player-stats" data-sortable>
+<thead><tr><th scope="col" class="player" data-sort-type="number"><button type="button" class="sort">Player</button></th>${box.columns.map(
+    (c) => html`<th scope="col" class="num"><button type="button" class="sort"><abbr title="${c.title}">${c.abbr}</abbr></button></th>`,
+  )}</tr></thead>
+<tbody>${ordered.map(
+    (p, i) => html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number ?? ''}</span> ${p.name ?? p.playerId ?? ''}${p.position ? html` <span class="pos muted">${p.position}</span>` : ''}</th>${(box.rows[i] ?? []).map(cell)}</tr>`,
+  )}</tbody>
+<tfoot><tr><th scope="row" class="player">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot>
+</table></div></div>`;
+}
+
+function playerStats(s: MatchSummary): SafeHtml | string {
+  if (s.players.length === 0) return '';
+  const sides = [
+    { key: 'home', title: teamName(s.home.name, 'Home') },
+    { key: 'away', title: teamName(s.away.name, 'Away') },
+  ];
+  const known = new Set(sides.map((side) => side.key));
+  const groups = sides
+    .map((side) => ({ key: side.key, title: side.title, players: s.players.filter((p) => p.team === side.key) }))
+    .concat([{ key: 'other', title: 'Players', players: s.players.filter((p) => p.team === null || !known.has(p.team)) }])
+    .filter((g) => g.players.length > 0);
+  return html`<section aria-labelledby="box"><h2 id="box">Box score</h2>
+<p class="hint muted">Tap a column to sort. Abbreviations explain themselves on hover and to screen readers.</p>
+${groups.map((g) => playerTable(s.sport, g.title, g.key, g.players))}</section>`;
+}
+
+/** How many of a phase's actions show before "show all". */
+const RECENT_ACTIONS = 15;
+
+function playByPlay(s: MatchSummary): SafeHtml | string {
+  if (s.actions.length === 0) return '';
+  const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
+  const who = (a: ActionLine) => {
+    if (a.playerId === null) return '';
+    const p = names.get(a.playerId);
+    return p ? `${p.number !== null ? `#${p.number} ` : ''}${p.name ?? p.playerId}` : a.playerId;
+  };
+  const side = (team: string | null) => (team === 'home' ? shortName(s.home, 'Home') : team === 'away' ? shortName(s.away, 'Away') : (team ?? ''));
+  const groups = new Map<string, ActionLine[]>();
+  for (const a of s.actions) {
+    const key = a.phase ?? 'Match';
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const phases = [...groups.entries()];
+  const hasClock = s.actions.some((a) => a.clock !== null);
+  const latest = phases.length - 1;
+  const row = (a: ActionLine, previous: ActionLine | undefined) => {
+    const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
+    const teamClass = a.team === 'home' || a.team === 'away' ? a.team : '';
+    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${a.description}${who(a) ? html`<span class="who">${who(a)}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
+  };
+  return html`<section aria-labelledby="pbp"><h2 id="pbp">Play-by-play</h2>
+<p class="hint muted">Newest first. ${phases.length > 1 ? 'Earlier sets and periods are folded: open them to read.' : ''}</p>
+${[...phases].reverse().map(([phase, actions], reversedIndex) => {
+  const index = latest - reversedIndex;
+  const last = actions.at(-1);
+  const rows = actions.map((a, i) => row(a, actions[i - 1])).reverse();
+  const head = html`<thead><tr>${hasClock ? html`<th class="num" scope="col">Clock</th>` : ''}<th scope="col">Team</th><th scope="col">Action</th><th class="num" scope="col">Score</th></tr></thead>`;
+  // Long phases show their newest actions; the rest fold under "show all" (no script needed).
+  const shown = rows.slice(0, RECENT_ACTIONS);
+  const folded = rows.slice(RECENT_ACTIONS);
+  return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${actions.length} ${actions.length === 1 ? 'action' : 'actions'})</span></summary>
+<div class="scroll"><table class="pbp">${head}<tbody>${shown}</tbody></table></div>
+${folded.length > 0 ? html`<details class="more"><summary>Show all ${actions.length} actions of ${phase}</summary><div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>` : ''}</details>`;
+})}</section>`;
+}
+
+function provenance(view: MatchPageView): SafeHtml {
+  const created = html`created ${timeTag(view.createdAt)}`;
+  const protection = view.protected ? ' · write-protected' : '';
+  if (view.asOf) {
+    return html`<p class="notice" role="note">This is the match as it was at revision ${view.asOf.revision}, stored ${timeTag(view.updatedAt)}.
+<a href="/match/${view.id}">See the current version</a> or <a href="${historyUrl(view.id)}">its whole history</a>.</p>`;
+  }
+  const updates = (view.versions ?? 1) - 1;
+  const updated =
+    updates > 0
+      ? html` · <a href="${historyUrl(view.id)}">updated ${updates} ${updates === 1 ? 'time' : 'times'}</a>, last ${timeTag(view.updatedAt)}`
+      : html` · <a href="${historyUrl(view.id)}">history</a>`;
+  return html`<p class="muted small">Match <code>${view.id}</code> · ${created}${updated}${protection}</p>`;
+}
+
+function unrecognised(view: MatchPageView): SafeHtml {
+  return html`<section class="notice" role="note"><h2>matchlog cannot read this match</h2>
+<p>The upload is stored, but none of its fields are ones matchlog knows (teams, score, sets or periods, players, actions), so there is nothing to show here.
+<a href="/api/matches/${view.id}">See the match as JSON</a>, or read <a href="/docs">the upload format</a>.</p></section>`;
+}
+
+function share(view: MatchPageView): SafeHtml {
+  const embed = `<iframe src="${view.publicUrl}/embed" title="Live score" width="360" height="280" style="border:0"></iframe>`;
+  return html`<section class="share" aria-labelledby="share"><h2 id="share">Share</h2>
+<div class="share-grid"><img src="/match/${view.id}/qr.svg" alt="QR code for ${view.publicUrl}" width="132" height="132">
+<div><p>Scan or send the link: <a href="${view.publicUrl}">${view.publicUrl}</a></p>
+<details><summary>Embed the live score on your club’s site</summary><p class="muted">Paste this where the score should show; it updates itself.</p><pre><code>${embed}</code></pre></details></div></div></section>`;
+}
+
+/** The part of the page that a live update replaces: everything that depends on the match. */
+export function renderMatchMain(view: MatchPageView): string {
+  const s = view.summary;
+  const title = matchTitle(view.id, s);
+  const isOld = view.asOf !== undefined;
+  return html`<div id="match-main" data-revision="${view.revision}">
+<h1 class="visually-hidden">${title}</h1>
+${isOld ? provenance(view) : ''}
+${scoreboard(view)}
+${s.recognised === false ? unrecognised(view) : ''}
+${lineScore(s)}
+${charts(s)}
+${playerStats(s)}
+${playByPlay(s)}
+${isOld ? '' : provenance(view)}
+</div>`.value;
+}
+
+export function liveBar(view: MatchPageView, partUrl = `/match/${view.id}?part=main`): SafeHtml | string {
+  if (view.asOf) return '';
+  return html`<div class="livebar" role="status" data-live="/match/${view.id}/live" data-part="${partUrl}" data-revision="${view.revision}">
+<span class="live-state">Showing revision ${view.revision}.</span> <a class="reload" href="/match/${view.id}">Reload for the latest</a></div>`;
+}
+
+function sharingCard(view: MatchPageView): SafeHtml {
+  const s = view.summary;
+  const title = headline(view.id, s);
+  const status = s.status === 'live' ? `Live${s.current ? `, ${s.current}` : ''}` : s.status === 'final' ? 'Final' : null;
+  const description = [status, s.lines.length > 0 ? s.lines.map((l) => `${scoreText(l.home)}–${scoreText(l.away)}`).join(', ') : null, s.competition, s.venue]
+    .filter((x): x is string => x !== null)
+    .join(' · ');
+  const text = description || 'Live score, box score and play-by-play on matchlog.';
+  return html`<meta name="description" content="${text}">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="matchlog">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${text}">
+<meta property="og:url" content="${view.publicUrl}">
+<meta name="twitter:card" content="summary">
+<meta name="twitter:title" content="${title}">
+<meta name="twitter:description" content="${text}">
+<link rel="canonical" href="${view.publicUrl}">`;
+}
+
+export const MATCH_STYLE = new SafeHtml(`
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.small { font-size: .85rem; }
+.livebar { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; font-size: .85rem; color: var(--muted); min-height: 1.6rem; }
+.livebar .dot-live { width: .55rem; height: .55rem; border-radius: 50%; background: var(--live); display: inline-block; }
+.scoreboard { margin: .25rem 0 1rem; padding: .75rem; border: 1px solid var(--line); border-radius: .75rem; background: var(--panel); }
+.scoreboard .meta { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; font-size: .85rem; color: var(--muted); }
+.badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-weight: 700; font-size: .8rem; letter-spacing: .03em; text-transform: uppercase; border: 1px solid var(--line); color: var(--fg); }
+.badge.live { background: var(--live); color: var(--on-badge); border-color: var(--live); }
+.badge.final { background: var(--fg); color: var(--bg); border-color: var(--fg); }
+.board { display: grid; grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr); align-items: center; gap: .5rem; margin: .5rem 0 .25rem; }
+.board .team { min-width: 0; font-weight: 700; font-size: 1.15rem; line-height: 1.2; }
+.board .team.away { text-align: right; }
+.board .team .name { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; overflow-wrap: normal; word-break: normal; }
+.board .team .short { display: none; }
+.board .team.home .name, .board .team.home .short { color: var(--home); }
+.board .team.away .name, .board .team.away .short { color: var(--away); }
+.board .score { font-size: 2.6rem; font-weight: 800; white-space: nowrap; font-variant-numeric: tabular-nums; letter-spacing: -.02em; }
+.board .score .colon { color: var(--muted); padding: 0 .1rem; }
+.sets-inline { margin: 0; text-align: center; font-variant-numeric: tabular-nums; display: flex; gap: .6rem; justify-content: center; flex-wrap: wrap; }
+.sets-inline .current { font-weight: 700; text-decoration: underline; text-underline-offset: .2em; }
+.where { margin: .25rem 0 0; text-align: center; font-size: .9rem; }
+@media (max-width: 420px) {
+  .board { gap: .35rem; }
+  .board .score { font-size: 1.9rem; }
+  .board .team { font-size: .85rem; }
+  .line-score th, .line-score td { padding: .3rem .25rem; }
+  .line-score .team-cell { max-width: 5rem; }
+  .line-score .dot { margin-right: .2rem; }
+  .board .team:has(.short) .name { display: none; }
+  .board .team .short { display: block; font-size: 1.35rem; }
+}
+.line-score { width: auto; min-width: 100%; }
+.line-score th, .line-score td { padding: .3rem .45rem; }
+.line-score .team-cell { max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.line-score td.won { font-weight: 700; }
+.line-score .current { background: var(--panel); box-shadow: inset 0 -3px 0 var(--live); }
+.line-score .total { font-weight: 800; border-left: 1px solid var(--line); }
+.dot { display: inline-block; width: .55rem; height: .55rem; border-radius: 50%; margin-right: .35rem; vertical-align: middle; }
+.team-cell.home .dot { background: var(--home); }
+.team-cell.away .dot { background: var(--away); }
+h3.home { color: var(--home); } h3.away { color: var(--away); }
+h3 { margin: 1.25rem 0 .35rem; font-size: 1.02rem; }
+.hint { font-size: .85rem; margin: .2rem 0 .4rem; }
+.scroll:not(.fit) { overflow-x: auto; position: relative;
+  background: linear-gradient(to left, var(--bg) 30%, transparent) right center / 2rem 100% no-repeat local,
+    linear-gradient(to left, color-mix(in srgb, var(--fg) 22%, transparent), transparent) right center / .9rem 100% no-repeat scroll; }
+.scroll:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.scroll-cue { font-size: .8rem; color: var(--muted); text-align: right; margin: 0 0 .15rem; }
+.player-stats { width: auto; min-width: 100%; }
+.player-stats th, .player-stats td { padding: .3rem .45rem; white-space: nowrap; }
+.player-stats .player { position: sticky; left: 0; z-index: 1; background: var(--bg); max-width: 11rem; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid var(--line); }
+.player-stats thead .player, .player-stats tfoot .player { background: var(--bg); }
+.player-stats .no { display: inline-block; min-width: 1.6rem; color: var(--muted); font-variant-numeric: tabular-nums; }
+.player-stats .pos { font-size: .8rem; }
+.player-stats tfoot th, .player-stats tfoot td { font-weight: 700; border-top: 2px solid var(--fg); }
+.player-stats button.sort { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
+.player-stats th[aria-sort] button.sort::after { content: " ▾"; }
+.player-stats th[aria-sort=ascending] button.sort::after { content: " ▴"; }
+abbr[title] { text-decoration: none; }
+details.play-by-play { border: 1px solid var(--line); border-radius: .5rem; margin: .5rem 0; padding: .35rem .6rem; }
+details.play-by-play > summary { padding: .2rem 0; }
+details.more { margin: .4rem 0; }
+details.more > summary { font-weight: 500; color: var(--link); }
+.pbp { table-layout: auto; }
+.pbp td { vertical-align: top; padding: .3rem .4rem; }
+.pbp .clock { width: 3.2rem; color: var(--muted); }
+.pbp .team-cell { white-space: nowrap; max-width: 6.5rem; overflow: hidden; text-overflow: ellipsis; }
+.pbp .what { overflow-wrap: anywhere; }
+.pbp .who { display: block; font-size: .85rem; color: var(--muted); }
+.pbp .run { white-space: nowrap; font-weight: 600; width: 3.5rem; }
+.pbp tr.scored .run { font-weight: 800; }
+.pbp tr.scored { background: var(--panel); }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: .75rem; }
+figure.chart { margin: 0; border: 1px solid var(--line); border-radius: .5rem; padding: .4rem .5rem; }
+figure.chart figcaption { font-weight: 600; font-size: .9rem; }
+figure.chart svg { width: 100%; height: auto; display: block; }
+figure.chart path { fill: none; stroke-width: 2.2; stroke-linejoin: round; }
+figure.chart path.home { stroke: var(--home); }
+figure.chart path.away { stroke: var(--away); stroke-dasharray: 5 3; }
+figure.chart .grid { stroke: var(--line); stroke-width: 1; }
+figure.chart text { fill: var(--muted); font-size: 10px; }
+.legend .key { display: inline-block; width: 1.2rem; height: 0; border-top: 3px solid var(--home); vertical-align: middle; margin: 0 .3rem 0 .6rem; }
+.legend .key.away { border-top: 3px dashed var(--away); }
+.share-grid { display: flex; gap: 1rem; align-items: flex-start; flex-wrap: wrap; }
+.share-grid img { background: #fff; padding: 4px; border-radius: .25rem; }
+.share pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); padding: .5rem; border-radius: .25rem; font-size: .8rem; }
+.share-grid > div { flex: 1 1 14rem; min-width: 0; }
+@media (max-width: 420px) {
+  .line-score th, .line-score td { padding: .3rem .25rem; }
+  .line-score .team-cell { max-width: 5rem; }
+  .line-score .dot { margin-right: .2rem; }
+}
+.share a { overflow-wrap: anywhere; }
+`);
+
+export function renderMatchPage(view: MatchPageView): string {
+  const s = view.summary;
+  const title = headline(view.id, s);
+  return layout(
+    view.asOf ? `${title} (revision ${view.asOf.revision})` : title,
+    html`${liveBar(view)}
+${new SafeHtml(renderMatchMain(view))}
+${view.asOf ? '' : share(view)}
+<p class="muted small"><a href="/api/matches/${view.id}${view.asOf ? `?revision=${view.asOf.revision}` : ''}">This match as JSON</a> · <a href="${historyUrl(view.id)}">History</a></p>`,
+    MATCH_STYLE,
+    { head: sharingCard(view), scripts: ['/assets/live.js'] },
+  );
+}
+
+export function renderNotFoundPage(id: string): string {
+  return layout('Match not found', html`<h1>Match not found</h1><p>There is no match with id <code>${id}</code>.</p>`);
+}

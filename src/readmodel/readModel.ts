@@ -1,0 +1,117 @@
+import type { Position } from '../eventstore/eventStore.js';
+
+/**
+ * The read-model port: named collections of JSON documents keyed by id, written only by
+ * projections, read by the HTTP layer. Adapters: SQLite (./sqliteReadModel.ts) and MongoDB (./mongoReadModel.ts),
+ * both held to test/contract/readModelContract.ts.
+ */
+export interface Document {
+  id: string;
+  [field: string]: unknown;
+}
+
+export type FieldValue = string | number | boolean | null;
+
+export interface Query {
+  /** Equality on top-level or dotted fields. */
+  where?: Record<string, FieldValue>;
+  orderBy?: { field: string; direction: 'asc' | 'desc' }[];
+  limit?: number;
+  offset?: number;
+}
+
+/** A document put (or deleted when `doc` is null) by the event at `position`. */
+export interface DocumentChange {
+  collection: string;
+  id: string;
+  doc: Document | null;
+  position: Position;
+}
+
+/** One projection's share of a commit: its changes and its checkpoint's move. */
+export interface ProjectionCommit {
+  projection: string;
+  changes: DocumentChange[];
+  checkpoint: Position;
+  expected: Position | null;
+}
+
+export interface IndexSpec {
+  collection: string;
+  fields: string[];
+}
+
+/**
+ * A collection's name that carries the type of its documents: a projection declares it once
+ * (`collectionOf<MatchHistoryDoc>('matchHistory')`) and every read through it is of that type.
+ * A plain string names a collection of untyped documents.
+ */
+export type Collection<Doc extends Document = Document> = string & { readonly documentType?: Doc };
+
+/** Declares a collection of `Doc` documents. Only its projection writes it, so what is read is a `Doc`. */
+export const collectionOf = <Doc extends Document>(name: string): Collection<Doc> => name;
+
+/**
+ * The one place a stored document takes its collection's type. Sound because only the
+ * collection's projection writes it, through ProjectionView.put, which checks the type.
+ */
+export function documentOf<Doc extends Document>(_collection: Collection<Doc>, doc: Document | null): Doc | null {
+  return doc as Doc | null;
+}
+
+export interface ReadModelReader {
+  get<Doc extends Document = Document>(collection: Collection<Doc>, id: string): Promise<Doc | null>;
+  /** The documents among `ids` that exist, by id: one query where `get` would make many. */
+  getMany<Doc extends Document = Document>(collection: Collection<Doc>, ids: string[]): Promise<Map<string, Doc>>;
+  find<Doc extends Document = Document>(collection: Collection<Doc>, query?: Query): Promise<Doc[]>;
+  count(collection: string, where?: Record<string, FieldValue>): Promise<number>;
+  getCheckpoint(projection: string): Promise<Position | null>;
+}
+
+export interface ReadModelStore extends ReadModelReader {
+  ensureIndexes(indexes: IndexSpec[]): Promise<void>;
+  /**
+   * Applies the changes and moves the projection's checkpoint from `expected` to `checkpoint`.
+   * A change applies only over a document from an earlier position (or none): one from the
+   * same or a later position stays, and a delete leaves a tombstone that an older put cannot
+   * revive; so redelivered, recomputed or reordered changes are harmless. When the stored
+   * checkpoint is not `expected` (another worker, or a rebuild that was promoted, moved it) the
+   * checkpoint is left alone and the call rejects with CheckpointMovedError: reload the
+   * checkpoint and go on from there. SQLite does it all in one transaction; MongoDB per
+   * document in the order given, checkpoint last, so a crash leaves a prefix of the changes.
+   */
+  commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
+  /**
+   * `commit` for several projections: in SQLite all in one transaction (if any checkpoint moved,
+   * nothing is applied); in MongoDB one after the other, in the order given.
+   */
+  commitAll(commits: ProjectionCommit[]): Promise<void>;
+  /**
+   * Makes what was built under `staged` names live: each live collection is replaced by its
+   * staged twin, the projection's checkpoint becomes the staged projection's, and the staged
+   * names are emptied. Atomic in SQLite; in MongoDB collection by collection, checkpoint last.
+   */
+  promote(projection: string, staged: { projection: string; collections: { live: string; staged: string }[] }): Promise<void>;
+  /** Removes the collections' documents and the projection's checkpoint. */
+  reset(projection: string, collections: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class CheckpointMovedError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly expected: Position | null,
+    readonly actual: Position | null,
+  ) {
+    super(`checkpoint of ${projection} is at ${String(actual)}, expected ${String(expected)}`);
+    this.name = 'CheckpointMovedError';
+  }
+}
+
+const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** Field names come from code, but are checked anyway since adapters splice them into queries. */
+export function assertFieldPath(field: string): string {
+  if (!FIELD_PATH.test(field)) throw new Error(`invalid field path: ${field}`);
+  return field;
+}

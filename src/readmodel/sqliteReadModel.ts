@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import type { Position } from '../eventstore/eventStore.js';
+import { openSqliteFile } from '../platform/sqliteFile.js';
+import { assertFieldPath, CheckpointMovedError, type Collection, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS checkpoints (
+  projection TEXT PRIMARY KEY,
+  position   INTEGER NOT NULL
+);`;
+
+/** Read models before tables per collection kept every document in one table; they are rebuilt. */
+const OLD_SCHEMA_TABLE = 'documents';
+
+const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
+const COLUMNS = 'id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER NOT NULL';
+const TABLE_PREFIX = 'rm_';
+
+/** The table of a collection, quoted for SQL. Names come from code, but are checked anyway. */
+function table(collection: string): string {
+  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid read-model collection name: ${collection}`);
+  return `"${TABLE_PREFIX}${collection}"`;
+}
+
+/** Stored text of a document: a tombstone ('null') is no document. */
+const parseDocument = <Doc extends Document>(text: string): Doc | null => JSON.parse(text);
+
+const jsonPath = (field: string) => `json_extract(doc, '$.${assertFieldPath(field)}')`;
+
+/** A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it. */
+const LIVE = "doc <> 'null'";
+
+/**
+ * Read models in one SQLite file, a table per collection. Documents and checkpoints change in
+ * one transaction, so a projection's effects are applied exactly once; a rebuild's switch drops
+ * the live table and renames the staged one, whatever its size. synchronous=NORMAL: a crash
+ * may lose the newest commits, but never splits documents from their checkpoint, and the
+ * projection simply replays them from the log. Several processes may share the file: write
+ * transactions begin immediate, and statements prepared by one process follow tables another
+ * renamed (SQLite prepares them again on a schema change).
+ */
+export function openSqliteReadModel(file: string): ReadModelStore {
+  const db = openSqliteFile(file, 'NORMAL');
+  db.transaction(() => {
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(OLD_SCHEMA_TABLE)) {
+      db.exec(`DROP TABLE ${OLD_SCHEMA_TABLE}; DROP TABLE IF EXISTS checkpoints;`);
+    }
+    db.exec(SCHEMA);
+  }).immediate();
+
+  const checkpoints = {
+    get: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
+    set: db.prepare(
+      `INSERT INTO checkpoints (projection, position) VALUES (?, ?)
+       ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
+    ),
+    delete: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
+  };
+  const getCheckpoint = (projection: string) => checkpoints.get.get(projection)?.position ?? null;
+
+  /** Each collection's table is made on first use; its statements are prepared once. */
+  const collections = new Map<string, ReturnType<typeof collectionStatements>>();
+  function collectionStatements(name: string) {
+    const t = table(name);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${COLUMNS})`);
+    return {
+      get: db.prepare<[string], { doc: string }>(`SELECT doc FROM ${t} WHERE id = ?`),
+      put: db.prepare<[string, string, Position]>(
+        `INSERT INTO ${t} (id, doc, position) VALUES (?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position WHERE excluded.position > ${t}.position`,
+      ),
+      clear: db.prepare(`DELETE FROM ${t}`),
+    };
+  }
+  function collection(name: string) {
+    let statements = collections.get(name);
+    if (!statements) {
+      statements = collectionStatements(name);
+      collections.set(name, statements);
+    }
+    return statements;
+  }
+
+  /** A stored document; JSON.parse's value is taken as the collection's document type (see Collection). */
+  function getDocument<Doc extends Document>(name: Collection<Doc>, id: string): Doc | null {
+    const row = collection(name).get.get(id);
+    return row ? parseDocument<Doc>(row.doc) : null;
+  }
+
+  const commitAll = db.transaction((commits: ProjectionCommit[]) => {
+    for (const { projection, changes, checkpoint, expected } of commits) {
+      const stored = getCheckpoint(projection);
+      if (stored !== expected) throw new CheckpointMovedError(projection, expected, stored);
+      for (const change of changes) collection(change.collection).put.run(change.id, JSON.stringify(change.doc), change.position);
+      checkpoints.set.run(projection, checkpoint);
+    }
+  });
+
+  /** The column lists of a collection's indexes, as written in their CREATE INDEX. */
+  function indexedColumns(name: string): string[] {
+    return db
+      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+      .all(`${TABLE_PREFIX}${name}`)
+      .map((index) => /\((.*)\)$/s.exec(index.sql)?.[1] ?? '');
+  }
+
+  /**
+   * An index on these columns unless the table has one. Names are unique, not derived from the
+   * collection: a rebuild renames the staged table, and its indexes keep their names.
+   */
+  function ensureIndex(name: string, columns: string) {
+    if (indexedColumns(name).includes(columns)) return;
+    db.exec(`CREATE INDEX "idx_${name}_${randomUUID().slice(0, 8)}" ON ${table(name)} (${columns})`);
+  }
+
+  /** The live table goes and the staged one takes its name, with at least the live one's indexes. */
+  function replaceTable(live: string, staged: string) {
+    collection(live);
+    collection(staged);
+    const liveIndexes = indexedColumns(live);
+    db.exec(`DROP TABLE ${table(live)}; ALTER TABLE ${table(staged)} RENAME TO ${table(live)}`);
+    for (const columns of liveIndexes) ensureIndex(live, columns);
+    db.exec(`CREATE TABLE ${table(staged)} (${COLUMNS})`);
+  }
+
+  const promote = db.transaction((projection: string, staged: Parameters<ReadModelStore['promote']>[1]) => {
+    for (const { live, staged: from } of staged.collections) replaceTable(live, from);
+    const checkpoint = getCheckpoint(staged.projection);
+    if (checkpoint === null) checkpoints.delete.run(projection);
+    else checkpoints.set.run(projection, checkpoint);
+    checkpoints.delete.run(staged.projection);
+  });
+
+  const reset = db.transaction((projection: string, names: string[]) => {
+    for (const name of names) collection(name).clear.run();
+    checkpoints.delete.run(projection);
+  });
+
+  function whereClause(where: Record<string, FieldValue> = {}) {
+    const clauses = [LIVE];
+    const values: FieldValue[] = [];
+    for (const [field, value] of Object.entries(where)) {
+      if (value === null) clauses.push(`${jsonPath(field)} IS NULL`);
+      else {
+        clauses.push(`${jsonPath(field)} = ?`);
+        values.push(typeof value === 'boolean' ? Number(value) : value);
+      }
+    }
+    return { sql: clauses.join(' AND '), values };
+  }
+
+  return {
+    async ensureIndexes(indexes) {
+      for (const { collection: name, fields } of indexes) {
+        collection(name);
+        ensureIndex(name, fields.map(jsonPath).join(', '));
+      }
+    },
+
+    async get<Doc extends Document>(name: Collection<Doc>, id: string) {
+      return getDocument(name, id);
+    },
+
+    async getMany<Doc extends Document>(name: Collection<Doc>, ids: string[]) {
+      const found = new Map<string, Doc>();
+      for (const id of ids) {
+        const doc = getDocument(name, id);
+        if (doc !== null) found.set(id, doc);
+      }
+      return found;
+    },
+
+    async find<Doc extends Document>(name: Collection<Doc>, q: Query = {}) {
+      collection(name);
+      const { sql, values } = whereClause(q.where);
+      const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
+      order.push('id ASC');
+      const rows = db.prepare<unknown[], { doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`).all(
+        ...values,
+        q.limit ?? -1,
+        q.offset ?? 0,
+      );
+      return rows.flatMap((row) => parseDocument<Doc>(row.doc) ?? []);
+    },
+
+    async count(name, where) {
+      collection(name);
+      const { sql, values } = whereClause(where);
+      return db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM ${table(name)} WHERE ${sql}`).get(...values)?.n ?? 0;
+    },
+
+    async getCheckpoint(projection) {
+      return getCheckpoint(projection);
+    },
+
+    async commit(projection, changes, checkpoint, expected) {
+      commitAll.immediate([{ projection, changes, checkpoint, expected }]);
+    },
+
+    async commitAll(commits) {
+      commitAll.immediate(commits);
+    },
+
+    async promote(projection, staged) {
+      promote.immediate(projection, staged);
+    },
+
+    async reset(projection, names) {
+      reset.immediate(projection, names);
+    },
+
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { constants as zlibConstants } from 'node:zlib';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fastifyCompress from '@fastify/compress';
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { pino } from 'pino';
+import { createClubCommands } from '../commands/clubCommands.js';
+import { createMatchCommands } from '../commands/matchCommands.js';
+import type { Config } from './config.js';
+import { createWriteTokenHasher } from '../domain/writeToken.js';
+import { registerClubSyncDetails } from '../history/clubSyncDetails.js';
+import type { Engine } from './engine.js';
+import { clubDashboard, type ClubDashboardDeps } from '../http/dashboard/dashboardRoutes.js';
+import { sessionKey } from '../http/dashboard/session.js';
+import { registerErrorHandling } from '../http/errorHandling.js';
+import { health, maxReadyLag } from '../http/health.js';
+import { historyApi } from '../http/api/historyApi.js';
+import { registerJsonBody } from '../http/api/jsonBody.js';
+import { matchApi } from '../http/api/matchApi.js';
+import { assets } from '../http/public/assets.js';
+import { liveUpdates } from '../http/public/liveUpdates.js';
+import { matchPage } from '../http/public/matchPageRoutes.js';
+import { createCurrentPublicView } from '../http/public/publicViews.js';
+import { checkpointSignal } from '../live/changeSignal.js';
+import { createMatchFeed } from '../live/matchFeed.js';
+import { PUBLIC_VIEW } from '../../projections/publicView.js';
+import { registerOpenApi } from '../http/api/openapi.js';
+import { registerValidation } from '../http/api/validation.js';
+import { redactUrl } from '../platform/redactUrl.js';
+import { registerBytesInFlight } from '../http/bytesInFlight.js';
+import { registerEarlyReplies } from '../http/earlyReplies.js';
+import { registerHeaders } from '../http/securityHeaders.js';
+import { registerShedding } from '../http/shedding.js';
+import { createTokenFailureThrottle } from '../http/api/tokenFailures.js';
+
+export interface AppDeps {
+  config: Config;
+  engine: Engine;
+  writeTokenKey: Buffer;
+  /** Where log lines go (stdout by default); tests pass a stream to read them. */
+  logStream?: { write(line: string): void };
+  /** Login and sign-up attempts allowed per client address (tests lower them). */
+  dashboardRateLimits?: ClubDashboardDeps['rateLimits'];
+}
+
+/** Headers whose values are secrets: never written to a log. */
+const REDACTED_PATHS = [
+  'req.headers["x-write-token"]',
+  'req.headers["x-app-key"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+];
+
+/** One access line per request (Fastify's "request completed", with the method and URL), not two. */
+class AccessLogOnly extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the application from its dependencies; main.ts listens, tests inject. */
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits }: AppDeps) {
+  let shuttingDown = false;
+  const app = Fastify({
+    // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a pipe.
+    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, stream: logStream ?? pino.destination({ dest: 1, sync: false }) },
+    bodyLimit: config.maxBodyBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    logController: new AccessLogOnly(),
+    trustProxy: config.trustProxy,
+    // A body that stops coming is cut off: Node checks these every second rather than every 30 s.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+          keepAliveTimeout: config.keepAliveTimeoutMs,
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
+    // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
+    routerOptions: { maxParamLength: 512 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+  });
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  registerEarlyReplies(app);
+  registerBytesInFlight(app, config);
+  await registerShedding(app, config.maxEventLoopDelayMs);
+  await registerHeaders(app);
+  registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
+  // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } });
+  await registerOpenApi(app, config.publicBaseUrl);
+
+  const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
+  const clubs = createClubCommands({
+    eventStore: engine.eventStore,
+    waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded']),
+  });
+  registerClubSyncDetails();
+  const matches = createMatchCommands({
+    eventStore: engine.eventStore,
+    hashWriteToken: createWriteTokenHasher(writeTokenKey),
+    waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
+    onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
+    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
+  });
+
+  const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
+  await app.register(matchApi, {
+    matches,
+    currentPublicView,
+    eventStore: engine.eventStore,
+    matchUrl,
+    writeRateLimit: config.writeRateLimit,
+    tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
+  });
+  await app.register(historyApi, { readModel: engine.readModel, matchUrl });
+  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true });
+  await app.register(assets, { compress: true });
+  const feed = createMatchFeed({
+    signal: checkpointSignal({
+      checkpoint: engine.publicViewCheckpoint,
+      localCommit: engine.publicViewCommitted,
+      onError: (error) => app.log.warn({ err: error }, 'live updates: reading the public view checkpoint failed'),
+    }),
+    readRevisions: async (ids) => {
+      const docs = await engine.readModel.getMany(PUBLIC_VIEW, ids);
+      return new Map([...docs].map(([id, doc]) => [id, typeof doc.revision === 'number' ? doc.revision : -1]));
+    },
+    onError: (error) => app.log.warn({ err: error }, 'live updates: reading watched matches failed'),
+  });
+  app.addHook('onClose', async () => feed.close());
+  await app.register(liveUpdates, { feed, readModel: engine.readModel });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
+  if (!config.runProjections) {
+    app.log.warn(
+      { readModel: redactUrl(config.readModelUrl) },
+      'this API runs no projections (RUN_PROJECTIONS): start projection workers (matchlog projections), or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
+    );
+  }
+  await app.register(clubDashboard, {
+    prefix: '/dashboard',
+    clubs,
+    readModel: engine.readModel,
+    matchUrl,
+    publicBaseUrl: config.publicBaseUrl,
+    globalEnforcement: config.clubSyncEnforcement,
+    sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
+    ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
+  });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

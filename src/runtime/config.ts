@@ -1,0 +1,209 @@
+import type { RateLimit } from '../http/api/tokenFailures.js';
+import { resolve } from 'node:path';
+import { redactUrl } from '../platform/redactUrl.js';
+
+export type ClubSyncEnforcement = 'log' | 'enforce';
+
+export type { RateLimit };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Base of public page URLs, without a trailing slash. */
+  publicBaseUrl: string;
+  eventStoreUrl: string;
+  readModelUrl: string;
+  clubSyncEnforcement: ClubSyncEnforcement;
+  maxBodyBytes: number;
+  /** The EventStoreDB server's MaxAppendSize (bytes per append); only used with esdb URLs. */
+  esdbMaxAppendBytes: number;
+  /** Base64 key for hashing write tokens; when absent, one is kept in DATA_DIR. */
+  writeTokenKey: string | null;
+  /** Base64 key signing dashboard session cookies; when absent, derived from the write-token key. */
+  sessionSecret: string | null;
+  logLevel: string;
+  /** Longest a write waits for the public view to show it (read-your-writes). */
+  readYourWritesTimeoutMs: number;
+  /** Run projections inside the API process: RUN_PROJECTIONS=auto (default) does so on SQLite read models. */
+  runProjections: boolean;
+  /** Deepest nesting of objects and arrays an upload may have. */
+  maxJsonDepth: number;
+  /** Most keys plus array items an upload may have. */
+  maxJsonValues: number;
+  /** A request (headers and body) must arrive within this; a body that stops coming is cut off. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Request bodies held at once, in bytes; beyond it new uploads get 503 with Retry-After. */
+  maxBytesInFlight: number;
+  /** Shed load (503) when the event loop lags more than this; 0 disables. */
+  maxEventLoopDelayMs: number;
+  /** Writes per client address: WRITE_RATE_LIMIT, e.g. 300/minute, or null when off. */
+  writeRateLimit: RateLimit | null;
+  /** 403s per match and client address before 429: TOKEN_FAILURE_LIMIT, or null when off. */
+  tokenFailureLimit: RateLimit | null;
+  /** Fastify's trustProxy: false unless TRUST_PROXY names the proxies. */
+  trustProxy: boolean | string[];
+  /** After SIGTERM, in-flight requests get this long before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Events waiting and no checkpoint moving for this long: /readyz says no projection is making progress. */
+  projectionStallMs: number;
+}
+
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, fallback: string, schemes: readonly string[]): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  // Database URLs may list several hosts (esdb://a:2113,b:2113), which WHATWG URLs reject;
+  // their adapters parse them. Messages never repeat a password.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) throw new ConfigError(name, `must be a URL, got "${redactUrl(raw)}"`);
+  if (!schemes.includes(scheme)) {
+    throw new ConfigError(name, `must start with ${schemes.map((s) => `${s}:`).join(' or ')}`);
+  }
+  if (scheme === 'http' || scheme === 'https') {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(name, `must be a URL, got "${redactUrl(raw)}"`);
+    }
+  }
+  return raw;
+}
+
+const WINDOWS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/** "N/second", "N/minute" or "N/hour"; "off" disables the limit. */
+function rateLimit(env: Env, name: string, fallback: string): RateLimit | null {
+  const raw = env[name] || fallback;
+  if (raw === 'off') return null;
+  const match = /^(\d+)\/(second|minute|hour)$/.exec(raw);
+  const max = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(max) || max < 1) throw new ConfigError(name, `must be N/second, N/minute or N/hour (N at least 1) or off, got "${raw}"`);
+  return { max, windowMs: WINDOWS[match[2]!]!, text: raw };
+}
+
+/** TRUST_PROXY: unset or "off" trusts no proxy; "true" trusts any; or a comma-separated list of proxy addresses/CIDRs. */
+function trustProxy(env: Env): boolean | string[] {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw === '' || raw === 'off' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const list = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (list.length === 0 || !list.every((part) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(part))) {
+    throw new ConfigError('TRUST_PROXY', `must be off, true or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+  }
+  return list;
+}
+
+/** Room an append needs beside the match payload: event envelope, metadata, sync outcome events. */
+export const APPEND_OVERHEAD_BYTES = 16 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * MAX_BODY_BYTES, kept within what one append can carry: EventStoreDB refuses appends above
+ * its MaxAppendSize, so a larger body would be accepted over HTTP and then fail to store.
+ */
+function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: number): number {
+  if (eventStoreUrl.startsWith('sqlite:')) return integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1024, 64 * 1024 * 1024);
+  const limit = esdbMaxAppendBytes - APPEND_OVERHEAD_BYTES;
+  const value = integer(env, 'MAX_BODY_BYTES', Math.min(DEFAULT_MAX_BODY_BYTES, limit), 1024, 64 * 1024 * 1024);
+  if (value > limit) {
+    throw new ConfigError(
+      'MAX_BODY_BYTES',
+      `must be at most ${limit} with EventStoreDB (ESDB_MAX_APPEND_BYTES ${esdbMaxAppendBytes} minus ${APPEND_OVERHEAD_BYTES} for envelope and metadata), got "${env.MAX_BODY_BYTES ?? ''}"; raise the server's MaxAppendSize and ESDB_MAX_APPEND_BYTES together to accept larger matches`,
+    );
+  }
+  return value;
+}
+
+export interface LoadConfigOptions {
+  /** Processes that never hash write tokens (projection workers) need no WRITE_TOKEN_KEY. */
+  hashesWriteTokens?: boolean;
+}
+
+/** Reads and checks the environment; throws one ConfigError naming the bad variable. */
+export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }: LoadConfigOptions = {}): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http', 'https']).replace(/\/+$/, '');
+  const writeTokenKey = env.WRITE_TOKEN_KEY || null;
+  if (writeTokenKey !== null && Buffer.from(writeTokenKey, 'base64').length < 32) {
+    throw new ConfigError('WRITE_TOKEN_KEY', 'must be base64 of at least 32 random bytes');
+  }
+  const sessionSecret = env.SESSION_SECRET || null;
+  if (sessionSecret !== null && Buffer.from(sessionSecret, 'base64').length < 32) {
+    throw new ConfigError('SESSION_SECRET', 'must be base64 of at least 32 random bytes');
+  }
+  const eventStoreUrl = url(env, 'EVENT_STORE_URL', `sqlite:${resolve(dataDir, 'events.sqlite')}`, ['sqlite', 'esdb', 'esdb+discover']);
+  if (hashesWriteTokens && writeTokenKey === null && !eventStoreUrl.startsWith('sqlite:')) {
+    // Several API processes share the log; they must hash tokens with the same key.
+    throw new ConfigError('WRITE_TOKEN_KEY', 'is required when EVENT_STORE_URL is not sqlite (base64 of 32 random bytes)');
+  }
+  const readModelUrl = url(env, 'READ_MODEL_URL', `sqlite:${resolve(dataDir, 'readmodel.sqlite')}`, ['sqlite', 'mongodb', 'mongodb+srv']);
+  const runProjections = oneOf(env, 'RUN_PROJECTIONS', ['auto', 'yes', 'no'] as const, 'auto');
+  // EventStoreDB's default MaxAppendSize is 1 MiB; the server accepts at most 16 MiB.
+  const esdbMaxAppendBytes = integer(env, 'ESDB_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 16 * 1024 * 1024);
+  const maxBodyBytesValue = maxBodyBytes(env, eventStoreUrl, esdbMaxAppendBytes);
+  const maxBytesInFlight = integer(env, 'MAX_BYTES_IN_FLIGHT', Math.max(64 * 1024 * 1024, maxBodyBytesValue), 1024, 16 * 1024 * 1024 * 1024);
+  if (maxBytesInFlight < maxBodyBytesValue) throw new ConfigError('MAX_BYTES_IN_FLIGHT', `must be at least MAX_BODY_BYTES (${maxBodyBytesValue}), got "${maxBytesInFlight}"`);
+  return {
+    port,
+    host,
+    dataDir,
+    publicBaseUrl,
+    eventStoreUrl,
+    readModelUrl,
+    clubSyncEnforcement: oneOf(env, 'CLUB_SYNC_ENFORCEMENT', ['log', 'enforce'] as const, 'log'),
+    maxBodyBytes: maxBodyBytesValue,
+    esdbMaxAppendBytes,
+    writeTokenKey,
+    sessionSecret,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
+    runProjections: runProjections === 'yes' || (runProjections === 'auto' && readModelUrl.startsWith('sqlite:')),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 1000),
+    maxJsonValues: integer(env, 'MAX_JSON_VALUES', 300_000, 100, 10_000_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 3_600_000),
+    maxBytesInFlight,
+    maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 2000, 0, 600_000),
+    writeRateLimit: rateLimit(env, 'WRITE_RATE_LIMIT', '300/minute'),
+    tokenFailureLimit: rateLimit(env, 'TOKEN_FAILURE_LIMIT', '10/minute'),
+    trustProxy: trustProxy(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
+  };
+}

@@ -1,0 +1,94 @@
+import type { Config } from './config.js';
+import { openEventStore } from '../eventstore/openEventStore.js';
+import type { EventStore, Position } from '../eventstore/eventStore.js';
+import { openReadModel } from '../readmodel/openReadModel.js';
+import type { ReadModelStore } from '../readmodel/readModel.js';
+import { allProjections, readYourWritesProjections } from '../../projections/all.js';
+import { PUBLIC_VIEW } from '../../projections/publicView.js';
+import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjections } from '../../projections/runner.js';
+
+export interface Engine {
+  eventStore: EventStore;
+  readModel: ReadModelStore;
+  /**
+   * Resolves true once the read models a reader sees include `position`; false on timeout.
+   * With `eventTypes` (those of the append), only the projections they change are waited for.
+   */
+  waitForReaders(position: Position, timeoutMs: number, eventTypes?: readonly string[]): Promise<boolean>;
+  projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
+  /** The public view's checkpoint: from memory where the projection runs in this process, else from the store. */
+  publicViewCheckpoint(): Promise<Position | null>;
+  /** Resolves once this process's own public-view projection has committed `position` (false on timeout); null when projections run elsewhere. */
+  publicViewCommitted: ((position: Position, timeoutMs: number) => Promise<boolean>) | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the stores named by the configuration and, when asked, runs the projections in this
+ * process. Without in-process projections, read-your-writes polls the stored checkpoints.
+ */
+export async function openEngine(
+  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'>,
+  logger: ProjectionLogger,
+): Promise<Engine> {
+  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, logger });
+  const readModel = await openReadModel(config.readModelUrl);
+  for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
+  const running: RunningProjection[] = config.runProjections
+    ? runProjections(allProjections, eventStore, readModel, logger)
+    : [];
+
+  async function checkpoints(): Promise<Map<string, Position | null>> {
+    const byName = new Map<string, Position | null>();
+    for (const projection of allProjections) {
+      const inProcess = running.find((r) => r.name === projection.name);
+      byName.set(projection.name, inProcess ? inProcess.status().checkpoint : await readModel.getCheckpoint(projection.name));
+    }
+    return byName;
+  }
+
+  async function pollCheckpoints(position: Position, timeoutMs: number, names: string[]): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const reached = await checkpoints();
+      if (names.every((name) => (reached.get(name) ?? 0) >= position)) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  const localPublicView = running.find((r) => r.name === PUBLIC_VIEW) ?? null;
+
+  return {
+    eventStore,
+    readModel,
+    publicViewCheckpoint: async () => (localPublicView ? localPublicView.status().checkpoint : readModel.getCheckpoint(PUBLIC_VIEW)),
+    publicViewCommitted: localPublicView ? (position, timeoutMs) => localPublicView.waitFor(position, timeoutMs) : null,
+    async waitForReaders(position, timeoutMs, eventTypes) {
+      const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
+      if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);
+      const waits = running.filter((r) => names.includes(r.name)).map((r) => r.waitFor(position, timeoutMs));
+      return (await Promise.all(waits)).every(Boolean);
+    },
+    async projectionStatus() {
+      const head = (await eventStore.headPosition()) ?? 0;
+      const reached = await checkpoints();
+      return allProjections.map((projection) => {
+        const inProcess = running.find((r) => r.name === projection.name)?.status();
+        const checkpoint = reached.get(projection.name) ?? null;
+        return {
+          name: projection.name,
+          checkpoint,
+          caughtUp: inProcess?.caughtUp ?? head - (checkpoint ?? 0) === 0,
+          failure: inProcess?.failure ?? null,
+          lag: head - (checkpoint ?? 0),
+        };
+      });
+    },
+    async close() {
+      await Promise.all(running.map((r) => r.stop()));
+      await readModel.close();
+      await eventStore.close();
+    },
+  };
+}

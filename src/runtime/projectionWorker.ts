@@ -1,0 +1,69 @@
+import Fastify from 'fastify';
+import type { Config } from './config.js';
+import { type Engine, openEngine } from './engine.js';
+import { health, maxReadyLag } from '../http/health.js';
+import { redactUrl } from '../platform/redactUrl.js';
+import { allProjections } from '../../projections/all.js';
+
+export interface ProjectionWorkerOptions {
+  /** How often the worker logs each projection's checkpoint and lag. */
+  statusIntervalMs?: number;
+  /** Where log lines go (stdout by default); tests pass a stream to read them. */
+  logStream?: { write(line: string): void };
+}
+
+export interface ProjectionWorker {
+  engine: Engine;
+  /** Where /healthz and /readyz answer. */
+  url: string;
+  /** Lets the batch in progress commit, then stops the projections and closes the stores. */
+  close(): Promise<void>;
+}
+
+/**
+ * A projection worker (`matchlog projections`): runs every projection of projections/all.ts
+ * against EVENT_STORE_URL and READ_MODEL_URL, whatever RUN_PROJECTIONS says, serves /healthz
+ * and /readyz on HOST:PORT, and logs each projection's checkpoint and lag at an interval.
+ *
+ * Several workers (and API processes running projections) may run at once: a checkpoint moves
+ * for one of them per batch (ReadModelStore.commit) and the others resume from where it moved,
+ * so duplicates are safe but not faster. A killed worker resumes from its stored checkpoint.
+ */
+export async function startProjectionWorker(config: Config, options: ProjectionWorkerOptions = {}): Promise<ProjectionWorker> {
+  const app = Fastify({ logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) } });
+  const engine = await openEngine(
+    { ...config, runProjections: true },
+    { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
+  );
+  let shuttingDown = false;
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+  });
+  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+  const url = await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { eventStore: redactUrl(config.eventStoreUrl), readModel: redactUrl(config.readModelUrl), projections: allProjections.map((p) => p.name) },
+    'projection worker started',
+  );
+
+  const logStatus = async () => {
+    try {
+      app.log.info({ projections: await engine.projectionStatus() }, 'projection status');
+    } catch (err) {
+      app.log.error({ err }, 'projection status unavailable');
+    }
+  };
+  const timer = setInterval(() => void logStatus(), options.statusIntervalMs ?? 30_000);
+  timer.unref();
+
+  return {
+    engine,
+    url,
+    async close() {
+      clearInterval(timer);
+      await app.close();
+      await engine.close();
+      app.log.info('projection worker stopped');
+    },
+  };
+}
