@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './errorHandling.js';
+import { DomainError } from '../domain/errors.js';
 
 /**
  * A cap on request bodies held at once. Each upload reserves its declared Content-Length (or
@@ -19,10 +19,7 @@ export function registerBytesInFlight(app: FastifyInstance, { maxBytesInFlight, 
     if (reserved === 0) return;
     if (inFlight + reserved > maxBytesInFlight) {
       request.log.warn({ inFlight, reserved, maxBytesInFlight }, 'upload refused: too many request bytes in flight');
-      return reply
-        .code(503)
-        .header('retry-after', '2')
-        .send(errorBody(503, 'the server is receiving too many uploads at once (MAX_BYTES_IN_FLIGHT); retry in a few seconds'));
+      throw new DomainError('unavailable', 'the server is receiving too many uploads at once (MAX_BYTES_IN_FLIGHT); retry in a few seconds', 2);
     }
     inFlight += reserved;
     // Released once, however the exchange ends (answered, refused or aborted).

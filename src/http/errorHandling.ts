@@ -4,7 +4,7 @@ import Router from 'find-my-way';
 import { DomainError, type DomainErrorCode } from '../domain/errors.js';
 import { AppendTooLargeError } from '../eventstore/eventStore.js';
 
-/** The one status each domain error code maps to (the dashboard's HTML errors use it too). */
+/** The one status each domain error code maps to. */
 export const statusOf: Record<DomainErrorCode, number> = {
   validation: 400,
   forbidden: 403,
@@ -40,42 +40,78 @@ function validationMessage(error: FastifyError): string {
   return `${where} ${first.message ?? 'is invalid'}${hint}`;
 }
 
-/** Fastify's own errors whose default wording does not say what to fix. */
-const fastifyMessages: Record<string, (error: FastifyError) => string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => 'the request body is larger than this server accepts (MAX_BODY_BYTES); send a smaller match payload',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'send the match as JSON with the header Content-Type: application/json',
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'the request body is empty; send the match as a JSON object',
-  FST_ERR_CTP_INVALID_JSON_BODY: (error) => `the request body is not valid JSON: ${error.message}`,
+/** Fastify's (and its plugins') own errors whose default wording does not say what to fix, by error code. */
+const fastifyMessages: Record<string, { message: (error: FastifyError) => string; title?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { message: () => 'the request body is larger than this server accepts (MAX_BODY_BYTES); send a smaller match payload' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: () => 'send the match as JSON with the header Content-Type: application/json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { message: () => 'the request body is empty; send the match as a JSON object' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { message: (error) => `the request body is not valid JSON: ${error.message}` },
+  FST_CSRF_INVALID_TOKEN: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
+  FST_CSRF_MISSING_SECRET: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
 };
 
-/** One error handler and one not-found handler for the whole app: every error body is JSON. */
+/** What the client is told about a failed request: the same status, headers and message as JSON or as a page. */
+export interface ErrorAnswer {
+  statusCode: number;
+  message: string;
+  /** A short heading, for pages. */
+  title: string;
+  headers: Record<string, string>;
+}
+
+const answer = (statusCode: number, message: string, headers: Record<string, string> = {}, title?: string): ErrorAnswer => ({
+  statusCode,
+  message,
+  headers,
+  title: title ?? (statusCode >= 500 ? 'Something went wrong' : statusCode === 429 ? 'Too many attempts' : 'That did not work'),
+});
+
+/** The one mapping from an error to its answer, shared by the JSON and the HTML error handlers; logs what the operator must see. */
+export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
+  if (error instanceof DomainError) {
+    return answer(statusOf[error.code], error.message, error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) });
+  }
+  if (error.validation) return answer(400, validationMessage(error));
+  if (error instanceof AppendTooLargeError) {
+    // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
+    request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
+    return answer(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload');
+  }
+  if (isStorageFull(error)) {
+    request.log.error({ err: error }, 'storage full: writes are refused until space is freed');
+    return answer(507, "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)", { 'retry-after': '60' });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return answer(status, 'internal error; it has been logged');
+  }
+  const friendly = error.code ? fastifyMessages[error.code] : undefined;
+  return answer(status, friendly ? friendly.message(error) : error.message, {}, friendly?.title);
+}
+
+/** An error handler for a plugin whose routes answer with pages: the answer of `errorAnswer`, rendered by `page`. */
+export function pageErrorHandler(page: (answer: ErrorAnswer) => string) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const answered = errorAnswer(error, request);
+    return reply.code(answered.statusCode).headers(answered.headers).type('text/html; charset=utf-8').send(page(answered));
+  };
+}
+
+/**
+ * A form that shows the domain's refusal on the form itself (keeping what was typed): the
+ * status and message of a DomainError with one of `codes`; any other error is rethrown.
+ */
+export function formRefusal(error: unknown, codes: readonly DomainErrorCode[]): { statusCode: number; message: string } {
+  if (error instanceof DomainError && codes.includes(error.code)) return { statusCode: statusOf[error.code], message: error.message };
+  throw error;
+}
+
+/** One error handler (JSON bodies) and one not-found handler for the whole app; page plugins render the same answer with `pageErrorHandler`. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof DomainError) {
-      const status = statusOf[error.code];
-      if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-      return reply.code(status).send(errorBody(status, error.message));
-    }
-    if (error.validation) return reply.code(400).send(errorBody(400, validationMessage(error)));
-    if (error instanceof AppendTooLargeError) {
-      // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
-      request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
-      return reply.code(413).send(errorBody(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload'));
-    }
-    if (isStorageFull(error)) {
-      request.log.error({ err: error }, 'storage full: writes are refused until space is freed');
-      return reply
-        .code(507)
-        .header('retry-after', '60')
-        .send(errorBody(507, "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)"));
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(status).send(errorBody(status, 'internal error; it has been logged'));
-    }
-    const friendly = error.code ? fastifyMessages[error.code] : undefined;
-    return reply.code(status).send(errorBody(status, friendly ? friendly(error) : error.message));
+    const answered = errorAnswer(error, request);
+    return reply.code(answered.statusCode).headers(answered.headers).send(errorBody(answered.statusCode, answered.message));
   });
 
   // The methods of every route path, to tell "no such resource" (404) from "not that method" (405).

@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { ClubCommands } from '../../commands/clubCommands.js';
-import { DomainError } from '../../domain/errors.js';
 import { classifyClientAddress } from '../clientAddress.js';
+import { formRefusal } from '../errorHandling.js';
 import { renderLoginPage, renderSignUpPage } from './views/accountPages.js';
-import { statusOf } from '../errorHandling.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, sessionCookieOptions, sessionValue, signedInClub } from './session.js';
 
 /** Attempts allowed per client address in a window (login and sign-up). */
@@ -52,8 +51,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesDeps> = async
       startSession(reply, clubId);
       return reply.redirect('/dashboard?done=welcome', 303);
     } catch (error) {
-      if (!(error instanceof DomainError) || (error.code !== 'validation' && error.code !== 'conflict')) throw error;
-      return reply.code(statusOf[error.code]).type(html).send(renderSignUpPage({ csrfToken: reply.generateCsrf(), clubName, email, error: error.message }));
+      const refused = formRefusal(error, ['validation', 'conflict']);
+      return reply.code(refused.statusCode).type(html).send(renderSignUpPage({ csrfToken: reply.generateCsrf(), clubName, email, error: refused.message }));
     }
   });
 

@@ -3,10 +3,9 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError } from 'fastify';
 import type { ClubCommands } from '../../commands/clubCommands.js';
-import { DomainError } from '../../domain/errors.js';
-import { statusOf } from '../errorHandling.js';
+import { tooManyRequests } from '../../domain/errors.js';
+import { pageErrorHandler } from '../errorHandling.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
@@ -49,7 +48,10 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
     cookieKey: CSRF_COOKIE,
     cookieOpts: { path: DASHBOARD_PATH, sameSite: 'lax', httpOnly: true, signed: true, secure },
   });
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => tooManyRequests(`Too many attempts from your address: retry in ${context.after}.`),
+  });
 
   app.addHook('onRequest', async (_request, reply) => {
     reply
@@ -65,23 +67,9 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
     else done();
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const back = { href: '/dashboard', label: 'Back to the dashboard' };
-    const page = (status: number, title: string, message: string) =>
-      reply.code(status).type('text/html; charset=utf-8').send(renderDashboardErrorPage(status, title, message, back));
-    if (error instanceof DomainError) return page(statusOf[error.code], 'That did not work', error.message);
-    if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
-      return page(403, 'Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
-    }
-    if (error.statusCode === 429) return page(429, 'Too many attempts', `Too many attempts from your address: ${error.message.replace(/^Rate limit exceeded, /, '')}.`);
-    if (error.validation) return page(400, 'Bad request', `The request was not understood (${error.validationContext ?? 'request'}: ${error.validation[0]?.message ?? 'invalid'}).`);
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'dashboard request failed');
-      return page(status, 'Something went wrong', 'The error has been logged. Try again in a moment.');
-    }
-    return page(status, 'That did not work', error.message);
-  });
+  // The app's one error mapping, rendered as a dashboard page.
+  const back = { href: '/dashboard', label: 'Back to the dashboard' };
+  app.setErrorHandler(pageErrorHandler(({ statusCode, title, message }) => renderDashboardErrorPage(statusCode, title, message, back)));
   const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
   await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
-import { DomainError } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { summarizeMatch } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
@@ -10,8 +10,9 @@ import { type PublicViewDoc, readPublicMatch, readPublicPayload } from '../../..
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
 import { renderHistoryPage } from './views/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
-import { type MatchPageView, renderMatchMain, renderMatchPage, renderNotFoundPage } from './views/matchPage.js';
+import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
+import { pageErrorHandler } from '../errorHandling.js';
 import { createRenderedCache, type RenderedBody, renderedBody, sendRendered } from './renderedPages.js';
 
 interface PageQuery {
@@ -48,14 +49,10 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
 
+  // The app's one error mapping, rendered as a page (a missing match is the HTML 404).
+  app.setErrorHandler(pageErrorHandler(renderMatchErrorPage));
   const rendered = createRenderedCache(400);
-  const notFoundPage = (reply: FastifyReply, id: string) => reply.code(404).send(renderNotFoundPage(id));
-  /** Log reads throw not-found DomainErrors; on a page they are the HTML 404. */
-  const orNotFound = async <T>(read: Promise<T>): Promise<T | null> =>
-    read.catch((error: unknown) => {
-      if (error instanceof DomainError && error.code === 'not_found') return null;
-      throw error;
-    });
+  const noMatch = (id: string) => notFound(`no match with id "${id}"`);
 
   const viewOf = (doc: PublicViewDoc, payload: string): MatchPageView => ({
     id: doc.id,
@@ -95,7 +92,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   async function serveCurrent(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, rendering: Rendering) {
     const { id } = request.params;
     const body = isMatchId(id) ? await current(id, rendering) : null;
-    if (body === null) return notFoundPage(reply, id);
+    if (body === null) throw noMatch(id);
     // Revalidate every time: a live match changes from one minute to the next.
     reply.header('cache-control', 'no-cache');
     return sendRendered(request, reply, body, compress);
@@ -105,8 +102,9 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const { id } = request.params;
     if (request.query.revision === undefined) return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
     const revision = revisionParam(request.query.revision);
-    const old = revision === null || !isMatchId(id) ? null : await orNotFound(readMatchAt(eventStore, id, revision));
-    if (old === null) return notFoundPage(reply, id);
+    if (!isMatchId(id)) throw noMatch(id);
+    if (revision === null) throw notFound(`match "${id}" has no revision ${request.query.revision}`);
+    const old = await readMatchAt(eventStore, id, revision);
     return renderMatchPage({
       id,
       createdAt: old.created.recordedAt,
@@ -129,7 +127,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   const qrCodes = createRenderedCache(200);
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
-    if (!isMatchId(id) || (await currentPublicView(id)) === null) return notFoundPage(reply, id);
+    if (!isMatchId(id) || (await currentPublicView(id)) === null) throw noMatch(id);
     let body = qrCodes.get(id);
     if (body === undefined) {
       const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
@@ -144,8 +142,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const { id } = request.params;
     const order = request.query.order === 'oldest' ? 'oldest' : 'newest';
     const from = revisionParam(request.query.from);
-    const page = isMatchId(id) ? await orNotFound(readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) })) : null;
-    if (page === null) return notFoundPage(reply, id);
+    if (!isMatchId(id)) throw noMatch(id);
+    const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) });
     const current = await readPublicMatch(readModel, eventStore, id);
     return renderHistoryPage({ id, order, page, summary: summarizeMatch(current === null ? null : JSON.parse(current.payload)) });
   });

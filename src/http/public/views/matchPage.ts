@@ -361,6 +361,8 @@ ${view.asOf ? '' : share(view)}
   );
 }
 
-export function renderNotFoundPage(id: string): string {
-  return layout('Match not found', html`<h1>Match not found</h1><p>There is no match with id <code>${id}</code>.</p>`);
+/** A public page's error: the status and message of the app's one error mapping. */
+export function renderMatchErrorPage({ statusCode, title, message }: { statusCode: number; title: string; message: string }): string {
+  const heading = statusCode === 404 ? 'Match not found' : title;
+  return layout(heading, html`<h1>${heading}</h1><p>${message}</p><p class="muted">HTTP ${statusCode}</p>`);
 }
