@@ -4,13 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClubCommands, RequestContext } from '../../commands/clubCommands.js';
 import type { ExistingClub } from '../../domain/club.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
-import { DomainError, notFound, validationError } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../projections/clubSeasonTotals.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
+import { formRefusal } from '../errorHandling.js';
 import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
 import { renderHomePage, renderMatchesPage, renderMatchPage } from './views/clubDataPages.js';
 import { query } from './views/frame.js';
@@ -72,6 +73,12 @@ const DONE: Record<string, string> = {
 };
 const doneMessage = (done: string | undefined) => (done === undefined ? null : (DONE[done] ?? null));
 
+/** What a page says above its content: a confirmation, or why a form was refused. */
+interface Messages {
+  info: string | null;
+  error: string | null;
+}
+
 const SYNC_PAGE_SIZE = 50;
 const blankToUndefined = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
@@ -95,6 +102,15 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     section,
   });
   const context = (request: FastifyRequest): RequestContext => ({ requestId: request.id, clientAddressClass: classifyClientAddress(request.ip) });
+  /** Runs a form's command; input the domain refuses shows the form again with the reason instead of an error page. */
+  async function submitForm(command: () => Promise<FastifyReply>, formAgain: (messages: Messages, status: number) => Promise<FastifyReply>) {
+    try {
+      return await command();
+    } catch (error) {
+      const refused = formRefusal(error, ['validation']);
+      return formAgain({ info: null, error: refused.message }, refused.statusCode);
+    }
+  }
   /** Pages and decisions are about matches synced into this club only. */
   async function syncedMatch(clubId: string, matchId: string) {
     const match = isMatchId(matchId) ? await readClubMatch(readModel, clubId, matchId) : null;
@@ -127,52 +143,51 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
 
   // Teams
 
-  async function teamsPage(request: FastifyRequest, reply: FastifyReply, messages: { info: string | null; error: string | null }, status = 200) {
+  async function teamsPage(request: FastifyRequest, reply: FastifyReply, messages: Messages, status = 200) {
     const club = clubOf(request);
     return reply.code(status).type(html).send(renderTeamsPage(frame(request, reply, 'teams'), { clubId: club.clubId, teams: club.teams }, messages));
   }
 
   app.get('/teams', { schema: { querystring: Done } }, async (request, reply) => teamsPage(request, reply, { info: doneMessage(request.query.done), error: null }));
 
-  app.post('/teams', { schema: { body: Type.Object({ _csrf: Type.Optional(Text), name: Text }) } }, async (request, reply) => {
-    try {
-      await clubs.addTeam(clubOf(request).clubId, request.body.name, context(request));
-      return reply.redirect('/dashboard/teams?done=team-added', 303);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'validation') return teamsPage(request, reply, { info: null, error: error.message }, 400);
-      throw error;
-    }
-  });
+  app.post('/teams', { schema: { body: Type.Object({ _csrf: Type.Optional(Text), name: Text }) } }, async (request, reply) =>
+    submitForm(
+      async () => {
+        await clubs.addTeam(clubOf(request).clubId, request.body.name, context(request));
+        return reply.redirect('/dashboard/teams?done=team-added', 303);
+      },
+      (messages, status) => teamsPage(request, reply, messages, status),
+    ),
+  );
 
-  app.post('/teams/:teamId', { schema: { params: Type.Object({ teamId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text), name: Text }) } }, async (request, reply) => {
-    try {
-      await clubs.renameTeam(clubOf(request).clubId, request.params.teamId, request.body.name, context(request));
-      return reply.redirect('/dashboard/teams?done=team-renamed', 303);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'validation') return teamsPage(request, reply, { info: null, error: error.message }, 400);
-      throw error;
-    }
-  });
+  app.post('/teams/:teamId', { schema: { params: Type.Object({ teamId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text), name: Text }) } }, async (request, reply) =>
+    submitForm(
+      async () => {
+        await clubs.renameTeam(clubOf(request).clubId, request.params.teamId, request.body.name, context(request));
+        return reply.redirect('/dashboard/teams?done=team-renamed', 303);
+      },
+      (messages, status) => teamsPage(request, reply, messages, status),
+    ),
+  );
 
   app.post(
     '/teams/:teamId/aliases',
     { schema: { params: Type.Object({ teamId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text), aliases: Type.String({ maxLength: 1000 }) }) } },
-    async (request, reply) => {
-      try {
-        // One alias per line (or separated by semicolons): team names may contain commas.
-        const aliases = request.body.aliases.split(/[\n;]/);
-        await clubs.setTeamAliases(clubOf(request).clubId, request.params.teamId, aliases, context(request));
-        return reply.redirect('/dashboard/teams?done=aliases-saved', 303);
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'validation') return teamsPage(request, reply, { info: null, error: error.message }, 400);
-        throw error;
-      }
-    },
+    async (request, reply) =>
+      submitForm(
+        async () => {
+          // One alias per line (or separated by semicolons): team names may contain commas.
+          const aliases = request.body.aliases.split(/[\n;]/);
+          await clubs.setTeamAliases(clubOf(request).clubId, request.params.teamId, aliases, context(request));
+          return reply.redirect('/dashboard/teams?done=aliases-saved', 303);
+        },
+        (messages, status) => teamsPage(request, reply, messages, status),
+      ),
   );
 
   // Connect: app keys and sync status
 
-  async function keysPage(request: FastifyRequest, reply: FastifyReply, messages: { info: string | null; error: string | null }, status = 200) {
+  async function keysPage(request: FastifyRequest, reply: FastifyReply, messages: Messages, status = 200) {
     const club = clubOf(request);
     const usage = await readAppKeyUsage(readModel, club.clubId);
     return reply
@@ -194,16 +209,16 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
   app.post('/connect/keys', { schema: { body: Type.Object({ _csrf: Type.Optional(Text), label: Type.Optional(Text) }) } }, async (request, reply) => {
     const club = clubOf(request);
     const label = request.body.label ?? '';
-    try {
-      const issued = await clubs.issueAppKey(club.clubId, label, context(request));
-      // Shown in the response to this POST, never stored: a reload cannot show it again.
-      return reply
-        .type(html)
-        .send(renderNewKeyPage(frame(request, reply, 'connect'), { key: issued.key, keyId: issued.keyId, label: label.trim() }, { clubId: club.clubId, teams: club.teams }, publicBaseUrl));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'validation') return keysPage(request, reply, { info: null, error: error.message }, 400);
-      throw error;
-    }
+    return submitForm(
+      async () => {
+        const issued = await clubs.issueAppKey(club.clubId, label, context(request));
+        // Shown in the response to this POST, never stored: a reload cannot show it again.
+        return reply
+          .type(html)
+          .send(renderNewKeyPage(frame(request, reply, 'connect'), { key: issued.key, keyId: issued.keyId, label: label.trim() }, { clubId: club.clubId, teams: club.teams }, publicBaseUrl));
+      },
+      (messages, status) => keysPage(request, reply, messages, status),
+    );
   });
 
   app.post('/connect/keys/:keyId/revoke', { schema: { params: Type.Object({ keyId: Type.String({ maxLength: 64 }) }), body: Type.Object({ _csrf: Type.Optional(Text) }) } }, async (request, reply) => {
