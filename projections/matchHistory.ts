@@ -2,7 +2,6 @@ import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff
 import { asJsonText } from '../src/domain/jsonText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
-import { registerClubSyncDetails } from '../src/history/clubSyncDetails.js';
 import { publicEvent } from '../src/history/publicEvent.js';
 import { type Document, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { decodedPayload } from './decodedPayloads.js';
@@ -11,9 +10,6 @@ import type { Projection, ProjectionView } from './projection.js';
 export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
 const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
-
-// Workers build this projection too: they must know what club sync events may show.
-registerClubSyncDetails();
 
 /** One event of a match's history, with its diff computed once, when it was projected. No payload. */
 export interface MatchHistoryDoc {

@@ -1,4 +1,3 @@
-import { registerClubSyncDetails } from '../history/clubSyncDetails.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
 import { exportCommand } from './exportCommand.js';
@@ -18,7 +17,6 @@ function help(io: CliIo) {
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  registerClubSyncDetails();
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     help(io);

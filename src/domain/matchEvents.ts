@@ -83,7 +83,7 @@ export type MatchEvent = MatchCreated | MatchReplaced;
 export type MatchEventType = MatchEvent['type'];
 
 type SyncEnvelopes = typeof syncEnvelopes;
-type ClubSyncEventType = keyof SyncEnvelopes;
+export type ClubSyncEventType = keyof SyncEnvelopes;
 
 /** What became of a club sync attempt; see the envelopes above. */
 export type ClubSyncEvent = {

@@ -1,5 +1,6 @@
-import { decodeMatchEvent, type MatchEvent } from '../domain/matchEvents.js';
+import { type ClubSyncEventType, decodeMatchEvent, type MatchEvent } from '../domain/matchEvents.js';
 import type { RecordedEvent } from '../eventstore/eventStore.js';
+import { clubSyncDetails } from './clubSyncDetails.js';
 
 /**
  * What the history of a match may show of one stored event. Built field by field from the
@@ -23,13 +24,17 @@ export interface PublicEvent {
   details: Record<string, unknown> | null;
 }
 
-/** Public fields of event types other than match content, by type. */
-const detailReaders: Record<string, (data: string) => Record<string, unknown>> = {};
+/**
+ * The public fields of each match-stream event type other than match content: a plain table,
+ * complete at import (nothing to register), so the API, the CLI and the workers all see the same.
+ */
+export const PUBLIC_DETAILS: Readonly<Record<ClubSyncEventType, (data: string) => Record<string, unknown>>> = {
+  ClubSyncAccepted: (data) => clubSyncDetails('ClubSyncAccepted', data),
+  ClubSyncUnauthenticated: (data) => clubSyncDetails('ClubSyncUnauthenticated', data),
+  ClubSyncSkipped: (data) => clubSyncDetails('ClubSyncSkipped', data),
+};
 
-/** Lets another part of the service (e.g. club sync) say what of its events is public. */
-export function registerPublicDetails(type: string, read: (data: string) => Record<string, unknown>) {
-  detailReaders[type] = read;
-}
+const hasPublicDetails = (type: string): type is keyof typeof PUBLIC_DETAILS => Object.hasOwn(PUBLIC_DETAILS, type);
 
 function contentOf(event: MatchEvent): PublicEvent['content'] {
   return event.type === 'MatchCreated'
@@ -39,7 +44,6 @@ function contentOf(event: MatchEvent): PublicEvent['content'] {
 
 export function publicEvent(recorded: RecordedEvent): PublicEvent {
   const match = decodeMatchEvent(recorded.type, recorded.data);
-  const read = detailReaders[recorded.type];
   return {
     revision: recorded.revision,
     position: recorded.position,
@@ -48,6 +52,6 @@ export function publicEvent(recorded: RecordedEvent): PublicEvent {
     requestId: recorded.metadata.requestId ?? null,
     clientAddressClass: recorded.metadata.clientAddressClass ?? null,
     content: match ? contentOf(match) : null,
-    details: match ? null : read ? read(recorded.data) : null,
+    details: match === null && hasPublicDetails(recorded.type) ? PUBLIC_DETAILS[recorded.type](recorded.data) : null,
   };
 }

@@ -9,7 +9,6 @@ import { createClubCommands } from '../commands/clubCommands.js';
 import { createMatchCommands } from '../commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from '../domain/writeToken.js';
-import { registerClubSyncDetails } from '../history/clubSyncDetails.js';
 import type { Engine } from './engine.js';
 import { clubDashboard, type ClubDashboardDeps } from '../http/dashboard/dashboardRoutes.js';
 import { sessionKey } from '../http/dashboard/session.js';
@@ -117,7 +116,6 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     eventStore: engine.eventStore,
     waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded']),
   });
-  registerClubSyncDetails();
   const matches = createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
