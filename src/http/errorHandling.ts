@@ -20,11 +20,14 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
-/** The store ran out of space: SQLite's "database or disk is full", or ENOSPC from the file system. */
+/** Error codes of a store that ran out of space: SQLite's, the file system's, MongoDB's (by code name). */
+const STORAGE_FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'OutOfDiskSpace']);
+
+/** The store ran out of space, by the code on the error or on one of its causes (never by message). */
 export function isStorageFull(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /disk is full|no space left/i.test(current.message)) return true;
+    const { code, codeName } = current as { code?: unknown; codeName?: unknown };
+    if (STORAGE_FULL.has(String(code)) || STORAGE_FULL.has(String(codeName))) return true;
   }
   return false;
 }

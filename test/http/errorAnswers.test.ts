@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import t from 'tap';
 import { DomainError, type DomainErrorCode } from '../../src/domain/errors.js';
-import { pageErrorHandler, registerErrorHandling, statusOf } from '../../src/http/errorHandling.js';
+import { isStorageFull, pageErrorHandler, registerErrorHandling, statusOf } from '../../src/http/errorHandling.js';
 import { dashboardClient } from '../helpers/browserless.js';
 import { startTestApp } from '../helpers/testApp.js';
 
@@ -58,4 +58,14 @@ t.test("the dashboard renders a domain error's status and message as its page", 
   t.equal(res.statusCode, 404);
   t.match(res.headers['content-type'], /^text\/html/);
   t.match(res.body, /no match never-synced was synced into this club/);
+});
+
+t.test('a full store is known by its error code, on the error or a cause, never by its message', async (t) => {
+  const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+  t.ok(isStorageFull(coded('SQLITE_FULL')), 'SQLite');
+  t.ok(isStorageFull(coded('ENOSPC')), 'the file system');
+  t.ok(isStorageFull(Object.assign(new Error('x'), { code: 14031, codeName: 'OutOfDiskSpace' })), 'MongoDB');
+  t.ok(isStorageFull(new Error('commit failed', { cause: coded('SQLITE_FULL') })), 'as the cause');
+  t.notOk(isStorageFull(new Error('database or disk is full')), 'words alone are not a code');
+  t.notOk(isStorageFull(coded('SQLITE_BUSY')));
 });
