@@ -25,7 +25,15 @@ export const projectionsCommand: CliCommand = {
       io.err(`${error.message}\n`);
       return 2;
     }
-    const worker = await startProjectionWorker(config, { statusIntervalMs });
+    let worker;
+    try {
+      worker = await startProjectionWorker(config, { statusIntervalMs });
+    } catch (error) {
+      // A port in use, or a store that cannot be opened: one line, and the stores already closed.
+      const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
+      io.err(`matchlog projections: cannot start on ${config.host}:${config.port}${code}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
     // Runs until a signal; then the batch in progress commits before the stores close.
     await new Promise<void>((resolve) => {
       process.once('SIGTERM', resolve);

@@ -35,12 +35,20 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
     { ...config, runProjections: true },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
   );
+  // The engine lives as long as the app: closing the app lets the batch in progress commit, then closes the stores.
+  app.addHook('onClose', () => engine.close());
   let shuttingDown = false;
   app.addHook('preClose', async () => {
     shuttingDown = true;
   });
-  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
-  const url = await app.listen({ port: config.port, host: config.host });
+  let url: string;
+  try {
+    await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+    url = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   app.log.info(
     { eventStore: redactUrl(config.eventStoreUrl), readModel: redactUrl(config.readModelUrl), projections: allProjections.map((p) => p.name) },
     'projection worker started',
@@ -62,7 +70,6 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
     async close() {
       clearInterval(timer);
       await app.close();
-      await engine.close();
       app.log.info('projection worker stopped');
     },
   };

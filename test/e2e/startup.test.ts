@@ -36,3 +36,30 @@ t.test('a port in use stops the server with one clear line and exit code 1, and 
   t.equal(lines.length, 1, 'one line');
   t.match(lines[0], new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): .*; set PORT or HOST to a free address$`));
 });
+
+t.test('the projection worker on a port in use says so in one line, exits 1 and closes its stores', async (t) => {
+  const { createServer } = await import('node:net');
+  const { existsSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { runCli } = await import('../../src/cli/commands.js');
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const address = taken.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-worker-port-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const errors: string[] = [];
+  const io = { out: () => {}, err: (text: string) => errors.push(text), env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } };
+  t.equal(await runCli(['projections'], io), 1);
+  const lines = errors.join('').trim().split('\n');
+  t.equal(lines.length, 1, 'one line');
+  t.match(lines[0], new RegExp(`^matchlog projections: cannot start on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): `));
+  // SQLite removes a WAL file when the last connection closes.
+  t.same(
+    ['events.sqlite-wal', 'readmodel.sqlite-wal'].filter((file) => existsSync(join(dataDir, file))),
+    [],
+    'both stores closed',
+  );
+});
