@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { Position } from '../eventstore/eventStore.js';
 import { openSqliteFile } from '../platform/sqliteFile.js';
-import { assertFieldPath, CheckpointMovedError, type Collection, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
+import { collectionTables, jsonPath, table } from './sqliteCollectionTables.js';
+import { CheckpointMovedError, type Collection, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -12,20 +11,8 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 /** Read models before tables per collection kept every document in one table; they are rebuilt. */
 const OLD_SCHEMA_TABLE = 'documents';
 
-const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
-const COLUMNS = 'id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER NOT NULL';
-const TABLE_PREFIX = 'rm_';
-
-/** The table of a collection, quoted for SQL. Names come from code, but are checked anyway. */
-function table(collection: string): string {
-  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid read-model collection name: ${collection}`);
-  return `"${TABLE_PREFIX}${collection}"`;
-}
-
 /** Stored text of a document: a tombstone ('null') is no document. */
 const parseDocument = <Doc extends Document>(text: string): Doc | null => JSON.parse(text);
-
-const jsonPath = (field: string) => `json_extract(doc, '$.${assertFieldPath(field)}')`;
 
 /** A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it. */
 const LIVE = "doc <> 'null'";
@@ -58,28 +45,8 @@ export function openSqliteReadModel(file: string): ReadModelStore {
   };
   const getCheckpoint = (projection: string) => checkpoints.get.get(projection)?.position ?? null;
 
-  /** Each collection's table is made on first use; its statements are prepared once. */
-  const collections = new Map<string, ReturnType<typeof collectionStatements>>();
-  function collectionStatements(name: string) {
-    const t = table(name);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${COLUMNS})`);
-    return {
-      get: db.prepare<[string], { doc: string }>(`SELECT doc FROM ${t} WHERE id = ?`),
-      put: db.prepare<[string, string, Position]>(
-        `INSERT INTO ${t} (id, doc, position) VALUES (?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position WHERE excluded.position > ${t}.position`,
-      ),
-      clear: db.prepare(`DELETE FROM ${t}`),
-    };
-  }
-  function collection(name: string) {
-    let statements = collections.get(name);
-    if (!statements) {
-      statements = collectionStatements(name);
-      collections.set(name, statements);
-    }
-    return statements;
-  }
+  const tables = collectionTables(db);
+  const { collection } = tables;
 
   /** A stored document; JSON.parse's value is taken as the collection's document type (see Collection). */
   function getDocument<Doc extends Document>(name: Collection<Doc>, id: string): Doc | null {
@@ -96,35 +63,8 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     }
   });
 
-  /** The column lists of a collection's indexes, as written in their CREATE INDEX. */
-  function indexedColumns(name: string): string[] {
-    return db
-      .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
-      .all(`${TABLE_PREFIX}${name}`)
-      .map((index) => /\((.*)\)$/s.exec(index.sql)?.[1] ?? '');
-  }
-
-  /**
-   * An index on these columns unless the table has one. Names are unique, not derived from the
-   * collection: a rebuild renames the staged table, and its indexes keep their names.
-   */
-  function ensureIndex(name: string, columns: string) {
-    if (indexedColumns(name).includes(columns)) return;
-    db.exec(`CREATE INDEX "idx_${name}_${randomUUID().slice(0, 8)}" ON ${table(name)} (${columns})`);
-  }
-
-  /** The live table goes and the staged one takes its name, with at least the live one's indexes. */
-  function replaceTable(live: string, staged: string) {
-    collection(live);
-    collection(staged);
-    const liveIndexes = indexedColumns(live);
-    db.exec(`DROP TABLE ${table(live)}; ALTER TABLE ${table(staged)} RENAME TO ${table(live)}`);
-    for (const columns of liveIndexes) ensureIndex(live, columns);
-    db.exec(`CREATE TABLE ${table(staged)} (${COLUMNS})`);
-  }
-
   const promote = db.transaction((projection: string, staged: Parameters<ReadModelStore['promote']>[1]) => {
-    for (const { live, staged: from } of staged.collections) replaceTable(live, from);
+    for (const { live, staged: from } of staged.collections) tables.replace(live, from);
     const checkpoint = getCheckpoint(staged.projection);
     if (checkpoint === null) checkpoints.delete.run(projection);
     else checkpoints.set.run(projection, checkpoint);
@@ -151,10 +91,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
 
   return {
     async ensureIndexes(indexes) {
-      for (const { collection: name, fields } of indexes) {
-        collection(name);
-        ensureIndex(name, fields.map(jsonPath).join(', '));
-      }
+      for (const { collection: name, fields } of indexes) tables.ensureIndex(name, fields.map(jsonPath).join(', '));
     },
 
     async get<Doc extends Document>(name: Collection<Doc>, id: string) {
