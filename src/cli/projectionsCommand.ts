@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import closeWithGrace from 'close-with-grace';
 import { startProjectionWorker } from '../runtime/projectionWorker.js';
 import { ConfigError, loadConfig } from '../runtime/config.js';
 import type { CliCommand } from './command.js';
@@ -31,15 +32,18 @@ export const projectionsCommand: CliCommand = {
     } catch (error) {
       // A port in use, or a store that cannot be opened: one line, and the stores already closed.
       const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
-      io.err(`matchlog projections: cannot start on ${config.host}:${config.port}${code}: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.err(`matchlog projections: cannot start${code}: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
-    // Runs until a signal; then the batch in progress commits before the stores close.
-    await new Promise<void>((resolve) => {
-      process.once('SIGTERM', resolve);
-      process.once('SIGINT', resolve);
+    // Runs until a signal (or an unexpected error): the batch in progress commits, the stores
+    // close, and close-with-grace exits (0; 1 after an error, a second signal or SHUTDOWN_TIMEOUT_MS).
+    const running = worker;
+    const say = (message: unknown) => io.err(`matchlog projections: ${message instanceof Error ? message.stack : String(message)}\n`);
+    return new Promise<number>(() => {
+      closeWithGrace({ delay: config.shutdownTimeoutMs, logger: { error: say } }, async ({ err }) => {
+        if (err) say(err);
+        await running.close();
+      });
     });
-    await worker.close();
-    return 0;
   },
 };
