@@ -1,4 +1,4 @@
-import { type EsdbLogger, openEsdbEventStore } from './esdbEventStore.js';
+import type { EsdbLogger } from './esdbEventStore.js';
 import type { EventStore } from './eventStore.js';
 import { openSqliteEventStore } from './sqliteEventStore.js';
 
@@ -8,10 +8,14 @@ export interface OpenEventStoreOptions {
   logger?: EsdbLogger;
 }
 
-/** Picks the event-store adapter by URL scheme (DESIGN.md: configuration). */
+/**
+ * Picks the event-store adapter by URL scheme (DESIGN.md: configuration). The EventStoreDB
+ * client (gRPC, ~25 MB resident) is loaded only when an esdb: URL asks for it.
+ */
 export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
   if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length));
   if (url.startsWith('esdb:') || url.startsWith('esdb+discover:')) {
+    const { openEsdbEventStore } = await import('./esdbEventStore.js');
     return openEsdbEventStore(url, { maxAppendBytes: options.esdbMaxAppendBytes, logger: options.logger });
   }
   throw new Error(`no event-store adapter for ${url.split(':')[0] ?? ''}: URLs`);

@@ -1,10 +1,15 @@
-import { openMongoReadModel } from './mongoReadModel.js';
 import type { ReadModelStore } from './readModel.js';
 import { openSqliteReadModel } from './sqliteReadModel.js';
 
-/** Picks the read-model adapter by URL scheme (DESIGN.md: configuration). */
+/**
+ * Picks the read-model adapter by URL scheme (DESIGN.md: configuration). The MongoDB driver
+ * (~20 MB resident) is loaded only when a mongodb: URL asks for it.
+ */
 export async function openReadModel(url: string): Promise<ReadModelStore> {
   if (url.startsWith('sqlite:')) return openSqliteReadModel(url.slice('sqlite:'.length));
-  if (url.startsWith('mongodb:') || url.startsWith('mongodb+srv:')) return openMongoReadModel(url);
+  if (url.startsWith('mongodb:') || url.startsWith('mongodb+srv:')) {
+    const { openMongoReadModel } = await import('./mongoReadModel.js');
+    return openMongoReadModel(url);
+  }
   throw new Error(`no read-model adapter for ${url.split(':')[0] ?? ''}: URLs`);
 }

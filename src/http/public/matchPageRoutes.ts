@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import QRCode from 'qrcode';
 import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { summarizeMatch } from '../../domain/matchPayload.js';
@@ -130,6 +129,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     if (!isMatchId(id) || (await currentPublicView(id)) === null) throw noMatch(id);
     let body = qrCodes.get(id);
     if (body === undefined) {
+      // Loaded on the first QR code (~10 MB resident), not at start.
+      const { default: QRCode } = await import('qrcode');
       const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
       body = renderedBody(svg, 'image/svg+xml');
       qrCodes.set(id, body);
