@@ -1,15 +1,16 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import helmet from 'helmet';
 
 /**
- * Security headers on every route (helmet's defaults; pages replace the CSP with their own
- * stricter one, and a route may pass `config: { helmet: {...} }` to relax one header), and CORS
- * for the JSON API: any origin, no credentials, so browser-based scoring apps and the docs
- * page's "try it" work.
+ * Security headers on every route: helmet's defaults, built once (not once per request, as
+ * @fastify/helmet does); pages replace the CSP with their own stricter one, and a route that
+ * may be framed calls `allowFraming`. CORS for the JSON API: any origin, no credentials, so
+ * browser-based scoring apps and the docs page's "try it" work.
  */
 export async function registerHeaders(app: FastifyInstance) {
-  await app.register(helmet, { global: true });
+  const securityHeaders = helmet();
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined)));
   await app.register(cors, {
     delegator: (request, callback) =>
       callback(
@@ -26,4 +27,9 @@ export async function registerHeaders(app: FastifyInstance) {
           : { origin: false },
       ),
   });
+}
+
+/** Lets other sites frame this answer (the embed widget); its own CSP says who may (frame-ancestors). */
+export function allowFraming(reply: FastifyReply) {
+  reply.raw.removeHeader('x-frame-options');
 }

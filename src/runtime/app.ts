@@ -68,8 +68,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
-    // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a pipe.
-    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, stream: logStream ?? pino.destination({ dest: 1, sync: false }) },
+    // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a
+    // pipe, and in writes of 4 KB (about a dozen lines) or at least every second, not one system
+    // call per line; what is buffered is written on exit (a kill -9 may lose up to a second of lines).
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      stream: logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
+    },
     bodyLimit: config.maxBodyBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

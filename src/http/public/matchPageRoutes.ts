@@ -12,6 +12,7 @@ import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
 import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
 import { pageErrorHandler } from '../errorHandling.js';
+import { allowFraming } from '../securityHeaders.js';
 import { createRenderedCache, type RenderedBody, renderedBody, sendRendered } from './renderedPages.js';
 
 interface PageQuery {
@@ -116,9 +117,9 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     });
   });
 
-  // Helmet's X-Frame-Options would forbid framing; the embed's own CSP says who may frame it (anyone).
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true }, helmet: { frameguard: false } }, async (request, reply) => {
-    // Only the widget may be framed, by any site.
+  // Only the widget may be framed, by any site: its own CSP says so, without X-Frame-Options.
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true } }, async (request, reply) => {
+    allowFraming(reply);
     reply.header('content-security-policy', EMBED_CSP);
     return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
   });
