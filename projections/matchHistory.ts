@@ -34,16 +34,26 @@ interface BasisDoc {
   [field: string]: unknown;
   id: string;
   revision: number;
-  /** DIFF_BASIS_FORMAT when it was made. */
+  /** DIFF_BASIS_FORMAT when it was made; 0 while not made. */
   format?: number;
-  basis: DiffBasis;
+  /**
+   * Null until a next version needs it: a first version has nothing to be compared with, so
+   * its basis is made from its payload in the log only when (and if) the match is replaced.
+   */
+  basis: DiffBasis | null;
 }
+
+/** A basis ready to compare with: made, in the current layout. */
+type MadeBasis = BasisDoc & { basis: DiffBasis };
+
+const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
 export const historyEntryId = (matchId: string, revision: number) => `${matchId}@${String(revision).padStart(10, '0')}`;
 
 /**
  * Pure: the history entry of `recorded` and the match's diff basis after it, or null when the
- * event is not a match's or was already applied (its basis is as new or newer).
+ * event is not a match's or was already applied (its basis is as new or newer). A version after
+ * the first needs the basis before it made (see madeBasis).
  */
 export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
@@ -61,28 +71,35 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   };
   if (event.content === null) return { entry: { ...base, via: null, protection: null, diff: null, details: event.details }, basis };
   if (basis !== null && basis.revision >= recorded.revision) return null;
+  const entry = { ...base, via: event.content.via, protection: event.content.protection, details: null };
+  // The first version: no diff, and its basis waits until a next version needs it.
+  if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
+  if (!isMade(basis)) throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
   const payload = decodedPayload(recorded.id, asJsonText(event.content.payloadText));
   const next = diffBasis(payload.body, payload.summary());
-  return {
-    entry: { ...base, via: event.content.via, protection: event.content.protection, diff: basis === null ? null : diffBases(basis.basis, next), details: null },
-    basis: basisDoc(matchId, recorded.revision, next),
-  };
+  return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
-const basisDoc = (matchId: string, revision: number, basis: DiffBasis): BasisDoc => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
+const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
 
 /**
- * The stored basis, made again from the payload it describes when an older release stored it
- * in another layout (the log keeps that payload; events never change, so this stays deterministic).
+ * The stored basis made from the payload it describes, when it was not made yet (a first
+ * version) or an older release stored it in another layout. The log keeps that payload and
+ * events never change, so this is deterministic (a rebuild makes the same basis).
  */
-async function currentBasis(view: ProjectionView, matchId: string): Promise<BasisDoc | null> {
-  const stored = await view.get(DIFF_BASIS, matchId);
-  if (stored === null || stored.format === DIFF_BASIS_FORMAT) return stored;
-  const recorded = await view.readEvent(matchStreamId(matchId), stored.revision);
+async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBasis | null> {
+  if (isMade(stored)) return stored;
+  const recorded = await view.readEvent(matchStreamId(stored.id), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
   if (recorded === null || content === null) return null;
-  return basisDoc(matchId, stored.revision, diffBasis(decodedPayload(recorded.id, asJsonText(content.payloadText)).body));
+  return basisDoc(stored.id, stored.revision, diffBasis(decodedPayload(recorded.id, asJsonText(content.payloadText)).body));
 }
+
+/** Whether applying `recorded` compares it with the stored basis (a later version of the match). */
+const comparesWith = (stored: BasisDoc | null, recorded: RecordedEvent): stored is BasisDoc =>
+  stored !== null && MATCH_CONTENT_EVENTS.includes(recorded.type) && stored.revision < recorded.revision;
+
+const MATCH_CONTENT_EVENTS: readonly string[] = ['MatchCreated', 'MatchReplaced'];
 
 export const matchHistoryProjection: Projection = {
   name: MATCH_HISTORY,
@@ -97,7 +114,8 @@ export const matchHistoryProjection: Projection = {
   async apply(recorded, view) {
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
-    const basis = await currentBasis(view, matchId);
+    const stored = await view.get(DIFF_BASIS, matchId);
+    const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const next = evolveMatchHistory(basis, recorded);
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);

@@ -2,7 +2,7 @@ import type { Test } from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
 import type { Document, ReadModelReader, ReadModelStore } from '../../src/readmodel/readModel.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
-import type { Projection } from '../../projections/projection.js';
+import type { EventLog, Projection } from '../../projections/projection.js';
 import { applyBatch } from '../../projections/unitOfWork.js';
 
 /** A stored event as a store would hand it to a projection. */
@@ -21,14 +21,25 @@ export function recorded(streamId: string, revision: number, position: number, e
 /** The log the events come from: each event once, in log order, as a rebuild replays it. */
 const logOf = (events: RecordedEvent[]) => [...new Map(events.map((event) => [event.position, event])).values()].sort((a, b) => a.position - b.position);
 
+/** The spec's log as a projection reads it back (ProjectionView.readEvent): a stream from a revision on. */
+const logReader = (events: RecordedEvent[]): EventLog => ({
+  async readStream(streamId, { fromRevision = 0, maxCount = Number.MAX_SAFE_INTEGER } = {}) {
+    return logOf(events)
+      .filter((event) => event.streamId === streamId && event.revision >= fromRevision)
+      .sort((a, b) => a.revision - b.revision)
+      .slice(0, maxCount);
+  },
+});
+
 /** A real (in-memory SQLite) read model with each batch applied by every projection, as the runner commits it. */
 async function projected(t: Test, projections: Projection[], batches: RecordedEvent[][]): Promise<ReadModelStore> {
   const store = openSqliteReadModel(':memory:');
   t.teardown(() => store.close());
+  const log = logReader(batches.flat());
   for (const projection of projections) {
     for (const batch of batches) {
       const last = batch.at(-1);
-      if (last) await store.commit(projection.name, await applyBatch(projection, store, batch), last.position, await store.getCheckpoint(projection.name));
+      if (last) await store.commit(projection.name, await applyBatch(projection, store, batch, undefined, log), last.position, await store.getCheckpoint(projection.name));
     }
   }
   return store;

@@ -1,5 +1,7 @@
 import t from 'tap';
 import { asJsonText } from '../../src/domain/jsonText.js';
+import { DIFF_BASIS_FORMAT } from '../../src/domain/matchDiff.js';
+import { collectionOf } from '../../src/readmodel/readModel.js';
 import { encodeMatchStreamEvent, type MatchStreamEvent } from '../../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
 import { historyEntryId, MATCH_HISTORY, matchHistoryProjection, readHistoryEntries } from '../../projections/matchHistory.js';
@@ -47,6 +49,18 @@ t.test('a replacement is an entry with what changed since the version before it'
       teams: [{ side: 'home', from: 'Herons', to: 'Lakeside Herons' }],
       fields: [{ field: 'note', change: 'changed' }],
     });
+  });
+});
+
+t.test("a first version's diff basis is made only when a next version needs it, from its payload in the log", async (t) => {
+  const bases = collectionOf<{ id: string; revision: number; format?: number; basis: unknown }>('matchHistoryBasis');
+  await given([]).when([created('a', 1, v1)]).thenRead(t, async (read) => {
+    t.match(await read.get(bases, 'a'), { revision: 0, format: 0, basis: null }, 'uploaded once: nothing parsed, nothing to compare yet');
+  });
+  await given([created('a', 1, v1)]).when([replaced('a', 1, 2, v2)]).thenRead(t, async (read) => {
+    t.match(await read.get(bases, 'a'), { revision: 1, format: DIFF_BASIS_FORMAT, basis: { actions: '' } }, 'replaced: the new version has its basis made');
+    const [, entry] = await readHistoryEntries(read, 'a', page);
+    t.match(entry?.diff, { score: { home: { from: 1, to: 3 } } }, 'compared with the first version, read back from the log');
   });
 });
 
