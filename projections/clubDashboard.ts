@@ -1,14 +1,15 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, type Side } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
+import { matchStreamId } from '../src/domain/matchId.js';
 import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
+import { type SyncSource, syncSourceBefore, syncSourceOf } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
-import type { Projection, ProjectionView } from './projection.js';
+import type { EventLog, Projection, ProjectionView } from './projection.js';
 
 /**
  * The club dashboard: each club's copy of the matches synced into it (players, stats,
@@ -23,7 +24,6 @@ import type { Projection, ProjectionView } from './projection.js';
  */
 export const CLUB_DASHBOARD = 'clubDashboard';
 export const CLUB_MATCHES = collectionOf<ClubMatchDoc>('clubMatches');
-export const CLUB_MATCH_ACTIONS = collectionOf<ClubMatchActionsDoc>('clubMatchActions');
 
 /** A stat line as stored: [stat name, value] pairs. */
 export type StatPairs = [string, number][];
@@ -70,12 +70,11 @@ export interface ClubMatchDoc {
   excluded: boolean;
 }
 
-export interface ClubMatchActionsDoc {
-  [field: string]: unknown;
-  id: string;
-  clubId: string;
-  matchId: string;
-  revision: number;
+/**
+ * The play-by-play of a club's copy of a match. Not copied into the read model: it is read from
+ * the payload in the log when the match's page is shown (the payload is stored once).
+ */
+export interface ClubMatchActions {
   actions: ActionLine[];
   /** [playerId, name] of the payload's players, to show who did what. */
   playerNames: [string, string][];
@@ -124,9 +123,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     actionCount: summary.actions.length,
     excluded,
   };
-  const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
-  const actions: ClubMatchActionsDoc = { id, clubId, matchId, revision: recorded.revision, actions: summary.actions, playerNames };
-  return { match, actions };
+  return match;
 }
 
 /** Club events that change a match copy: the admin's decisions about it. */
@@ -155,7 +152,7 @@ async function replaceCopy(view: ProjectionView, current: ClubMatchDoc | null, n
 
 export const clubDashboardProjection: Projection = {
   name: CLUB_DASHBOARD,
-  collections: [CLUB_MATCHES, CLUB_MATCH_ACTIONS, CLUB_SEASON_TOTALS],
+  collections: [CLUB_MATCHES, CLUB_SEASON_TOTALS],
   indexes: [
     { collection: CLUB_MATCHES, fields: ['clubId', 'startedAt'] },
     { collection: CLUB_MATCHES, fields: ['clubId', 'teamId'] },
@@ -179,9 +176,7 @@ export const clubDashboardProjection: Projection = {
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
     const current = await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId));
     // A re-upload keeps the admin's exclusion; its side comes from the upload, which keeps a settled side.
-    const { match, actions } = clubMatchCopy(source, sync, recorded, current?.excluded === true);
-    await replaceCopy(view, current, match);
-    view.put(CLUB_MATCH_ACTIONS, actions);
+    await replaceCopy(view, current, clubMatchCopy(source, sync, recorded, current?.excluded === true));
   },
 };
 
@@ -222,8 +217,14 @@ export async function readClubMatch(reader: ReadModelReader, clubId: string, mat
   return await reader.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
 }
 
-export async function readClubMatchActions(reader: ReadModelReader, clubId: string, matchId: string) {
-  return await reader.get(CLUB_MATCH_ACTIONS, clubMatchDocId(clubId, matchId));
+/** The play-by-play of a club's copy, from the payload its sync outcome followed (read from the log). */
+export async function readClubMatchActions(log: EventLog, match: Pick<ClubMatchDoc, 'matchId' | 'revision'>): Promise<ClubMatchActions | null> {
+  const [content] = await log.readStream(matchStreamId(match.matchId), { fromRevision: match.revision - 1, maxCount: 1 });
+  const event = content?.revision === match.revision - 1 ? decodeMatchEvent(content.type, content.data) : null;
+  const source = content === undefined || event === null ? null : syncSourceOf(content.id, event.data.payload);
+  if (source === null) return null;
+  const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
+  return { actions: source.summary.actions, playerNames };
 }
 
 /** One match of a player, as the player's page lists it. */

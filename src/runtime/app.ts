@@ -167,6 +167,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     prefix: '/dashboard',
     clubs,
     readModel: engine.readModel,
+    eventStore: engine.eventStore,
     matchUrl,
     publicBaseUrl: config.publicBaseUrl,
     globalEnforcement: config.clubSyncEnforcement,

@@ -7,6 +7,7 @@ import type { SyncEnforcement } from '../../domain/clubSync.js';
 import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
+import type { EventLog } from '../../../projections/projection.js';
 import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../projections/clubSeasonTotals.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
@@ -24,6 +25,8 @@ import { signedInClub } from './session.js';
 export interface ClubRoutesDeps {
   clubs: ClubCommands;
   readModel: ReadModelReader;
+  /** The log, for what is read from a payload rather than copied (a match's play-by-play). */
+  eventStore: EventLog;
   matchUrl: (matchId: string) => string;
   publicBaseUrl: string;
   globalEnforcement: SyncEnforcement;
@@ -83,7 +86,7 @@ const SYNC_PAGE_SIZE = 50;
 const blankToUndefined = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 /** Every page behind the login: overview, teams, Connect, players, stats, matches. */
-export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app, { clubs, readModel, matchUrl, publicBaseUrl, globalEnforcement }) => {
+export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app, { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement }) => {
   const html = 'text/html; charset=utf-8';
   app.decorateRequest('dashboardClub', null);
   app.addHook('preHandler', async (request, reply) => {
@@ -314,7 +317,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     const club = clubOf(request);
     const { matchId } = request.params;
     const match = await syncedMatch(club.clubId, matchId);
-    const actions = await readClubMatchActions(readModel, club.clubId, matchId);
+    const actions = await readClubMatchActions(eventStore, match);
     return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), { teams: club.teams, match, actions, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) }));
   });
 

@@ -7,6 +7,7 @@ import type { ClubCommands } from '../../commands/clubCommands.js';
 import { tooManyRequests } from '../../domain/errors.js';
 import { pageErrorHandler } from '../errorHandling.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
+import type { EventLog } from '../../../projections/projection.js';
 import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
 import { clubRoutes } from './clubRoutes.js';
@@ -17,6 +18,7 @@ import { PAGE_CSP } from '../views/layout.js';
 export interface ClubDashboardDeps {
   clubs: ClubCommands;
   readModel: ReadModelReader;
+  eventStore: EventLog;
   matchUrl: (matchId: string) => string;
   publicBaseUrl: string;
   /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
@@ -72,5 +74,5 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
   app.setErrorHandler(pageErrorHandler(({ statusCode, title, message }) => renderDashboardErrorPage(statusCode, title, message, back)));
   const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
-  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });
+  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, eventStore: deps.eventStore, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });
 };

@@ -2,7 +2,7 @@ import type { Team } from '../../../domain/club.js';
 import type { ActionLine } from '../../../domain/matchPayload.js';
 import { clubPlayers } from '../../../domain/clubSync.js';
 import { boxScore } from '../../../domain/statVocabulary.js';
-import { type ClubMatchActionsDoc, type ClubMatchDoc, type ClubPlayerCopy, statsOf } from '../../../../projections/clubDashboard.js';
+import { type ClubMatchActions, type ClubMatchDoc, type ClubPlayerCopy, statsOf } from '../../../../projections/clubDashboard.js';
 import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../../views/html.js';
@@ -115,7 +115,7 @@ function playerLines(sport: string | null, title: string, players: ClubPlayerCop
 export interface ClubMatchPage {
   teams: Team[];
   match: ClubMatchDoc;
-  actions: ClubMatchActionsDoc | null;
+  actions: ClubMatchActions | null;
   matchUrl: string;
   info: string | null;
 }
