@@ -120,7 +120,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     competition: summary.competition,
     // Both sides, each player with its side: a side the admin settles or corrects later picks its own.
     players: source.players.map(copyOf),
-    actionCount: summary.actions.length,
+    actionCount: summary.actionCount,
     excluded,
   };
   return match;

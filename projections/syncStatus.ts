@@ -66,7 +66,7 @@ const outcomeOf = (event: ClubSyncEvent): SyncOutcome =>
 function copiedOf(source: SyncSource): Copied {
   const { home, away, startedAt } = source.summary;
   const title = home.name !== null || away.name !== null ? `${home.name ?? 'Home'} vs ${away.name ?? 'Away'}` : null;
-  return { title, startedAt, players: source.players.map((p) => ({ team: p.team })), actions: source.summary.actions.length };
+  return { title, startedAt, players: source.players.map((p) => ({ team: p.team })), actions: source.summary.actionCount };
 }
 
 /** Pure: the Sync status row of one sync outcome. */

@@ -64,7 +64,9 @@ export interface MatchSummary {
   competition: string | null;
   startedAt: string | null;
   players: PlayerLine[];
-  actions: ActionLine[];
+  /** The play-by-play as lines, worded on first read (writes need only actionCount). */
+  readonly actions: ActionLine[];
+  actionCount: number;
   status?: MatchStatus | null;
   /** The status as the payload words it ("Q3 5:12", "Final"). */
   statusText?: string | null;
@@ -274,15 +276,20 @@ function actionTeam(entry: Obj, sides: Map<string, string>): string | null {
   return byId === null ? null : (sides.get(byId) ?? byId);
 }
 
-function action(entry: unknown, sport: string | null, sides: Map<string, string>): ActionLine | null {
-  if (!isObj(entry)) return null;
+/** The set or period an action belongs to ("Set 2", "Q3"), or null. */
+function phaseOf(entry: Obj, sport: string | null): string | null {
   const setNo = num(entry.set);
   const period = num(entry.period);
+  return setNo !== null ? `Set ${setNo}` : period !== null ? periodLabel(sport, period) : null;
+}
+
+function action(entry: unknown, sport: string | null, sides: Map<string, string>): ActionLine | null {
+  if (!isObj(entry)) return null;
   const { home, away } = actionScore(entry);
   const described = text(entry.description);
   return {
     seq: first(num(entry.seq), num(entry.actionNumber), num(entry.orderNumber)),
-    phase: setNo !== null ? `Set ${setNo}` : period !== null ? periodLabel(sport, period) : null,
+    phase: phaseOf(entry, sport),
     clock: first(clock(entry.clock), num(entry.minute) !== null ? `${num(entry.minute)}'` : null),
     team: actionTeam(entry, sides),
     playerId: first(text(entry.playerId), text(entry.personId)),
@@ -346,7 +353,8 @@ export function summarizeMatch(payload: unknown): MatchSummary {
   const sport = first(text(g.sport), isObj(g.game) || 'gameTimeUTC' in g ? 'basketball' : 'home_score' in g ? 'football' : null);
   const lines = scoreLines(g, rawActions, sport);
   const keys = sideKeys(g);
-  const actions = rawActions.map((entry) => action(entry, sport, keys)).filter((line): line is ActionLine => line !== null);
+  const actionEntries = rawActions.filter(isObj);
+  let actions: ActionLine[] | null = null;
   const playerLines = players(g);
   const state = status(g);
   const details = Object.entries(DETAIL_LABELS).flatMap(([field, label]) => {
@@ -354,10 +362,10 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     return value === null ? [] : [{ label, value }];
   });
   const nbaPeriod = num(g.period);
-  const lastPhase = [...actions].reverse().find((a) => a.phase !== null)?.phase ?? null;
-  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase, lines.at(-1)?.label ?? null);
+  const lastPhase = actionEntries.findLast((entry) => phaseOf(entry, sport) !== null);
+  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase === undefined ? null : phaseOf(lastPhase, sport), lines.at(-1)?.label ?? null);
   const recognised =
-    sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actions.length > 0;
+    sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actionEntries.length > 0;
   return {
     sport,
     ...sides,
@@ -368,7 +376,11 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     competition: displayText(g.competition),
     startedAt: startedAt(g),
     players: playerLines,
-    actions,
+    // Wording each action is most of a summary's cost; uploads need only the count.
+    get actions() {
+      return (actions ??= actionEntries.map((entry) => action(entry, sport, keys)).filter((line): line is ActionLine => line !== null));
+    },
+    actionCount: actionEntries.length,
     ...state,
     venue: venue(g),
     current,

@@ -79,3 +79,17 @@ t.test('a payload the reader understands nothing of says so, and nothing throws'
   }
   t.equal(summarizeMatch({ home_score: 1 }).recognised, true);
 });
+
+t.test('the play-by-play is worded on first read only, and counted without wording it', async (t) => {
+  for (const name of ['nba-live-game.json', 'statsbomb-match.json']) {
+    const s = summarizeMatch(load(name));
+    const count = s.actionCount;
+    t.ok(count > 0, `${name}: counted`);
+    const first = s.actions;
+    t.equal(first.length, count, `${name}: as many lines as counted`);
+    t.equal(s.actions, first, `${name}: worded once, the same lines on every read`);
+  }
+  const mixed = summarizeMatch({ actions: [{ seq: 1, set: 1 }, 'not an action', null, { seq: 2, set: 2 }] });
+  t.equal(mixed.actionCount, 2, 'only objects count');
+  t.same(mixed.actions.map((a) => a.phase), ['Set 1', 'Set 2']);
+});
