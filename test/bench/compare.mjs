@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { measureRebuild } from './rebuildRates.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -196,7 +195,10 @@ try {
   const diskRatio = disk.matchlog / disk.baseline;
 
   log(`  rebuilding from ${rebuildMatches} matches`);
-  const rebuild = await measureRebuild(rebuildMatches, log);
+  // In a process of its own, as `matchlog rebuild` runs: not under this driver's heap.
+  const rebuild = JSON.parse(
+    execFileSync(process.execPath, [join(root, 'test/bench/rebuild.mjs'), '--matches', String(rebuildMatches), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }),
+  );
 
   const fmt = (n, digits = 0) => n.toFixed(digits);
   console.log(`\nmatchlog vs naive baseline: ${connections} connections, ${rounds} × ${duration} s each side, alternated; node ${process.version}; ${(text.length / 1024).toFixed(0)} KB volleyball bodies\n`);

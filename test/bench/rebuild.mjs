@@ -5,9 +5,14 @@
 import { parseArgs } from 'node:util';
 import { measureRebuild } from './rebuildRates.mjs';
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, json: { type: 'boolean', default: false } } });
 const count = Number(values.matches);
-const { baseline, rows } = await measureRebuild(count, console.log);
+// --json: the rates as JSON on stdout, progress on stderr (npm run bench runs this in its own process).
+const { baseline, rows } = await measureRebuild(count, values.json ? (line) => console.error(line) : console.log);
+if (values.json) {
+  console.log(JSON.stringify({ baseline, rows }));
+  process.exit(0);
+}
 console.log(`\n${count} matches, node ${process.version}\n`);
 console.log('| pass | events | seconds | events/s | vs reading the log |');
 console.log('|---|---:|---:|---:|---:|');
