@@ -1,6 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
+import { runCli } from '../../src/cli/commands.js';
 import { typescriptExecArgv } from '../helpers/serverProcess.js';
 
 t.test('a bad configuration stops the server at start with one clear line', async (t) => {
@@ -13,18 +18,19 @@ t.test('a bad configuration stops the server at start with one clear line', asyn
   t.equal(result.stderr.trim(), 'invalid configuration: PORT must be an integer from 0 to 65535, got "eighty"');
 });
 
-t.test('a port in use stops the server with one clear line and exit code 1, and its stores are closed', async (t) => {
-  const { createServer } = await import('node:net');
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
+/** A loopback port another server holds for the test, and an empty data folder. */
+async function portInUse(t: Test): Promise<{ port: number; dataDir: string }> {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   t.teardown(() => taken.close());
   const address = taken.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
   const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-port-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  return { port: typeof address === 'object' && address !== null ? address.port : 0, dataDir };
+}
+
+t.test('a port in use stops the server with one clear line and exit code 1, and its stores are closed', async (t) => {
+  const { port, dataDir } = await portInUse(t);
   const main = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
   const result = spawnSync(process.execPath, [...typescriptExecArgv(), main], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
@@ -38,18 +44,7 @@ t.test('a port in use stops the server with one clear line and exit code 1, and 
 });
 
 t.test('the projection worker on a port in use says so in one line, exits 1 and closes its stores', async (t) => {
-  const { createServer } = await import('node:net');
-  const { existsSync, mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const { runCli } = await import('../../src/cli/commands.js');
-  const taken = createServer();
-  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => taken.close());
-  const address = taken.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-worker-port-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { port, dataDir } = await portInUse(t);
   const errors: string[] = [];
   const io = { out: () => {}, err: (text: string) => errors.push(text), env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } };
   t.equal(await runCli(['projections'], io), 1);

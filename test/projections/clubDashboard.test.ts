@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { statRates } from '../../src/domain/statRates.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
 import type { ReadModelReader } from '../../src/readmodel/readModel.js';
@@ -144,7 +144,8 @@ t.test("a player is merged by playerId across matches, with a line per match on 
   });
 });
 
-t.test('stats: every numeric stat is totalled for every player, with the rates their inputs allow, per sport', async (t) => {
+/** A club with a volleyball and a basketball team, and one synced upload each (matches 'v' and 'b'). */
+async function volleyAndBasketUploads(t: Test) {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside', ['Volley', 'Basket']);
   const [volley, basket] = club.teams.map((team) => team.teamId);
@@ -153,6 +154,11 @@ t.test('stats: every numeric stat is totalled for every player, with the rates t
     await world.upload(clubPayload(club.clubId, volley ?? '', { id: 'v', edit: home }), { appKey: club.key });
     await world.upload(clubPayload(club.clubId, basket ?? '', { id: 'b', sport: 'basketball', edit: home }), { appKey: club.key });
   });
+  return { world, club, volley, basket, clubs, uploads };
+}
+
+t.test('stats: every numeric stat is totalled for every player, with the rates their inputs allow, per sport', async (t) => {
+  const { world, club, volley, basket, clubs, uploads } = await volleyAndBasketUploads(t);
   await given(clubs).when(uploads).thenRead(t, async (read) => {
     const v = await totalsOf(read, club.clubId, { teamId: volley });
     const attacker = v.find((p) => (p.totals.attacks ?? 0) > 0);
@@ -174,14 +180,7 @@ t.test('no rate without its inputs, and none over zero attempts', async (t) => {
 });
 
 t.test('season totals and the match list filter by season; the play-by-play is counted in the copy and read from the payload in the log', async (t) => {
-  const world = createSyncWorld(t);
-  const club = await world.club('Lakeside', ['Volley', 'Basket']);
-  const [volley, basket] = club.teams.map((team) => team.teamId);
-  const clubs = await world.log();
-  const uploads = await written(world, clubs, async () => {
-    await world.upload(clubPayload(club.clubId, volley ?? '', { id: 'v', edit: home }), { appKey: club.key });
-    await world.upload(clubPayload(club.clubId, basket ?? '', { id: 'b', sport: 'basketball', edit: home }), { appKey: club.key });
-  });
+  const { world, club, volley, basket, clubs, uploads } = await volleyAndBasketUploads(t);
   await given(clubs).when(uploads).thenRead(t, async (read) => {
     t.equal((await totalsOf(read, club.clubId, { season: '1999/00' })).length, 0, 'season totals filter by season');
     t.equal((await readClubMatches(read, club.clubId, { season: '2025/26' })).length, 2, 'filter by season');
