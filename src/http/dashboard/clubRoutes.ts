@@ -29,6 +29,7 @@ export interface ClubRoutesDeps {
   eventStore: EventLog;
   matchUrl: (matchId: string) => string;
   publicBaseUrl: string;
+  /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
   globalEnforcement: SyncEnforcement;
 }
 

@@ -3,26 +3,16 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ClubCommands } from '../../commands/clubCommands.js';
 import { tooManyRequests } from '../../domain/errors.js';
 import { pageErrorHandler } from '../errorHandling.js';
-import type { ReadModelReader } from '../../readmodel/readModel.js';
-import type { EventLog } from '../../../projections/projection.js';
 import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
-import type { SyncEnforcement } from '../../domain/clubSync.js';
-import { clubRoutes } from './clubRoutes.js';
+import { clubRoutes, type ClubRoutesDeps } from './clubRoutes.js';
 import { DASHBOARD_PATH } from './session.js';
 import { renderDashboardErrorPage } from './views/accountPages.js';
 import { PAGE_CSP } from '../views/layout.js';
 
-export interface ClubDashboardDeps {
-  clubs: ClubCommands;
-  readModel: ReadModelReader;
-  eventStore: EventLog;
-  matchUrl: (matchId: string) => string;
-  publicBaseUrl: string;
-  /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
-  globalEnforcement: SyncEnforcement;
+/** What the club's pages need (ClubRoutesDeps), and the dashboard's sessions and login limits. */
+export interface ClubDashboardDeps extends ClubRoutesDeps {
   /** Signs session and CSRF cookies. */
   sessionKey: Buffer;
   /** Login and sign-up attempts per client address. */
@@ -72,7 +62,8 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
   // The app's one error mapping, rendered as a dashboard page.
   const back = { href: '/dashboard', label: 'Back to the dashboard' };
   app.setErrorHandler(pageErrorHandler(({ statusCode, title, message }) => renderDashboardErrorPage(statusCode, title, message, back)));
-  const rateLimits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
-  await app.register(accountRoutes, { clubs: deps.clubs, rateLimits, secure });
-  await app.register(clubRoutes, { clubs: deps.clubs, readModel: deps.readModel, eventStore: deps.eventStore, matchUrl: deps.matchUrl, publicBaseUrl: deps.publicBaseUrl, globalEnforcement: deps.globalEnforcement });
+  const { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement, rateLimits = DEFAULT_RATE_LIMITS } = deps;
+  await app.register(accountRoutes, { clubs, rateLimits, secure });
+  // Field by field: the options Fastify hands this plugin also carry its prefix, which must not apply twice.
+  await app.register(clubRoutes, { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement });
 };
