@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createStateCache, createStreamQueue, DEFAULT_RETRY, handleCommand, retryDelay } from '../../src/commands/commandHandler.js';
 import { matchDecider } from '../../src/commands/matchCommands.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -33,9 +33,15 @@ function countingStore(store: EventStore) {
   return { counted, reads };
 }
 
-t.test('with a state cache, a re-uploaded match reads only the events it has not seen', async (t) => {
+/** A real SQLite event store in the test's own folder, closed when the test ends. */
+function storeFor(t: Test) {
   const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
   t.teardown(() => store.close());
+  return store;
+}
+
+t.test('with a state cache, a re-uploaded match reads only the events it has not seen', async (t) => {
+  const store = storeFor(t);
   const { counted, reads } = countingStore(store);
   const cache = createStateCache<MatchState>();
   for (let v = 0; v < 30; v += 1) await handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${v}}`, 'h'), meta, { cache });
@@ -45,8 +51,7 @@ t.test('with a state cache, a re-uploaded match reads only the events it has not
 });
 
 t.test('a cached state is caught up with what other writers appended', async (t) => {
-  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
-  t.teardown(() => store.close());
+  const store = storeFor(t);
   const cache = createStateCache<MatchState>();
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}', 'h1'), meta, { cache });
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":2}', 'h1', 'PUT'), meta); // another process: no cache
@@ -67,8 +72,7 @@ t.test('the cache drops the least recently used stream first', async (t) => {
 });
 
 t.test('commands on one match in one process take turns: none conflicts, each appends once, in arrival order', async (t) => {
-  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
-  t.teardown(() => store.close());
+  const store = storeFor(t);
   let appends = 0;
   const counted: EventStore = {
     ...store,
@@ -88,8 +92,7 @@ t.test('commands on one match in one process take turns: none conflicts, each ap
 });
 
 t.test('a decision to change nothing appends nothing and answers as a no-op', async (t) => {
-  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
-  t.teardown(() => store.close());
+  const store = storeFor(t);
   const nothing = { ...matchDecider, decide: () => [] };
   const result = await handleCommand(store, 'match-m', nothing, upload('{}'), meta);
   t.same(result, { events: [], append: null });
@@ -119,8 +122,7 @@ function contendedStore(store: EventStore, conflicts: number) {
 const noWait = (waits: number[]) => ({ ...DEFAULT_RETRY, sleep: async (ms: number) => void waits.push(ms), random: () => 1 });
 
 t.test('a conflicting append is decided again on the new state after a short wait, and then succeeds', async (t) => {
-  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
-  t.teardown(() => store.close());
+  const store = storeFor(t);
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta);
   const { contended, appends } = contendedStore(store, 2);
   const waits: number[] = [];
@@ -131,8 +133,7 @@ t.test('a conflicting append is decided again on the new state after a short wai
 });
 
 t.test('writers that keep colliding get 503 unavailable after the bounded number of attempts', async (t) => {
-  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
-  t.teardown(() => store.close());
+  const store = storeFor(t);
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta);
   const { contended, appends } = contendedStore(store, 100);
   const waits: number[] = [];
@@ -149,8 +150,7 @@ t.test('waits are jittered and capped', async (t) => {
 });
 
 t.test('errors other than a conflict are not retried', async (t) => {
-  const store = openSqliteEventStore(join(tempDataDir(t), 'events.sqlite'));
-  t.teardown(() => store.close());
+  const store = storeFor(t);
   let tried = 0;
   const failing: EventStore = {
     ...store,
