@@ -1,15 +1,15 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, type Side } from '../src/domain/matchEvents.js';
 import { matchStreamId } from '../src/domain/matchId.js';
 import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SyncSource, syncSourceBefore, syncSourceOf } from './clubSyncSource.js';
+import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
-import type { EventLog, Projection, ProjectionView } from './projection.js';
+import { type EventLog, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
 /**
  * The club dashboard: each club's copy of the matches synced into it (players, stats,
@@ -219,9 +219,8 @@ export async function readClubMatch(reader: ReadModelReader, clubId: string, mat
 
 /** The play-by-play of a club's copy, from the payload its sync outcome followed (read from the log). */
 export async function readClubMatchActions(log: EventLog, match: Pick<ClubMatchDoc, 'matchId' | 'revision'>): Promise<ClubMatchActions | null> {
-  const [content] = await log.readStream(matchStreamId(match.matchId), { fromRevision: match.revision - 1, maxCount: 1 });
-  const event = content?.revision === match.revision - 1 ? decodeMatchEvent(content.type, content.data) : null;
-  const source = content === undefined || event === null ? null : syncSourceOf(content.id, event.data.payload);
+  const outcome = { streamId: matchStreamId(match.matchId), revision: match.revision };
+  const source = await syncSourceBefore(outcome, [], { readEvent: (streamId, revision) => readEventAt(log, streamId, revision) });
   if (source === null) return null;
   const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
   return { actions: source.summary.actions, playerNames };

@@ -31,7 +31,7 @@ const decoded = createLru<{ source: SyncSource | null }>(8);
  * it, same append: taken from `append`, else read from the log), or null when there is none or
  * it names no club. Decoded once for every projection that asks.
  */
-export async function syncSourceBefore(outcome: RecordedEvent, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
+export async function syncSourceBefore(outcome: Pick<RecordedEvent, 'streamId' | 'revision'>, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
   const content =
     append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1) ??
     (await view.readEvent(outcome.streamId, outcome.revision - 1));

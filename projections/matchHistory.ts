@@ -1,5 +1,6 @@
 import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
 import { asJsonText } from '../src/domain/jsonText.js';
+import { isMatchEventType } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/history/publicEvent.js';
@@ -97,9 +98,7 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
 
 /** Whether applying `recorded` compares it with the stored basis (a later version of the match). */
 const comparesWith = (stored: BasisDoc | null, recorded: RecordedEvent): stored is BasisDoc =>
-  stored !== null && MATCH_CONTENT_EVENTS.includes(recorded.type) && stored.revision < recorded.revision;
-
-const MATCH_CONTENT_EVENTS: readonly string[] = ['MatchCreated', 'MatchReplaced'];
+  stored !== null && isMatchEventType(recorded.type) && stored.revision < recorded.revision;
 
 export const matchHistoryProjection: Projection = {
   name: MATCH_HISTORY,

@@ -16,6 +16,12 @@ export interface ProjectionView {
 /** Where a projection's view reads events that were not delivered with the append. */
 export type EventLog = Pick<EventStore, 'readStream'>;
 
+/** The event at `revision` of a stream, or null when the stream has none there. */
+export async function readEventAt(log: EventLog, streamId: string, revision: number): Promise<RecordedEvent | null> {
+  const [event] = await log.readStream(streamId, { fromRevision: revision, maxCount: 1 });
+  return event?.revision === revision ? event : null;
+}
+
 /**
  * A read model derived from the log. `apply` must depend only on the event, the other events of
  * its append and the documents it reads, so replaying the log rebuilds the same documents.

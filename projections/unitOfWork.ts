@@ -1,7 +1,7 @@
 import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type Document, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
-import type { DocumentRef, EventLog, Projection, ProjectionView } from './projection.js';
+import { type DocumentRef, type EventLog, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
 /**
  * Collects a batch's document changes in memory; reads see the batch's own earlier writes.
@@ -54,9 +54,7 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
         change({ collection, id, doc: null, position });
       },
       async readEvent(streamId, revision) {
-        if (log === null) return null;
-        const [event] = await log.readStream(streamId, { fromRevision: revision, maxCount: 1 });
-        return event?.revision === revision ? event : null;
+        return log === null ? null : readEventAt(log, streamId, revision);
       },
     };
   }

@@ -283,8 +283,16 @@ function phaseOf(entry: Obj, sport: string | null): string | null {
   return setNo !== null ? `Set ${setNo}` : period !== null ? periodLabel(sport, period) : null;
 }
 
-function action(entry: unknown, sport: string | null, sides: Map<string, string>): ActionLine | null {
-  if (!isObj(entry)) return null;
+/** The phase of the last action that has one: the set or period being played. */
+function lastPhase(entries: Obj[], sport: string | null): string | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const phase = phaseOf(entries[i]!, sport);
+    if (phase !== null) return phase;
+  }
+  return null;
+}
+
+function action(entry: Obj, sport: string | null, sides: Map<string, string>): ActionLine {
   const { home, away } = actionScore(entry);
   const described = text(entry.description);
   return {
@@ -362,8 +370,7 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     return value === null ? [] : [{ label, value }];
   });
   const nbaPeriod = num(g.period);
-  const lastPhase = actionEntries.findLast((entry) => phaseOf(entry, sport) !== null);
-  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase === undefined ? null : phaseOf(lastPhase, sport), lines.at(-1)?.label ?? null);
+  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(actionEntries, sport), lines.at(-1)?.label ?? null);
   const recognised =
     sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actionEntries.length > 0;
   return {
@@ -378,7 +385,7 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     players: playerLines,
     // Wording each action is most of a summary's cost; uploads need only the count.
     get actions() {
-      return (actions ??= actionEntries.map((entry) => action(entry, sport, keys)).filter((line): line is ActionLine => line !== null));
+      return (actions ??= actionEntries.map((entry) => action(entry, sport, keys)));
     },
     actionCount: actionEntries.length,
     ...state,
