@@ -1,8 +1,9 @@
 import { openSqliteFile } from '../platform/sqliteFile.js';
 import { invalidAppend } from './eventChecks.js';
-import type { AppendResult, EventStore } from './eventStore.js';
+import type { AppendResult, EventStore, RecordedEvent } from './eventStore.js';
 import { createGroupCommit, type Outcome } from './groupCommit.js';
 import { pollingSubscription } from './pollingSubscription.js';
+import { createRecentAppends } from './recentAppends.js';
 import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
 
 export interface SqliteEventStoreOptions {
@@ -14,7 +15,8 @@ export interface SqliteEventStoreOptions {
 
 /**
  * The embedded event store: one SQLite file, WAL, synchronous=FULL. The SQL is in
- * sqliteEventTable.ts, the grouping in groupCommit.ts, subscriptions in pollingSubscription.ts.
+ * sqliteEventTable.ts, the grouping in groupCommit.ts, subscriptions in pollingSubscription.ts;
+ * they get the events this process committed from recentAppends.ts, without reading them back.
  *
  * Durability: an append's promise resolves only after the transaction holding it has
  * committed, and with synchronous=FULL a WAL commit is fsync'd. Appends that arrive while a
@@ -26,23 +28,34 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const db = openSqliteFile(file, 'FULL');
   const table = openEventTable(db);
 
+  const recent = createRecentAppends(64);
   const appendInSavepoint = db.transaction(table.append);
-  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string) =>
+  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) =>
     group.map((append): Outcome<AppendResult> => {
+      const recorded: RecordedEvent[] = [];
       try {
-        return { ok: true, result: appendInSavepoint(append, recordedAt) };
+        const result = appendInSavepoint(append, recordedAt, recorded);
+        committed.push(...recorded);
+        return { ok: true, result };
       } catch (error) {
         return { ok: false, error };
       }
     }),
   );
+  /** Commits a group; its events are kept for this process's subscriptions only once committed. */
+  function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
+    const committed: RecordedEvent[] = [];
+    const outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
+    recent.add(committed);
+    return outcomes;
+  }
   const wakers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of wakers) wake();
   };
   const appends = createGroupCommit<StreamAppend, AppendResult>({
     maxGroupSize: options.maxGroupSize ?? 256,
-    commit: (group) => commitGroup.immediate(group, new Date().toISOString()),
+    commit,
     afterCommit: wakeAll,
   });
   let closed = false;
@@ -74,7 +87,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
         after,
         batchSize,
         pollIntervalMs,
-        read: (position, maxCount) => table.readAll({ after: position, maxCount }),
+        read: (position, maxCount) => recent.after(position, maxCount) ?? table.readAll({ after: position, maxCount }),
         isClosed: () => closed,
         wakers,
       });
@@ -86,6 +99,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       closed = true;
       wakeAll();
       wakers.clear();
+      recent.clear();
       db.close();
     },
   };

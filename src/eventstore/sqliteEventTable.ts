@@ -76,8 +76,11 @@ export function openEventTable(db: Database.Database) {
   }
 
   return {
-    /** Checks the expected revision and inserts the events; call inside a transaction. */
-    append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string): AppendResult {
+    /**
+     * Checks the expected revision and inserts the events; call inside a transaction. The
+     * events inserted are added to `recorded` as a read would return them.
+     */
+    append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string, recorded: RecordedEvent[]): AppendResult {
       const already = alreadyAppended(streamId, events);
       if (already) return already;
       const current = statements.head.get(streamId)?.revision ?? null;
@@ -97,6 +100,8 @@ export function openEventTable(db: Database.Database) {
           recordedAt,
         });
         position = Number(info.lastInsertRowid);
+        const { id, type, data } = event;
+        recorded.push({ id, streamId, revision, position, type, data, metadata: readEventMetadata(event.metadata, id), recordedAt });
       }
       return { nextExpectedRevision: revision, position };
     },

@@ -1,0 +1,33 @@
+import type { Position, RecordedEvent } from './eventStore.js';
+
+/**
+ * The events this process committed last, as they were recorded, so that its own subscriptions
+ * get them without reading them back from the file (each read copies the whole payload out of
+ * SQLite again). Only an unbroken run of positions right after the reader's is served from
+ * here; anything else, such as an event another process appended in between, is read from the file.
+ */
+export function createRecentAppends(capacity: number) {
+  let events: RecordedEvent[] = [];
+  return {
+    /** Adds committed events, in commit order (ascending positions). */
+    add(committed: readonly RecordedEvent[]) {
+      if (committed.length === 0) return;
+      events = events.concat(committed);
+      if (events.length > capacity) events = events.slice(events.length - capacity);
+    },
+
+    /** Up to `maxCount` events right after `after`, or null when the next one is not held here. */
+    after(after: Position | null, maxCount: number): RecordedEvent[] | null {
+      if (after === null) return null;
+      const first = events.findIndex((event) => event.position === after + 1);
+      if (first < 0) return null;
+      const run: RecordedEvent[] = [];
+      for (let i = first; i < events.length && run.length < maxCount && events[i]!.position === after + 1 + run.length; i += 1) run.push(events[i]!);
+      return run;
+    },
+
+    clear() {
+      events = [];
+    },
+  };
+}

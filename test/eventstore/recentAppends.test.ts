@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import t from 'tap';
+import type { EventStore, RecordedEvent } from '../../src/eventstore/eventStore.js';
+import { createRecentAppends } from '../../src/eventstore/recentAppends.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
+import { tempDataDir } from '../helpers/testApp.js';
+
+const at = (position: number): RecordedEvent => ({
+  id: randomUUID(),
+  streamId: 'match-a',
+  revision: position,
+  position,
+  type: 'MatchReplaced',
+  data: '{}',
+  metadata: { schemaVersion: 1 },
+  recordedAt: '2026-11-23T00:00:00.000Z',
+});
+const positions = (events: RecordedEvent[] | null) => events?.map((event) => event.position) ?? null;
+
+t.test('serves only an unbroken run of positions right after the reader', async (t) => {
+  const recent = createRecentAppends(4);
+  recent.add([at(3), at(4)]);
+  recent.add([at(6)]);
+  t.same(positions(recent.after(2, 10)), [3, 4], 'stops before the gap at 5 (an event held by another process)');
+  t.same(positions(recent.after(3, 10)), [4]);
+  t.same(positions(recent.after(3, 1)), [4], 'at most maxCount');
+  t.equal(recent.after(4, 10), null, 'position 5 is not held here');
+  t.same(positions(recent.after(5, 10)), [6]);
+  t.equal(recent.after(6, 10), null, 'nothing after the newest');
+  t.equal(recent.after(null, 10), null, 'a reader from the start reads the file');
+  recent.add([at(7), at(8), at(9)]);
+  t.equal(recent.after(2, 10), null, 'the oldest fall out beyond the capacity');
+  t.same(positions(recent.after(5, 10)), [6, 7, 8, 9]);
+  recent.clear();
+  t.equal(recent.after(5, 10), null);
+});
+
+const newEvent = (label: string) => ({ id: randomUUID(), type: 'Noted', data: JSON.stringify({ label }), metadata: { requestId: label, schemaVersion: 1 } });
+
+async function take(store: EventStore, after: number | null, count: number): Promise<RecordedEvent[]> {
+  const seen: RecordedEvent[] = [];
+  const subscription = store.subscribeToAll({ after, batchSize: 3 });
+  for await (const item of subscription) {
+    if (item.kind === 'events') seen.push(...item.events);
+    if (seen.length >= count) break;
+  }
+  await subscription.close();
+  return seen;
+}
+
+t.test("a subscription gets this process's events and another process's, in log order, as the file has them", async (t) => {
+  const file = join(tempDataDir(t), 'events.sqlite');
+  const here = openSqliteEventStore(file, { pollIntervalMs: 20 });
+  const there = openSqliteEventStore(file, { pollIntervalMs: 20 });
+  t.teardown(async () => {
+    await here.close();
+    await there.close();
+  });
+  await here.appendToStream('note-1', [newEvent('a')], 'no_stream');
+  const from = await here.headPosition();
+  // Interleaved: the other handle's events sit between this one's, which this one never held.
+  await here.appendToStream('note-1', [newEvent('b'), newEvent('c')], 0);
+  await there.appendToStream('note-2', [newEvent('d')], 'no_stream');
+  await here.appendToStream('note-1', [newEvent('e')], 2);
+  await Promise.all([here.appendToStream('note-3', [newEvent('f')], 'no_stream'), here.appendToStream('note-4', [newEvent('g')], 'no_stream')]);
+  await t.rejects(here.appendToStream('note-1', [newEvent('refused')], 0), 'a refused append is not delivered');
+  const seen = await take(here, from, 6);
+  t.same(seen.map((event) => JSON.parse(event.data).label), ['b', 'c', 'd', 'e', 'f', 'g']);
+  t.same(seen, await here.readAll({ after: from, maxCount: 100 }), 'each event exactly as a read from the file gives it');
+});
