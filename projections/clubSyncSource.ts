@@ -4,7 +4,7 @@ import { decodeMatchEvent } from '../src/domain/matchEvents.js';
 import type { MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { createLru } from '../src/platform/lru.js';
-import { decodedPayload } from './decodedPayloads.js';
+import { decodedPayload } from '../src/domain/decodedPayloads.js';
 import type { ProjectionView } from './projection.js';
 
 /**

@@ -126,7 +126,18 @@ export async function handleCommand<State, Command, Event>(
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata,
-  { cache, queue, retry = DEFAULT_RETRY }: { cache?: StateCache<State>; queue?: StreamQueue; retry?: RetryPolicy } = {},
+  {
+    cache,
+    queue,
+    retry = DEFAULT_RETRY,
+    onAppending,
+  }: {
+    cache?: StateCache<State>;
+    queue?: StreamQueue;
+    retry?: RetryPolicy;
+    /** Told each decided event and the id it is appended with, just before the append. */
+    onAppending?: (event: Event, eventId: string) => void;
+  } = {},
 ): Promise<HandledCommand<Event>> {
   const attemptId = randomUUID();
   const attempt = async (): Promise<HandledCommand<Event>> => {
@@ -139,6 +150,7 @@ export async function handleCommand<State, Command, Event>(
         id: eventId(attemptId, streamId, revision, index),
         metadata,
       }));
+      if (onAppending) events.forEach((event, index) => onAppending(event, toAppend[index]!.id));
       try {
         const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
         // We know exactly what was appended: the next command on this stream need not read it back.

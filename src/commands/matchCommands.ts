@@ -1,7 +1,8 @@
 import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
 import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
-import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
+import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, isMatchEventType, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
+import { rememberDecodedPayload } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
@@ -22,7 +23,10 @@ export interface UploadInput {
   writeToken: string | null;
   /** The X-App-Key header, for club sync. */
   appKey: string | null;
-  /** The payload already parsed, when the caller has it (saves parsing it again for club sync). */
+  /**
+   * The payload already parsed, when the caller has it: exactly JSON.parse(payload), never
+   * altered. Club sync and this process's projections then need not parse it again.
+   */
   body?: unknown;
   requestId: string;
   clientAddressClass: string;
@@ -74,11 +78,15 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync: await clubSyncOf(input),
       };
+      // This process's projections take the payload as the request parsed it, instead of parsing it again.
+      const onAppending = (event: MatchStreamEvent, eventId: string) => {
+        if (input.body !== undefined && isMatchEventType(event.type)) rememberDecodedPayload(eventId, input.body);
+      };
       const { events, append } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {
         requestId: input.requestId,
         clientAddressClass: input.clientAddressClass,
         schemaVersion: 1,
-      }, { cache, queue });
+      }, { cache, queue, onAppending });
       // The write is durable either way; a lagging read model is reported, not turned into an error.
       // An upload always decides an event (a rejection throws), so something was appended.
       if (append === null) throw new Error('an upload decided no event');

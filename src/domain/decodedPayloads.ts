@@ -1,0 +1,37 @@
+import type { JsonText } from './jsonText.js';
+import { type MatchSummary, summarizeMatch } from './matchPayload.js';
+import { createLru } from '../platform/lru.js';
+
+export interface DecodedPayload {
+  body: unknown;
+  /** The payload's summary, made on first ask. */
+  summary(): MatchSummary;
+}
+
+/** Payloads of the latest match events, by event id: this process parses each one once. */
+const recent = createLru<DecodedPayload>(16);
+
+function remember(eventId: string, body: unknown): DecodedPayload {
+  let summary: MatchSummary | null = null;
+  const decoded = { body, summary: () => (summary ??= summarizeMatch(body)) };
+  recent.set(eventId, decoded);
+  return decoded;
+}
+
+/**
+ * A match event's payload, parsed (and summarised) once for every projection that reads it.
+ * Events never change, so an entry kept by id is always right; callers must not mutate it.
+ */
+export function decodedPayload(eventId: string, payload: JsonText): DecodedPayload {
+  return recent.get(eventId) ?? remember(eventId, JSON.parse(payload));
+}
+
+/**
+ * Hands the projections of this process a payload the writer has parsed already (the request's
+ * body), before its event is appended. `body` must be exactly what JSON.parse of the event's
+ * payload text gives: Fastify's parser refuses `__proto__` rather than dropping it, and body
+ * validation neither coerces nor fills defaults (test/http/parsedBody.property.test.ts).
+ */
+export function rememberDecodedPayload(eventId: string, body: unknown): void {
+  remember(eventId, body);
+}
