@@ -1,4 +1,5 @@
 import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import { forgetDecodedPayloads } from '../src/domain/decodedPayloads.js';
 import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
@@ -137,6 +138,7 @@ export function runProjections(
           member.state.failure = null;
           advance(member, last.position);
         }
+        forgetDecodedPayloads(events.map((event) => event.id));
       };
       for await (const item of subscription) {
         if (stopped) break;

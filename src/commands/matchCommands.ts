@@ -1,6 +1,6 @@
 import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
 import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
-import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, isMatchEventType, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
+import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import { rememberDecodedPayload } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
@@ -78,9 +78,12 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync: await clubSyncOf(input),
       };
-      // This process's projections take the payload as the request parsed it, instead of parsing it again.
+      // This process's projections take the payload as the request parsed it, where they read it:
+      // the history compares a later version, a club sync copies it. Else it is not kept.
       const onAppending = (event: MatchStreamEvent, eventId: string) => {
-        if (input.body !== undefined && isMatchEventType(event.type)) rememberDecodedPayload(eventId, input.body);
+        if (input.body !== undefined && (event.type === 'MatchReplaced' || (event.type === 'MatchCreated' && command.clubSync !== null))) {
+          rememberDecodedPayload(eventId, input.body);
+        }
       };
       const { events, append } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {
         requestId: input.requestId,

@@ -8,7 +8,7 @@ export interface DecodedPayload {
   summary(): MatchSummary;
 }
 
-/** Payloads of the latest match events, by event id: this process parses each one once. */
+/** Payloads of the latest match events, by event id: this process parses each one once per batch. */
 const recent = createLru<DecodedPayload>(16);
 
 function remember(eventId: string, body: unknown): DecodedPayload {
@@ -34,4 +34,9 @@ export function decodedPayload(eventId: string, payload: JsonText): DecodedPaylo
  */
 export function rememberDecodedPayload(eventId: string, body: unknown): void {
   remember(eventId, body);
+}
+
+/** Lets go of these events' payloads: the projections have applied them (each holds ~0.5 MB of objects). */
+export function forgetDecodedPayloads(eventIds: Iterable<string>): void {
+  for (const eventId of eventIds) recent.delete(eventId);
 }

@@ -5,6 +5,10 @@ import type { Position, RecordedEvent } from './eventStore.js';
  * get them without reading them back from the file (each read copies the whole payload out of
  * SQLite again). Only an unbroken run of positions right after the reader's is served from
  * here; anything else, such as an event another process appended in between, is read from the file.
+ *
+ * Each event holds its whole payload, so few are kept, and none longer than needed: once a
+ * reader asks for what follows a position, the events up to it are let go (a reader still
+ * further behind reads them from the file). Keeping more made V8 grow the heap far more.
  */
 export function createRecentAppends(capacity: number) {
   let events: RecordedEvent[] = [];
@@ -19,6 +23,7 @@ export function createRecentAppends(capacity: number) {
     /** Up to `maxCount` events right after `after`, or null when the next one is not held here. */
     after(after: Position | null, maxCount: number): RecordedEvent[] | null {
       if (after === null) return null;
+      if (events.length > 0 && events[0]!.position <= after) events = events.filter((event) => event.position > after);
       const first = events.findIndex((event) => event.position === after + 1);
       if (first < 0) return null;
       const run: RecordedEvent[] = [];

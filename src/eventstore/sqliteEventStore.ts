@@ -28,7 +28,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const db = openSqliteFile(file, 'FULL');
   const table = openEventTable(db);
 
-  const recent = createRecentAppends(64);
+  const recent = createRecentAppends(16);
   const appendInSavepoint = db.transaction(table.append);
   const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) =>
     group.map((append): Outcome<AppendResult> => {

@@ -15,5 +15,8 @@ export function createLru<V>(maxEntries: number) {
       entries.set(key, value);
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
+    delete(key: string) {
+      entries.delete(key);
+    },
   };
 }
