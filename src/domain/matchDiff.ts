@@ -48,7 +48,7 @@ export interface DiffBasis extends Scored {
 }
 
 /** Version of the basis's layout: a stored basis of another version is made again from its payload. */
-export const DIFF_BASIS_FORMAT = 2;
+export const DIFF_BASIS_FORMAT = 3;
 
 const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
