@@ -8,7 +8,7 @@ const sextets = (lane: number) => BASE64URL[lane >>> 18]! + BASE64URL[(lane >>> 
  * A short hash of a string (FINGERPRINT_CHARS of base64url): two 32-bit multiplicative lanes
  * mixed as in cyrb53, 24 bits kept of each. Not cryptographic, and it need not be: 48 bits of
  * SHA-1 (used before, DIFF_BASIS_FORMAT 2) were no stronger against a writer who chooses both
- * versions, and a native call per action cost a third of a replace's history work.
+ * versions, and two native calls per action were a fifth of a version's diff basis.
  */
 export function shortHash(text: string): string {
   let h1 = 0xdeadbeef;
