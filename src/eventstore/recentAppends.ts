@@ -23,12 +23,12 @@ export function createRecentAppends(capacity: number) {
     /** Up to `maxCount` events right after `after`, or null when the next one is not held here. */
     after(after: Position | null, maxCount: number): RecordedEvent[] | null {
       if (after === null) return null;
-      if (events.length > 0 && events[0]!.position <= after) events = events.filter((event) => event.position > after);
-      const first = events.findIndex((event) => event.position === after + 1);
-      if (first < 0) return null;
+      // Positions ascend: what is at or before `after` has been read, and the run starts at the front.
+      const unread = events.findIndex((event) => event.position > after);
+      if (unread !== 0) events = unread < 0 ? [] : events.slice(unread);
       const run: RecordedEvent[] = [];
-      for (let i = first; i < events.length && run.length < maxCount && events[i]!.position === after + 1 + run.length; i += 1) run.push(events[i]!);
-      return run;
+      while (run.length < maxCount && events[run.length]?.position === after + 1 + run.length) run.push(events[run.length]!);
+      return run.length === 0 ? null : run;
     },
 
     clear() {
