@@ -76,9 +76,14 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   // The first version: no diff, and its basis waits until a next version needs it.
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis)) throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const payload = decodedPayload(recorded.id, asJsonText(event.content.payloadText));
-  const next = diffBasis(payload.body, payload.summary());
+  const next = versionBasis(recorded.id, event.content.payloadText);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
+}
+
+/** What a diff needs of one version, from its payload (parsed once for all projections). */
+function versionBasis(eventId: string, payloadText: string): DiffBasis {
+  const payload = decodedPayload(eventId, asJsonText(payloadText));
+  return diffBasis(payload.body, payload.summary());
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
@@ -93,7 +98,7 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
   const recorded = await view.readEvent(matchStreamId(stored.id), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
   if (recorded === null || content === null) return null;
-  return basisDoc(stored.id, stored.revision, diffBasis(decodedPayload(recorded.id, asJsonText(content.payloadText)).body));
+  return basisDoc(stored.id, stored.revision, versionBasis(recorded.id, content.payloadText));
 }
 
 /** Whether applying `recorded` compares it with the stored basis (a later version of the match). */
