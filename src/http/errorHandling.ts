@@ -47,8 +47,6 @@ function validationMessage(error: FastifyError): string {
 const fastifyMessages: Record<string, { message: (error: FastifyError) => string; title?: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { message: () => 'the request body is larger than this server accepts (MAX_BODY_BYTES); send a smaller match payload' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: () => 'send the match as JSON with the header Content-Type: application/json' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { message: () => 'the request body is empty; send the match as a JSON object' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { message: (error) => `the request body is not valid JSON: ${error.message}` },
   FST_CSRF_INVALID_TOKEN: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
   FST_CSRF_MISSING_SECRET: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
 };

@@ -18,6 +18,11 @@ t.test('depth, size, identifiers, charset, encoding: 400/415 with a message, not
     ['latin-1 charset', post(Buffer.from('{"id":"l1","name":"Caf\xe9"}', 'latin1'), { 'content-type': 'application/json; charset=iso-8859-1' }), 415, /charset "iso-8859-1" is not accepted; send the JSON as UTF-8/],
     ['invalid UTF-8', post(Buffer.from('{"id":"u1","name":"Caf\xe9"}', 'latin1')), 400, /not valid UTF-8/],
     ['gzip', post(gzipSync('{"id":"g1"}'), { ...json, 'content-encoding': 'gzip' }), 415, /Content-Encoding "gzip" is not accepted; send the JSON uncompressed/],
+    ['"__proto__" deep inside', post('{"id":"p1","sets":[{"actions":[{"__proto__":{"isAdmin":true}}]}]}'), 400, /"__proto__" key, which is refused \(prototype poisoning\)/],
+    ['"__proto__" written with escapes', post('{"id":"p2","\\u005f_proto__":{"x":1}}'), 400, /"__proto__" key/],
+    ['"constructor" with a "prototype"', post('{"id":"p3","team":{"constructor":{"prototype":{"x":1}}}}'), 400, /"constructor\.prototype" key/],
+    ['not JSON', post('{"id":"j1",'), 400, /the request body is not valid JSON: .+/],
+    ['empty', post(''), 400, /the request body is empty/],
   ];
   for (const [name, response, status, message] of refusals) {
     const res = await response;
@@ -31,6 +36,10 @@ t.test('depth, size, identifiers, charset, encoding: 400/415 with a message, not
   t.equal(utf8.status, 201);
   t.equal(((await (await fetch(`${base}/api/matches/u2`)).json()) as { payload: { name: string } }).payload.name, 'Café ⚽', 'stored as sent');
   t.equal((await post('{"id":"n1","clubId":42,"teamId":null}')).status, 201, 'numbers and null are identifiers (null: none)');
+  const harmless = await post('{"id":"k1","constructor":"Acme","team":{"constructor":{"name":"x"}},"prototype":{"a":1},"\\ufeff":1}');
+  t.equal(harmless.status, 201, 'a "constructor" without a "prototype", and a "prototype" on its own, are data');
+  const bom = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id":"bom1"}')]));
+  t.equal(bom.status, 201, 'a leading byte order mark is dropped');
 });
 
 t.test('club sync is decided on the parsed payload: "\\u0063lubId" names the club', async (t) => {

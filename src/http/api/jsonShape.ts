@@ -7,17 +7,60 @@ export interface JsonShapeLimits {
   maxValues: number;
 }
 
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+
+/**
+ * Keys that poison prototypes when a parsed value is later merged into another object: a
+ * `__proto__` key, or a `constructor` object with a `prototype` key (the keys Fastify's
+ * secure parser refuses). JSON.parse makes them plain own keys; they are refused here, in the
+ * same walk as the bounds, rather than by scanning the text again.
+ */
+function poisonedKey(object: Record<string, unknown>): string | null {
+  if (hasOwn(object, '__proto__')) return '__proto__';
+  const constructor = hasOwn(object, 'constructor') ? object['constructor'] : null;
+  if (typeof constructor === 'object' && constructor !== null && hasOwn(constructor, 'prototype')) return 'constructor.prototype';
+  return null;
+}
+
+/** What is wrong with a parsed upload's shape, or null: too deep, too many values, a poisoned key. */
 export function jsonShapeProblem(value: unknown, { maxDepth, maxValues }: JsonShapeLimits): string | null {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  // Parallel stacks: no object allocated per value visited.
+  const pending: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    pending.push(value);
+    depths.push(1);
+  }
   let values = 0;
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth + 1 > maxDepth) return `the JSON is nested more than ${maxDepth} levels deep (MAX_JSON_DEPTH); flatten the payload`;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    values += children.length;
-    if (values > maxValues) return `the JSON has more than ${maxValues} keys and array items (MAX_JSON_VALUES); send a smaller payload`;
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return `the JSON is nested more than ${maxDepth} levels deep (MAX_JSON_DEPTH); flatten the payload`;
+    if (Array.isArray(current)) {
+      values += current.length;
+      if (values > maxValues) return tooMany(maxValues);
+      for (const child of current) {
+        if (typeof child === 'object' && child !== null) {
+          pending.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    const object = current as Record<string, unknown>;
+    const poisoned = poisonedKey(object);
+    if (poisoned !== null) return `the JSON has a "${poisoned}" key, which is refused (prototype poisoning); rename it`;
+    for (const key in object) {
+      values += 1;
+      const child = object[key];
+      if (typeof child === 'object' && child !== null) {
+        pending.push(child);
+        depths.push(depth + 1);
+      }
+    }
+    if (values > maxValues) return tooMany(maxValues);
   }
   return null;
 }
+
+const tooMany = (maxValues: number) => `the JSON has more than ${maxValues} keys and array items (MAX_JSON_VALUES); send a smaller payload`;
