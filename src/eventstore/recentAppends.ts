@@ -6,18 +6,30 @@ import type { Position, RecordedEvent } from './eventStore.js';
  * SQLite again). Only an unbroken run of positions right after the reader's is served from
  * here; anything else, such as an event another process appended in between, is read from the file.
  *
- * Each event holds its whole payload, so few are kept, and none longer than needed: once a
- * reader asks for what follows a position, the events up to it are let go (a reader still
- * further behind reads them from the file). Keeping more made V8 grow the heap far more.
+ * Each event holds its whole payload, so what is kept is bounded by the characters of its
+ * events' data (`maxChars`), not by their number: an upload with club sync appends a payload
+ * and a small outcome, and counting both as one each made the projections fall behind the
+ * bound and read every payload back. None is kept longer than needed: once a reader asks for
+ * what follows a position, the events up to it are let go (a reader still further behind
+ * reads them from the file). Keeping more made V8 grow the heap far more.
  */
-export function createRecentAppends(capacity: number) {
+export function createRecentAppends(maxChars: number) {
   let events: RecordedEvent[] = [];
+  let chars = 0;
+  /** Keeps the events from index `start` on. */
+  function keepFrom(start: number) {
+    for (const event of events.slice(0, start)) chars -= event.data.length;
+    events = events.slice(start);
+  }
   return {
     /** Adds committed events, in commit order (ascending positions). */
     add(committed: readonly RecordedEvent[]) {
       if (committed.length === 0) return;
       events = events.concat(committed);
-      if (events.length > capacity) events = events.slice(events.length - capacity);
+      for (const event of committed) chars += event.data.length;
+      let start = 0;
+      for (let held = chars; held > maxChars && start < events.length; start += 1) held -= events[start]!.data.length;
+      if (start > 0) keepFrom(start);
     },
 
     /** Up to `maxCount` events right after `after`, or null when the next one is not held here. */
@@ -25,7 +37,7 @@ export function createRecentAppends(capacity: number) {
       if (after === null) return null;
       // Positions ascend: what is at or before `after` has been read, and the run starts at the front.
       const unread = events.findIndex((event) => event.position > after);
-      if (unread !== 0) events = unread < 0 ? [] : events.slice(unread);
+      if (unread !== 0) keepFrom(unread < 0 ? events.length : unread);
       const run: RecordedEvent[] = [];
       while (run.length < maxCount && events[run.length]?.position === after + 1 + run.length) run.push(events[run.length]!);
       return run.length === 0 ? null : run;
@@ -33,6 +45,7 @@ export function createRecentAppends(capacity: number) {
 
     clear() {
       events = [];
+      chars = 0;
     },
   };
 }

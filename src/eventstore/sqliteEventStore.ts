@@ -6,6 +6,9 @@ import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
 import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
 
+/** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
+const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
+
 export interface SqliteEventStoreOptions {
   /** How often an idle subscription looks for events appended by other processes. */
   pollIntervalMs?: number;
@@ -28,7 +31,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const db = openSqliteFile(file, 'FULL');
   const table = openEventTable(db);
 
-  const recent = createRecentAppends(16);
+  const recent = createRecentAppends(RECENT_APPENDS_CHARS);
   const appendInSavepoint = db.transaction(table.append);
   const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) =>
     group.map((append): Outcome<AppendResult> => {

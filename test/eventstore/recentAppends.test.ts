@@ -6,20 +6,20 @@ import { createRecentAppends } from '../../src/eventstore/recentAppends.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
-const at = (position: number): RecordedEvent => ({
+const at = (position: number, data = '{}'): RecordedEvent => ({
   id: randomUUID(),
   streamId: 'match-a',
   revision: position,
   position,
   type: 'MatchReplaced',
-  data: '{}',
+  data,
   metadata: { schemaVersion: 1 },
   recordedAt: '2026-11-23T00:00:00.000Z',
 });
 const positions = (events: RecordedEvent[] | null) => events?.map((event) => event.position) ?? null;
 
 t.test('serves only an unbroken run of positions right after the reader', async (t) => {
-  const recent = createRecentAppends(4);
+  const recent = createRecentAppends(8);
   recent.add([at(3), at(4)]);
   recent.add([at(6)]);
   t.same(positions(recent.after(2, 1)), [3], 'at most maxCount');
@@ -32,14 +32,28 @@ t.test('serves only an unbroken run of positions right after the reader', async 
   t.equal(recent.after(5, 10), null);
 });
 
-t.test('lets events go once read past, and keeps at most its capacity', async (t) => {
-  const recent = createRecentAppends(3);
+t.test('lets events go once read past, and keeps at most its capacity in characters of data', async (t) => {
+  const recent = createRecentAppends(6);
   recent.add([at(1), at(2), at(3)]);
   t.same(positions(recent.after(1, 10)), [2, 3]);
   t.equal(recent.after(0, 10), null, 'a reader behind the one that asked after 1 reads the file');
   recent.add([at(4), at(5), at(6)]);
   t.equal(recent.after(2, 10), null, 'the oldest fall out beyond the capacity');
   t.same(positions(recent.after(3, 10)), [4, 5, 6]);
+});
+
+t.test('a payload and its small sync outcome are held by their size, not as two of a few', async (t) => {
+  const payload = 'x'.repeat(100);
+  const recent = createRecentAppends(250);
+  recent.add([at(1, payload), at(2), at(3, payload), at(4)]);
+  t.same(positions(recent.after(0, 10)), [1, 2, 3, 4], 'two uploads with their outcomes: 204 characters');
+  recent.add([at(5, payload), at(6)]);
+  t.equal(recent.after(0, 10), null, 'read past, then let go');
+  t.same(positions(recent.after(4, 10)), [5, 6]);
+  recent.add([at(7, 'y'.repeat(300))]);
+  t.equal(recent.after(6, 10), null, 'an event larger than the capacity is read from the file');
+  recent.add([at(8, payload), at(9, payload), at(10, payload)]);
+  t.same(positions(recent.after(8, 10)), [9, 10], 'the oldest go first, until the rest fit');
 });
 
 const newEvent = (label: string) => ({ id: randomUUID(), type: 'Noted', data: JSON.stringify({ label }), metadata: { requestId: label, schemaVersion: 1 } });
