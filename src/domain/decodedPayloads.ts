@@ -29,8 +29,9 @@ export function decodedPayload(eventId: string, payload: JsonText): DecodedPaylo
 /**
  * Hands the projections of this process a payload the writer has parsed already (the request's
  * body), before its event is appended. `body` must be exactly what JSON.parse of the event's
- * payload text gives: Fastify's parser refuses `__proto__` rather than dropping it, and body
- * validation neither coerces nor fills defaults (test/http/parsedBody.property.test.ts).
+ * payload text gives: the body parser refuses poisoning keys rather than dropping them
+ * (src/http/api/jsonShape.ts), and body validation neither coerces nor fills defaults
+ * (test/http/parsedBody.property.test.ts).
  */
 export function rememberDecodedPayload(eventId: string, body: unknown): void {
   remember(eventId, body);

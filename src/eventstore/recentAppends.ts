@@ -15,21 +15,15 @@ import type { Position, RecordedEvent } from './eventStore.js';
  */
 export function createRecentAppends(maxChars: number) {
   let events: RecordedEvent[] = [];
-  let chars = 0;
-  /** Keeps the events from index `start` on. */
-  function keepFrom(start: number) {
-    for (const event of events.slice(0, start)) chars -= event.data.length;
-    events = events.slice(start);
-  }
   return {
-    /** Adds committed events, in commit order (ascending positions). */
+    /** Adds committed events, in commit order (ascending positions); the oldest go first beyond maxChars. */
     add(committed: readonly RecordedEvent[]) {
       if (committed.length === 0) return;
       events = events.concat(committed);
-      for (const event of committed) chars += event.data.length;
+      let held = events.reduce((chars, event) => chars + event.data.length, 0);
       let start = 0;
-      for (let held = chars; held > maxChars && start < events.length; start += 1) held -= events[start]!.data.length;
-      if (start > 0) keepFrom(start);
+      while (held > maxChars && start < events.length) held -= events[start++]!.data.length;
+      if (start > 0) events = events.slice(start);
     },
 
     /** Up to `maxCount` events right after `after`, or null when the next one is not held here. */
@@ -37,7 +31,7 @@ export function createRecentAppends(maxChars: number) {
       if (after === null) return null;
       // Positions ascend: what is at or before `after` has been read, and the run starts at the front.
       const unread = events.findIndex((event) => event.position > after);
-      if (unread !== 0) keepFrom(unread < 0 ? events.length : unread);
+      if (unread !== 0) events = unread < 0 ? [] : events.slice(unread);
       const run: RecordedEvent[] = [];
       while (run.length < maxCount && events[run.length]?.position === after + 1 + run.length) run.push(events[run.length]!);
       return run.length === 0 ? null : run;
@@ -45,7 +39,6 @@ export function createRecentAppends(maxChars: number) {
 
     clear() {
       events = [];
-      chars = 0;
     },
   };
 }

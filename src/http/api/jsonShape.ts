@@ -7,8 +7,6 @@ export interface JsonShapeLimits {
   maxValues: number;
 }
 
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-
 /**
  * Keys that poison prototypes when a parsed value is later merged into another object: a
  * `__proto__` key, or a `constructor` object with a `prototype` key (the keys Fastify's
@@ -16,9 +14,9 @@ const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.
  * same walk as the bounds, rather than by scanning the text again.
  */
 function poisonedKey(object: Record<string, unknown>): string | null {
-  if (hasOwn(object, '__proto__')) return '__proto__';
-  const constructor = hasOwn(object, 'constructor') ? object['constructor'] : null;
-  if (typeof constructor === 'object' && constructor !== null && hasOwn(constructor, 'prototype')) return 'constructor.prototype';
+  if (Object.hasOwn(object, '__proto__')) return '__proto__';
+  const constructor = Object.hasOwn(object, 'constructor') ? object['constructor'] : null;
+  if (typeof constructor === 'object' && constructor !== null && Object.hasOwn(constructor, 'prototype')) return 'constructor.prototype';
   return null;
 }
 
