@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { unavailable } from '../domain/errors.js';
 import { createLru } from '../platform/lru.js';
-import type { AppendResult, EventMetadata, EventStore, RecordedEvent } from '../eventstore/eventStore.js';
+import type { AppendResult, EventMetadata, EventStore, Position, RecordedEvent } from '../eventstore/eventStore.js';
 import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 
 export interface EncodedEvent {
@@ -21,10 +21,20 @@ export interface Decider<State, Command, Event> {
   decode: (recorded: RecordedEvent) => Event | null;
 }
 
-export interface HandledCommand<Event> {
+/** Where a stream ends: its last event's revision and global position. */
+export interface StreamHead {
+  revision: number;
+  position: Position;
+}
+
+export interface HandledCommand<State, Event> {
   events: Event[];
   /** null when the decision was to change nothing: nothing is appended. */
   append: AppendResult | null;
+  /** The stream's state after the decision (its events folded in). */
+  state: State;
+  /** The stream's end after the decision; null when it still does not exist. */
+  head: StreamHead | null;
 }
 
 /**
@@ -33,10 +43,10 @@ export interface HandledCommand<Event> {
  * after it. Bounded; least recently used entries go first.
  */
 export function createStateCache<State>(maxEntries = 10_000) {
-  const entries = createLru<{ revision: number; state: State }>(maxEntries);
+  const entries = createLru<{ head: StreamHead; state: State }>(maxEntries);
   return {
     get: (streamId: string) => entries.get(streamId),
-    set: (streamId: string, revision: number, state: State) => entries.set(streamId, { revision, state }),
+    set: (streamId: string, head: StreamHead, state: State) => entries.set(streamId, { head, state }),
   };
 }
 
@@ -69,25 +79,26 @@ export function createStreamQueue() {
 export type StreamQueue = ReturnType<typeof createStreamQueue>;
 
 /**
- * Folds a stream into state. With a cache, only the events after the cached revision are read.
- * `revision` is the stream's last revision, null when it does not exist.
+ * Folds a stream into state. With a cache, only the events after the cached head are read.
+ * `head` is where the stream ends, null when it does not exist.
  */
 export async function loadState<State, Event>(
   eventStore: EventStore,
   streamId: string,
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve' | 'decode'>,
   cache?: StateCache<State>,
-): Promise<{ state: State; revision: number | null }> {
+): Promise<{ state: State; head: StreamHead | null }> {
   const cached = cache?.get(streamId);
-  const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : {});
+  const recorded = await eventStore.readStream(streamId, cached ? { fromRevision: cached.head.revision + 1 } : {});
   let state = cached?.state ?? decider.initialState();
   for (const stored of recorded) {
     const event = decider.decode(stored);
     if (event !== null) state = decider.evolve(state, event);
   }
-  const revision = recorded.at(-1)?.revision ?? cached?.revision ?? null;
-  if (cache && revision !== null) cache.set(streamId, revision, state);
-  return { state, revision };
+  const last = recorded.at(-1);
+  const head = last ? { revision: last.revision, position: last.position } : (cached?.head ?? null);
+  if (cache && head !== null) cache.set(streamId, head, state);
+  return { state, head };
 }
 
 export interface RetryPolicy {
@@ -138,13 +149,14 @@ export async function handleCommand<State, Command, Event>(
     /** Told each decided event and the id it is appended with, just before the append. */
     onAppending?: (event: Event, eventId: string) => void;
   } = {},
-): Promise<HandledCommand<Event>> {
+): Promise<HandledCommand<State, Event>> {
   const attemptId = randomUUID();
-  const attempt = async (): Promise<HandledCommand<Event>> => {
+  const attempt = async (): Promise<HandledCommand<State, Event>> => {
     for (let attempt = 1; ; attempt += 1) {
-      const { state, revision } = await loadState(eventStore, streamId, decider, cache);
+      const { state, head } = await loadState(eventStore, streamId, decider, cache);
       const events = decider.decide(command, state);
-      if (events.length === 0) return { events, append: null };
+      if (events.length === 0) return { events, append: null, state, head };
+      const revision = head?.revision ?? null;
       const toAppend = events.map((event, index) => ({
         ...decider.encode(event),
         id: eventId(attemptId, streamId, revision, index),
@@ -154,8 +166,10 @@ export async function handleCommand<State, Command, Event>(
       try {
         const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
         // We know exactly what was appended: the next command on this stream need not read it back.
-        cache?.set(streamId, append.nextExpectedRevision, events.reduce(decider.evolve, state));
-        return { events, append };
+        const after = events.reduce(decider.evolve, state);
+        const end = { revision: append.nextExpectedRevision, position: append.position };
+        cache?.set(streamId, end, after);
+        return { events, append, state: after, head: end };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (attempt >= retry.maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);

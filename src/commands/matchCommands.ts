@@ -1,7 +1,8 @@
 import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
 import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
-import { type ClubSyncEvent, decodeMatchStreamEvent, isClubSyncEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
+import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
+import { payloadDigest } from '../domain/payloadDigest.js';
 import { rememberDecodedPayload } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
@@ -35,6 +36,8 @@ export interface UploadInput {
 export interface UploadResult {
   matchId: string;
   created: boolean;
+  /** Whether a new version was stored; false when the upload repeated the stored one (a retry). */
+  stored: boolean;
   revision: number;
   position: Position;
   /** The club sync outcome, when the payload named a club and team. */
@@ -74,6 +77,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         via: input.via,
         matchId: input.matchId,
         payload: input.payload,
+        payloadDigest: payloadDigest(input.payload),
         writeToken:
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync: await clubSyncOf(input),
@@ -85,22 +89,26 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           rememberDecodedPayload(eventId, input.body);
         }
       };
-      const { events, append } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {
+      const { events, state, head } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {
         requestId: input.requestId,
         clientAddressClass: input.clientAddressClass,
         schemaVersion: 1,
       }, { cache, queue, onAppending });
+      // An upload that stores nothing repeats the stored version: the match exists (a rejection throws).
+      if (head === null || !state.exists) throw new Error('an upload left no match');
+      // A retry answers as the upload it repeats: only once readers show that version (it may be
+      // another connection's upload still being projected).
+      const touched = events.length > 0 ? events.map((event) => event.type) : ['MatchReplaced', ...(state.clubSync ? [state.clubSync.type] : [])];
       // The write is durable either way; a lagging read model is reported, not turned into an error.
-      // An upload always decides an event (a rejection throws), so something was appended.
-      if (append === null) throw new Error('an upload decided no event');
-      if (!(await waitForReaders(append.position, events.map((event) => event.type)))) onReadersLagging(append.position);
+      if (!(await waitForReaders(head.position, touched))) onReadersLagging(head.position);
       return {
         matchId: input.matchId,
         created: events.some((event) => event.type === 'MatchCreated'),
-        revision: append.nextExpectedRevision,
-        position: append.position,
-        clubSync: events.find(isClubSyncEvent) ?? null,
-        syncSkipped: skippedSync(events),
+        stored: events.length > 0,
+        revision: head.revision,
+        position: head.position,
+        clubSync: state.clubSync,
+        syncSkipped: skippedSync(state.clubSync),
       };
     },
   };

@@ -83,7 +83,7 @@ export function decideClubSync(matchId: string, check: ClubSyncCheck): ClubSyncE
 }
 
 /** The spec's `crmSync: "skipped_auth"`: present exactly when the sync was skipped. */
-export const skippedSync = (events: { type: string }[]) => events.some((event) => event.type === 'ClubSyncSkipped');
+export const skippedSync = (outcome: { type: string } | null) => outcome?.type === 'ClubSyncSkipped';
 
 const sideOf = (value: unknown): Side => (value === 'home' || value === 'away' ? value : null);
 

@@ -1,7 +1,7 @@
 import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
 import { forbidden, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
-import type { MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
+import type { ClubSyncEvent, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
 import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
 
 /**
@@ -11,7 +11,15 @@ import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from '
  */
 export type MatchState =
   | { exists: false }
-  | { exists: true; protection: Protection; writeTokenHash: string | null };
+  | {
+      exists: true;
+      protection: Protection;
+      writeTokenHash: string | null;
+      /** Digest of the stored payload; null for versions stored before digests were kept. */
+      payloadDigest: string | null;
+      /** The club sync outcome stored with that payload, null when it named no club. */
+      clubSync: ClubSyncEvent | null;
+    };
 
 export const initialMatchState = (): MatchState => ({ exists: false });
 
@@ -21,6 +29,8 @@ export interface UploadMatch {
   via: WriteVia;
   matchId: string;
   payload: JsonText;
+  /** payloadDigest(payload), src/domain/payloadDigest.ts. */
+  payloadDigest: string;
   writeToken: PresentedWriteToken | null;
   /** Present when the payload names a club and a team: what was found out about them and the key. */
   clubSync?: ClubSyncCheck | null;
@@ -31,24 +41,34 @@ export type MatchCommand = UploadMatch;
 /**
  * The match event, followed by the club sync outcome when the payload names a club and team:
  * both are appended together, so a stored match always has its sync outcome beside it.
- * A rejected write (403) stores neither.
+ * A rejected write (403) stores neither. An allowed upload of the very text already stored,
+ * with the same sync outcome, stores nothing: it is a retry (a timed-out upload sent again),
+ * not a new version.
  */
 export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
   const stored = decideMatchContent(command, state);
-  const { clubSync } = command;
-  return clubSync === undefined || clubSync === null ? stored : [...stored, decideClubSync(command.matchId, clubSync)];
+  const sync = command.clubSync === undefined || command.clubSync === null ? null : decideClubSync(command.matchId, command.clubSync);
+  if (state.exists && state.payloadDigest === command.payloadDigest && sameSyncOutcome(state.clubSync, sync)) return [];
+  return sync === null ? stored : [...stored, sync];
+}
+
+function sameSyncOutcome(stored: ClubSyncEvent | null, decided: ClubSyncEvent | null): boolean {
+  if (stored === null || decided === null) return stored === decided;
+  const a: Record<string, unknown> = stored.data;
+  const b: Record<string, unknown> = decided.data;
+  return stored.type === decided.type && Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((key) => a[key] === b[key]);
 }
 
 function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
-  const { matchId, payload, via, writeToken } = command;
+  const { matchId, payload, payloadDigest, via, writeToken } = command;
   if (!state.exists) {
     // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does (and ignores the header).
     if (via === 'PUT' || writeToken === null) {
-      return [{ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payload } }];
+      return [{ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payloadDigest, payload } }];
     }
     // Only here is the token bound, so only here does its format matter.
     if (!writeToken.wellFormed) throw validationError(`${WRITE_TOKEN_RULE}; nothing was stored`);
-    return [{ type: 'MatchCreated', data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payload } }];
+    return [{ type: 'MatchCreated', data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadDigest, payload } }];
   }
   // On an existing protected match a token is only compared: whatever its shape, a wrong one is a 403.
   if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeToken)) {
@@ -59,7 +79,7 @@ function decideMatchContent(command: MatchCommand, state: MatchState): MatchEven
     );
   }
   // Rule 3: an unprotected match stays unprotected, whatever header later uploads carry.
-  return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payload } }];
+  return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadDigest, payload } }];
 }
 
 function tokenMatches(stored: string | null, given: PresentedWriteToken | null): boolean {
@@ -69,8 +89,16 @@ function tokenMatches(stored: string | null, given: PresentedWriteToken | null):
 export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchState {
   switch (event.type) {
     case 'MatchCreated':
-      return { exists: true, protection: event.data.protection, writeTokenHash: event.data.writeTokenHash ?? null };
+      return {
+        exists: true,
+        protection: event.data.protection,
+        writeTokenHash: event.data.writeTokenHash ?? null,
+        payloadDigest: event.data.payloadDigest ?? null,
+        clubSync: null,
+      };
+    case 'MatchReplaced':
+      return state.exists ? { ...state, payloadDigest: event.data.payloadDigest ?? null, clubSync: null } : state;
     default:
-      return state;
+      return state.exists ? { ...state, clubSync: event } : state;
   }
 }

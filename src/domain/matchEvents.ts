@@ -9,6 +9,9 @@ export type WriteVia = Static<typeof WriteVia>;
 
 export const MATCH_EVENT_SCHEMA_VERSION = 1;
 
+/** SHA-256 of the payload text (src/domain/payloadDigest.ts); absent from events stored before it was kept. */
+const PayloadDigest = Type.Optional(Type.String());
+
 /** Stored envelopes, one schema per event type and version. The payload travels beside them. */
 const envelopes = {
   MatchCreated: Type.Object({
@@ -18,11 +21,13 @@ const envelopes = {
     /** Keyed hash of the write token (src/domain/writeToken.ts); only when protected. */
     writeTokenHash: Type.Optional(Type.String()),
     createdVia: WriteVia,
+    payloadDigest: PayloadDigest,
   }),
   MatchReplaced: Type.Object({
     schemaVersion: Type.Literal(1),
     matchId: Type.String(),
     replacedVia: WriteVia,
+    payloadDigest: PayloadDigest,
   }),
 };
 

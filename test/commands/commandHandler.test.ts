@@ -6,6 +6,7 @@ import { matchDecider } from '../../src/commands/matchCommands.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { asJsonText, withPayload } from '../../src/domain/jsonText.js';
 import type { MatchState, UploadMatch } from '../../src/domain/match.js';
+import { payloadDigest } from '../../src/domain/payloadDigest.js';
 import type { EventStore } from '../../src/eventstore/eventStore.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { tempDataDir } from '../helpers/testApp.js';
@@ -16,6 +17,7 @@ const upload = (payload: string, writeTokenHash: string | null = null, via: 'POS
   via,
   matchId: 'm',
   payload: asJsonText(payload),
+  payloadDigest: payloadDigest(asJsonText(payload)),
   writeToken: writeTokenHash === null ? null : { hash: writeTokenHash, wellFormed: true },
 });
 
@@ -62,10 +64,11 @@ t.test('a cached state is caught up with what other writers appended', async (t)
 
 t.test('the cache drops the least recently used stream first', async (t) => {
   const cache = createStateCache<number>(2);
-  cache.set('a', 0, 1);
-  cache.set('b', 0, 2);
+  const head = { revision: 0, position: 1 };
+  cache.set('a', head, 1);
+  cache.set('b', head, 2);
   cache.get('a');
-  cache.set('c', 0, 3);
+  cache.set('c', head, 3);
   t.ok(cache.get('a'), 'recently used kept');
   t.equal(cache.get('b'), undefined, 'least recently used dropped');
   t.ok(cache.get('c'));
@@ -95,8 +98,20 @@ t.test('a decision to change nothing appends nothing and answers as a no-op', as
   const store = storeFor(t);
   const nothing = { ...matchDecider, decide: () => [] };
   const result = await handleCommand(store, 'match-m', nothing, upload('{}'), meta);
-  t.same(result, { events: [], append: null });
+  t.same(result, { events: [], append: null, state: { exists: false }, head: null });
   t.same(await store.readStream('match-m'), [], 'the stream is still empty');
+});
+
+t.test('a no-op on an existing stream tells where the stream ends, read or cached', async (t) => {
+  const store = storeFor(t);
+  const cache = createStateCache<MatchState>();
+  const { append } = await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta, { cache });
+  const end = { revision: append!.nextExpectedRevision, position: append!.position };
+  for (const withCache of [cache, undefined]) {
+    const again = await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta, { cache: withCache });
+    t.same({ events: again.events, append: again.append, head: again.head }, { events: [], append: null, head: end }, withCache ? 'cached' : 'read');
+  }
+  t.equal((await store.readStream('match-m')).length, 1, 'one event stored');
 });
 
 /** The real SQLite store whose next `conflicts` appends lose to a writer in another process: it writes first. */

@@ -4,11 +4,13 @@ import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, mayNameClub,
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
+import { payloadDigest } from '../../src/domain/payloadDigest.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const payload = asJsonText('{"clubId":"c1","teamId":"t1"}');
-const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', payload } };
-const replaced: MatchStreamEvent = { type: 'MatchReplaced', data: { matchId: 'm1', replacedVia: 'PUT', payload } };
+const digest = payloadDigest(payload);
+const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', payloadDigest: digest, payload } };
+const replaced: MatchStreamEvent = { type: 'MatchReplaced', data: { matchId: 'm1', replacedVia: 'PUT', payloadDigest: digest, payload } };
 const valid: AppKeyVerdict = { valid: true, keyId: 'key0000001' };
 const bad = (problem: Extract<AppKeyVerdict, { valid: false }>['problem'], keyId: string | null = null): AppKeyVerdict => ({ valid: false, problem, keyId });
 
@@ -20,7 +22,7 @@ const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSync
   key,
   side: 'home',
 });
-const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, writeToken: null, clubSync });
+const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, payloadDigest: digest, writeToken: null, clubSync });
 const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
 
 const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };
@@ -83,14 +85,22 @@ t.test('a rejected write (403) stores no sync outcome either', async (t) => {
 
 t.test('sync outcomes do not change protection', async (t) => {
   const state = [created, accepted, skipped('missing_key')].reduce(evolveMatch, initialMatchState());
-  t.same(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
+  t.match(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
+});
+
+t.test('the same payload sent again stores nothing only when its sync would end the same way', async (t) => {
+  spec([created, accepted]).when(upload(check('log', valid), 'PUT')).then(t, [], 'same key: a retry');
+  spec([created, skipped('missing_key')]).when(upload(check('enforce', bad('missing_key')))).then(t, [], 'still no key: a retry');
+  spec([created, skipped('missing_key')]).when(upload(check('enforce', valid), 'PUT')).then(t, [replaced, accepted], 'now with the key: synced');
+  spec([created, accepted]).when(upload(check('log', bad('revoked_key', 'key0000001')), 'PUT')).then(t, [replaced, unauthenticated('revoked_key', 'key0000001')], 'the key was revoked since');
+  spec([created, accepted]).when(upload(null, 'PUT')).then(t, [replaced], 'the sync outcome is kept with the text, so this cannot happen; were it to, it is a change');
 });
 
 t.test('crmSync skipped_auth exactly when skipped', async (t) => {
-  t.equal(skippedSync([created, accepted]), false);
-  t.equal(skippedSync([created, unauthenticated('missing_key')]), false, 'log mode: no crmSync');
-  t.equal(skippedSync([created, skipped('missing_key')]), true);
-  t.equal(skippedSync([created]), false);
+  t.equal(skippedSync(accepted), false);
+  t.equal(skippedSync(unauthenticated('missing_key')), false, 'log mode: no crmSync');
+  t.equal(skippedSync(skipped('missing_key')), true);
+  t.equal(skippedSync(null), false);
 });
 
 t.test('sync is attempted when the payload has both clubId and teamId', async (t) => {

@@ -2,6 +2,7 @@ import t from 'tap';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import type { MatchEvent } from '../../src/domain/matchEvents.js';
+import { payloadDigest } from '../../src/domain/payloadDigest.js';
 import { createWriteTokenHasher, isWellFormedWriteToken } from '../../src/domain/writeToken.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
@@ -13,28 +14,30 @@ const tokenA = 'token-a-0123456789abcdef';
 const tokenB = 'token-b-0123456789abcdef';
 const v1 = asJsonText('{"v":1}');
 const v2 = asJsonText('{"v":2}');
+const v3 = asJsonText('{"v":3}');
 
 const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null): UploadMatch => ({
   type: 'UploadMatch',
   via,
   matchId,
   payload,
+  payloadDigest: payloadDigest(payload),
   writeToken: token === null ? null : { hash: hash(matchId, token), wellFormed: isWellFormedWriteToken(token) },
 });
 
 const createdProtected: MatchEvent = {
   type: 'MatchCreated',
-  data: { matchId, protection: 'protected', writeTokenHash: hash(matchId, tokenA), createdVia: 'POST', payload: v1 },
+  data: { matchId, protection: 'protected', writeTokenHash: hash(matchId, tokenA), createdVia: 'POST', payloadDigest: payloadDigest(v1), payload: v1 },
 };
 const createdUnprotectedByPost: MatchEvent = {
   type: 'MatchCreated',
-  data: { matchId, protection: 'unprotected', createdVia: 'POST', payload: v1 },
+  data: { matchId, protection: 'unprotected', createdVia: 'POST', payloadDigest: payloadDigest(v1), payload: v1 },
 };
 const createdByPut: MatchEvent = {
   type: 'MatchCreated',
-  data: { matchId, protection: 'unprotected', createdVia: 'PUT', payload: v1 },
+  data: { matchId, protection: 'unprotected', createdVia: 'PUT', payloadDigest: payloadDigest(v1), payload: v1 },
 };
-const replaced = (via: 'POST' | 'PUT'): MatchEvent => ({ type: 'MatchReplaced', data: { matchId, replacedVia: via, payload: v2 } });
+const replaced = (via: 'POST' | 'PUT', payload = v2): MatchEvent => ({ type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadDigest: payloadDigest(payload), payload } });
 
 t.test('row 1: no match + POST without X-Write-Token → created unprotected', async (t) => {
   given([]).when(upload('POST', v1)).then(t, [createdUnprotectedByPost]);
@@ -59,7 +62,7 @@ t.test('row 4: unprotected + POST or PUT → replaced, no header needed', async 
 t.test('row 5: protected + POST or PUT with the same token → replaced (a retried POST is safe)', async (t) => {
   given([createdProtected]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')]);
   given([createdProtected]).when(upload('PUT', v2, tokenA)).then(t, [replaced('PUT')]);
-  given([createdProtected, replaced('POST')]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')], 'still after replacements');
+  given([createdProtected, replaced('POST')]).when(upload('POST', v3, tokenA)).then(t, [replaced('POST', v3)], 'still after replacements');
 });
 
 t.test('row 6: protected + POST or PUT with a missing or different token → 403, nothing appended', async (t) => {
@@ -76,20 +79,20 @@ t.test('a token is bound to its match: the same token hashed for another id does
 
 t.test('rule 1: only the creating POST with a token protects', async (t) => {
   const state = [createdProtected].reduce(evolveMatch, initialMatchState());
-  t.same(state, { exists: true, protection: 'protected', writeTokenHash: hash(matchId, tokenA) });
+  t.match(state, { exists: true, protection: 'protected', writeTokenHash: hash(matchId, tokenA) });
 });
 
 t.test('rule 2: a PUT-created match stays unprotected; anyone with its id may update it', async (t) => {
-  given([createdByPut, replaced('PUT'), replaced('POST')]).when(upload('PUT', v2)).then(t, [replaced('PUT')]);
+  given([createdByPut, replaced('PUT'), replaced('POST')]).when(upload('PUT', v3)).then(t, [replaced('PUT', v3)]);
 });
 
 t.test('rule 3: a match created without the header never becomes protected', async (t) => {
   // A later upload with a token is accepted, and after it an upload without one still is.
   given([createdUnprotectedByPost]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')]);
-  given([createdUnprotectedByPost, replaced('POST')]).when(upload('PUT', v2)).then(t, [replaced('PUT')]);
-  given([createdUnprotectedByPost, replaced('POST')]).when(upload('POST', v2, tokenB)).then(t, [replaced('POST')]);
+  given([createdUnprotectedByPost, replaced('POST')]).when(upload('PUT', v3)).then(t, [replaced('PUT', v3)]);
+  given([createdUnprotectedByPost, replaced('POST')]).when(upload('POST', v3, tokenB)).then(t, [replaced('POST', v3)]);
   const state = [createdUnprotectedByPost, replaced('POST')].reduce(evolveMatch, initialMatchState());
-  t.same(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
+  t.match(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
 });
 
 // Token format (spec section 5 rule 3 leaves it open): checked only where a token would be bound.
@@ -118,4 +121,22 @@ t.test('format: a PUT-create and writes to an unprotected match ignore the heade
       given([created]).when(upload('PUT', v2, token)).then(t, [replaced('PUT')]);
     }
   }
+});
+
+// A client that times out sends the same upload again (spec section 4): that is not a new version.
+t.test('the very payload already stored, sent again where writing is allowed, stores nothing', async (t) => {
+  given([createdProtected]).when(upload('POST', v1, tokenA)).then(t, [], 'a retried creating POST');
+  given([createdProtected, replaced('PUT')]).when(upload('PUT', v2, tokenA)).then(t, [], 'a retried replace');
+  given([createdByPut]).when(upload('POST', v1)).then(t, [], 'unprotected, either verb');
+  given([createdProtected, replaced('PUT')]).when(upload('PUT', v1, tokenA)).then(t, [replaced('PUT', v1)], 'an older version sent again is a change');
+});
+
+t.test('a repeated payload is still judged by the protection rules first', async (t) => {
+  given([createdProtected]).when(upload('POST', v1)).thenThrows(t, 'forbidden', /X-Write-Token/);
+  given([createdProtected]).when(upload('PUT', v1, tokenB)).thenThrows(t, 'forbidden', /does not match/);
+});
+
+t.test('versions stored before digests were kept are replaced even by the same text', async (t) => {
+  const { payloadDigest: _digest, ...undigested } = createdProtected.data;
+  given([{ type: 'MatchCreated', data: undigested }]).when(upload('POST', v1, tokenA)).then(t, [replaced('POST', v1)]);
 });

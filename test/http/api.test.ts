@@ -79,6 +79,25 @@ t.test('write protection over HTTP, per the state table', async (t) => {
   });
 });
 
+t.test('an upload sent again unchanged is answered as before and stores no version', async (t) => {
+  const { app, engine } = await startTestApp(t);
+  const payload = fixtureText({ seed: 12, id: 'retry-1' });
+  const post = () => app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': tokenA }, payload });
+  const first = await post();
+  for (const again of [await post(), await post()]) {
+    t.equal(again.statusCode, 201, 'a timed-out creating POST sent again');
+    t.same(again.json(), first.json());
+  }
+  const put = await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: { ...json, 'x-write-token': tokenA }, payload });
+  t.equal(put.statusCode, 200);
+  t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: json, payload })).statusCode, 403, 'the same text without the token is still refused');
+  t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 0, versions: 1 });
+  t.equal((await engine.eventStore.readStream('match-retry-1')).length, 1, 'one event in the log');
+  const spaced = payload.replace("{", "{ ");
+  t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: { ...json, 'x-write-token': tokenA }, payload: spaced })).statusCode, 200);
+  t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 1, versions: 2 }, 'other bytes are another version, even if they mean the same');
+});
+
 t.test('responses never carry the token or its hash', async (t) => {
   const { app } = await startTestApp(t);
   const created = await app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': tokenA }, payload: { id: 's1' } });

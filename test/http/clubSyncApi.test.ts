@@ -57,6 +57,8 @@ for (const mode of ['log', 'enforce'] as const) {
       t.equal((await s.app.inject({ method: 'GET', url: `/match/${id}` })).statusCode, 200, `${id}: public page works`);
     }
 
+    res = await put('nokey', s.body('nokey'), { 'x-app-key': 'mlk_this-is-not-a-key' });
+    t.same(res.json(), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'the same PUT again: answered the same, nothing stored');
     const history = (await s.app.inject({ method: 'GET', url: '/api/matches/nokey/history?order=oldest' })).json() as { entries: { type: string; details: unknown }[] };
     t.same(
       history.entries.filter((e) => e.type.startsWith('ClubSync')).map((e) => e.details),

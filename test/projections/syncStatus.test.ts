@@ -70,15 +70,20 @@ t.test('an app key counts one use per synced upload; a revoked key shows no use'
   });
 });
 
-t.test('an upload sent ten times is ten rows and ten uses of its key', async (t) => {
+t.test('ten uploads of a match are ten rows and ten uses of its key; the same upload sent ten times is one', async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside VC');
   const clubs = await world.log();
+  for (let i = 0; i < 10; i += 1) {
+    const rally = (b: Record<string, unknown>) => Object.assign(home(b), { rally: i });
+    await world.upload(clubPayload(club.clubId, club.teamId, { id: 'live', edit: rally }), { appKey: club.key });
+  }
   const text = clubPayload(club.clubId, club.teamId, { id: 'retried', edit: home });
   for (let i = 0; i < 10; i += 1) await world.upload(text, { appKey: club.key });
   await given(clubs).when(await world.log(clubs)).thenRead(t, async (read) => {
-    t.equal((await readSyncLog(read, club.clubId, { limit: 100 })).total, 10, 'Sync status lists every attempt');
-    t.match((await readAppKeyUsage(read, club.clubId)).get(club.keyId), { uses: 10 });
+    const rows = await readSyncLog(read, club.clubId, { limit: 100 });
+    t.equal(rows.total, 11, 'Sync status lists every upload, a retry once');
+    t.match((await readAppKeyUsage(read, club.clubId)).get(club.keyId), { uses: 11 });
   });
 });
 

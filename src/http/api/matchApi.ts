@@ -89,7 +89,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         summary: 'Create or upsert a match',
         description:
           'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
-          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe. ' +
+          'later writes need the same token. POST with an existing id replaces the match under the same rules, so a retried POST is safe; ' +
+          'an upload byte for byte the same as the stored one (with the same club sync outcome) is answered alike and stores no new version. ' +
           CLUB_SYNC_DESCRIPTION,
         body: MatchPayload,
         headers: WriteHeaders,
