@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkPayloadDigests } from '../history/payloadDigestCheck.js';
 import { openSqliteReadModel } from '../readmodel/sqliteReadModel.js';
 import { allProjections } from '../../projections/all.js';
 import { verifyProjection } from '../../projections/verify.js';
@@ -14,7 +15,7 @@ const clip = (value: unknown) => {
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
-  summary: 'replay the whole log into a scratch read model and compare it with the live one',
+  summary: 'check every version against its digest, replay the whole log into a scratch read model and compare it with the live one',
   usage: 'matchlog verify',
   async run(_args, io) {
     const stores = await openStores(io.env);
@@ -22,6 +23,11 @@ export const verifyCommand: CliCommand = {
     const scratch = openSqliteReadModel(join(scratchDir, 'scratch.sqlite'));
     let total = 0;
     try {
+      const digests = await checkPayloadDigests(stores.eventStore);
+      total += digests.mismatches.length;
+      const older = digests.undigested > 0 ? `; ${digests.undigested} stored before digests were kept` : '';
+      io.out(`payloads: ${digests.mismatches.length === 0 ? `${digests.checked} version(s) match their digests` : `${digests.mismatches.length} of ${digests.checked} version(s) do not match their digests`}${older}\n`);
+      for (const m of digests.mismatches) io.out(`  ${m.streamId} revision ${m.revision}: the payload text is not what was stored\n`);
       for (const projection of allProjections) {
         const { checkpoint, differences } = await verifyProjection(projection, stores.eventStore, stores.readModel, scratch);
         total += differences.length;
@@ -31,7 +37,7 @@ export const verifyCommand: CliCommand = {
           io.out(`  ${d.collection} ${d.id}: ${d.problem}${where}\n`);
         }
       }
-      io.out(total === 0 ? 'verified: every read model is exactly what the log says\n' : `FAILED: ${total} difference(s) between the read models and the log\n`);
+      io.out(total === 0 ? 'verified: every version is as stored, and every read model is exactly what the log says\n' : `FAILED: ${total} difference(s) between the log, its digests and the read models\n`);
       return total === 0 ? 0 : 1;
     } finally {
       await scratch.close();

@@ -57,7 +57,8 @@ t.test('the auditor CLI on a live data directory', async (t) => {
     const { code, stdout } = await runMatchlog(['verify'], env);
     t.equal(code, 0, stdout);
     t.match(stdout, /publicView: matches the log/);
-    t.match(stdout, /verified: every read model is exactly what the log says/);
+    t.match(stdout, /payloads: 9 version\(s\) match their digests\n/);
+    t.match(stdout, /verified: every version is as stored, and every read model is exactly what the log says/);
   });
 
   t.test('rebuild is byte-identical and the service keeps serving', async (t) => {
@@ -98,4 +99,17 @@ t.test('the auditor CLI on a live data directory', async (t) => {
     await runMatchlog(['rebuild', 'publicView'], env);
     t.equal((await runMatchlog(['verify'], env)).code, 0, 'a rebuild repairs it');
   });
+});
+
+t.test('verify fails, naming the version, when a payload in the log is edited', async (t) => {
+  const { app, dataDir } = await startTestApp(t);
+  for (const v of [1, 2]) await app.inject({ method: 'PUT', url: '/api/matches/edited', headers: json, payload: { homeTeam: { name: 'Herons', setsWon: v } } });
+  await app.close();
+  const db = new Database(join(dataDir, 'events.sqlite'));
+  db.prepare(`UPDATE events SET data = replace(data, '"setsWon":1', '"setsWon":3') WHERE stream_id = 'match-edited' AND revision = 0`).run();
+  db.close();
+  const { code, stdout } = await runMatchlog(['verify'], { DATA_DIR: dataDir });
+  t.equal(code, 1, stdout);
+  t.match(stdout, /payloads: 1 of 2 version\(s\) do not match their digests\n {2}match-edited revision 0: the payload text is not what was stored\n/);
+  t.match(stdout, /FAILED/);
 });
