@@ -80,7 +80,7 @@ t.test('write protection over HTTP, per the state table', async (t) => {
 });
 
 t.test('an upload sent again unchanged is answered as before and stores no version', async (t) => {
-  const { app, engine } = await startTestApp(t);
+  const { app, engine, logs } = await startTestApp(t);
   const payload = fixtureText({ seed: 12, id: 'retry-1' });
   const post = () => app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': tokenA }, payload });
   const first = await post();
@@ -93,6 +93,7 @@ t.test('an upload sent again unchanged is answered as before and stores no versi
   t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: json, payload })).statusCode, 403, 'the same text without the token is still refused');
   t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 0, versions: 1 });
   t.equal((await engine.eventStore.readStream('match-retry-1')).length, 1, 'one event in the log');
+  t.equal(logs.join('').split('upload repeats the stored version').length - 1, 3, 'each repeat is logged');
   const spaced = payload.replace("{", "{ ");
   t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: { ...json, 'x-write-token': tokenA }, payload: spaced })).statusCode, 200);
   t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 1, versions: 2 }, 'other bytes are another version, even if they mean the same');

@@ -73,7 +73,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
       throw error;
     });
-    if (result.clubSync !== null) {
+    if (!result.stored) request.log.info({ matchId, revision: result.revision }, 'upload repeats the stored version: nothing stored');
+    if (result.stored && result.clubSync !== null) {
       const { type, data } = result.clubSync;
       request.log.info({ clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } }, 'club sync');
     }
