@@ -4,10 +4,11 @@ import { setFlagsFromString } from 'node:v8';
  * How far V8 lets the old generation grow past what survived the last full collection, in
  * percent. Uploads leave much short-lived garbage that lives just long enough to be promoted
  * (a request waits for its fsync); collecting it is cheap, so V8 by default lets the heap
- * grow to 4× the live size (27 MB live, ~125 MB heap under replaces). 2.5× keeps the server
- * near 200 MB at the same throughput (docs/performance.md, section 18).
+ * grow to 4× the live size (27 MB live, ~125 MB heap under replaces). 2× keeps the server
+ * near 200 MB under changed replaces at about the same throughput (docs/performance.md,
+ * sections 21 and 29).
  */
-export const HEAP_GROWTH_PERCENT = 150;
+export const HEAP_GROWTH_PERCENT = 100;
 
 /**
  * Sets V8's heap growing factor for this process, unless node was started with its own
