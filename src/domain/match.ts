@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
 import { forbidden, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
@@ -48,15 +49,8 @@ export type MatchCommand = UploadMatch;
 export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
   const stored = decideMatchContent(command, state);
   const sync = command.clubSync === undefined || command.clubSync === null ? null : decideClubSync(command.matchId, command.clubSync);
-  if (state.exists && state.payloadDigest === command.payloadDigest && sameSyncOutcome(state.clubSync, sync)) return [];
+  if (state.exists && state.payloadDigest === command.payloadDigest && isDeepStrictEqual(state.clubSync, sync)) return [];
   return sync === null ? stored : [...stored, sync];
-}
-
-function sameSyncOutcome(stored: ClubSyncEvent | null, decided: ClubSyncEvent | null): boolean {
-  if (stored === null || decided === null) return stored === decided;
-  const a: Record<string, unknown> = stored.data;
-  const b: Record<string, unknown> = decided.data;
-  return stored.type === decided.type && Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((key) => a[key] === b[key]);
 }
 
 function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
