@@ -110,6 +110,8 @@ async function alternate(name, a, b) {
 
 const text = execFileSync(process.execPath, [generator, '--seed', '1'], { encoding: 'utf8' });
 const withId = (id, payload = text) => `{"id":"${id}",${payload.slice(1)}`;
+/** The upload of connection `i` to its own protected match, with that match's token. */
+const protectedUpload = (i, payload = text) => ({ headers: { ...json, 'x-write-token': `token-of-connection-${i}` }, body: withId(`tok-${i}`, payload) });
 const rows = [];
 const servers = [];
 try {
@@ -154,14 +156,17 @@ try {
   await paired(
     'POST replace with token (one id per connection)',
     (server) => async () => {
-      for (let i = 0; i < connections; i += 1) await send(`${server.url}/api/matches`, 'POST', withId(`tok-${i}`), { 'x-write-token': `token-of-connection-${i}` });
+      for (let i = 0; i < connections; i += 1) {
+        const { headers, body } = protectedUpload(i);
+        await send(`${server.url}/api/matches`, 'POST', body, headers);
+      }
       let next = 0;
       return {
         url: `${server.url}/api/matches`,
         method: 'POST',
         setupClient(client) {
-          const i = next++ % connections;
-          client.setHeadersAndBody({ ...json, 'x-write-token': `token-of-connection-${i}` }, withId(`tok-${i}`));
+          const { headers, body } = protectedUpload(next++ % connections);
+          client.setHeadersAndBody(headers, body);
         },
       };
     },
@@ -180,8 +185,7 @@ try {
         requests: [{
           setupRequest(request, context) {
             context.i ??= next++ % connections;
-            const changed = `{"rally":${(counter += 1)},${text.slice(1)}`;
-            return { ...request, headers: { ...json, 'x-write-token': `token-of-connection-${context.i}` }, body: withId(`tok-${context.i}`, changed) };
+            return { ...request, ...protectedUpload(context.i, `{"rally":${(counter += 1)},${text.slice(1)}`) };
           },
         }],
       };
