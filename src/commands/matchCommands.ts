@@ -21,6 +21,8 @@ export interface UploadInput {
   via: WriteVia;
   matchId: string;
   payload: JsonText;
+  /** The payload's digest (src/domain/payloadDigest.ts), when the caller has it. */
+  payloadDigest?: string;
   writeToken: string | null;
   /** The X-App-Key header, for club sync. */
   appKey: string | null;
@@ -77,7 +79,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         via: input.via,
         matchId: input.matchId,
         payload: input.payload,
-        payloadDigest: payloadDigest(input.payload),
+        payloadDigest: input.payloadDigest ?? payloadDigest(input.payload),
         writeToken:
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync: await clubSyncOf(input),

@@ -49,3 +49,26 @@ t.test('club sync is decided on the parsed payload: "\\u0063lubId" names the clu
   t.equal(res.status, 201);
   t.same(await res.json(), { id: 'esc', url: 'http://matchlog.test/match/esc', crmSync: 'skipped_auth' }, 'the sync was attempted and skipped, as for "clubId"');
 });
+
+t.test('a body sent again is answered as the first time: refusals repeat, kept bodies pass the route checks again', async (t) => {
+  const { app, engine } = await startTestApp(t, { MAX_JSON_VALUES: '1000' });
+  const send = (method: string, url: string, payload: string) => app.inject({ method, url, headers: json, payload });
+  const refused = ['{"id":"p1","team":{"__proto__":{"x":1}}}', '{"id":"c1","clubId":{"x":1},"teamId":"t"}', '{"id":"j1",', '[1,2]'];
+  for (const payload of refused) {
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push((await send('POST', '/api/matches', payload)).json());
+    t.equal(answers[0].statusCode, 400, payload);
+    t.same(answers[1], answers[0], `${payload}: the same refusal the second time`);
+    t.same(answers[2], answers[0], `${payload}: and the third`);
+  }
+  t.equal(await engine.eventStore.headPosition(), null, 'nothing was stored');
+
+  const body = '{"id":"kept","homeTeam":{"name":"Lakeside","setsWon":2}}';
+  for (let i = 0; i < 3; i += 1) t.equal((await send('PUT', '/api/matches/kept', body)).statusCode, 200, `sent ${i + 1} times`);
+  const other = await send('PUT', '/api/matches/other', body);
+  t.equal(other.statusCode, 400, 'a kept body is still checked against the path');
+  t.match(other.json().message, /differs from the id in the path "other"/);
+  t.equal((await send('PUT', '/api/matches/kept', ` ${body}\n`)).statusCode, 200, 'the same text with spacing around it');
+  const view = (await app.inject({ method: 'GET', url: '/api/matches/kept' })).json();
+  t.same([view.versions, view.payload], [1, JSON.parse(body)], 'stored once, as sent');
+});

@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { unsupported, validationError } from '../../domain/errors.js';
 import { asJsonText, type JsonText } from '../../domain/jsonText.js';
+import { payloadDigest } from '../../domain/payloadDigest.js';
 import { type JsonShapeLimits, jsonShapeProblem } from './jsonShape.js';
+import { createRepeatedBodies } from './repeatedBodies.js';
+
+/** A JSON body's text as received (trimmed), for storing without re-serialising, and its digest. */
+export interface RawJson {
+  text: JsonText;
+  digest: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The JSON body's text as received (trimmed), for storing without re-serialising. */
-    rawJson: JsonText | null;
+    rawJson: RawJson | null;
   }
 }
 
@@ -24,11 +31,14 @@ function charsetOf(contentType: string | undefined): string | null {
  * UTF-8 and uncompressed, and are bounded in depth and size before anything is stored. They are
  * parsed with JSON.parse; the walk that checks their shape also refuses the keys that poison
  * prototypes (./jsonShape.ts), as Fastify's secure parser would, without its scans of the text.
- * Their text is kept.
+ * Their text is kept with its digest; a text that comes again is not parsed again
+ * (./repeatedBodies.ts).
  */
 export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape: JsonShapeLimits) {
   app.removeAllContentTypeParsers();
   app.decorateRequest('rawJson', null);
+  // A few live matches at a time are sent again and again; ~1.3 bytes of heap per character kept.
+  const repeated = createRepeatedBodies({ seenDigests: 1024, keptChars: 4 * 1024 * 1024 });
   app.addContentTypeParser(
     /^application\/([\w.-]+\+)?json\s*(;.*)?$/i,
     { parseAs: 'buffer', bodyLimit },
@@ -49,15 +59,20 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
         return done(validationError('the request body is not valid UTF-8; send the JSON encoded as UTF-8'));
       }
       if (text.length === 0) return done(validationError('the request body is empty; send the match as a JSON object'));
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return done(validationError(`the request body is not valid JSON: ${(error as Error).message}`));
+      const trimmed = asJsonText(text.trim());
+      const digest = payloadDigest(trimmed);
+      let value = repeated.get(digest);
+      if (value === undefined) {
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          return done(validationError(`the request body is not valid JSON: ${(error as Error).message}`));
+        }
+        const problem = jsonShapeProblem(value, shape);
+        if (problem !== null) return done(validationError(problem));
+        repeated.parsed(digest, value, trimmed.length);
       }
-      const problem = jsonShapeProblem(value, shape);
-      if (problem !== null) return done(validationError(problem));
-      request.rawJson = asJsonText(text.trim());
+      request.rawJson = { text: trimmed, digest };
       done(null, value);
     },
   );

@@ -54,8 +54,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
   const views = createLru<Buffer>(64);
 
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
-    const payload = request.rawJson;
-    if (payload === null) throw validationError('send the match as a JSON object');
+    const raw = request.rawJson;
+    if (raw === null) throw validationError('send the match as a JSON object');
     const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
     if (wait !== null) {
       throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
@@ -63,7 +63,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     const result = await matches.upload({
       via,
       matchId,
-      payload,
+      payload: raw.text,
+      payloadDigest: raw.digest,
       body: request.body,
       writeToken: headers['x-write-token'] ?? null,
       appKey: headers['x-app-key'] ?? null,
