@@ -52,7 +52,7 @@ t.test('club sync is decided on the parsed payload: "\\u0063lubId" names the clu
 
 t.test('a body sent again is answered as the first time: refusals repeat, kept bodies pass the route checks again', async (t) => {
   const { app, engine } = await startTestApp(t, { MAX_JSON_VALUES: '1000' });
-  const send = (method: string, url: string, payload: string) => app.inject({ method, url, headers: json, payload });
+  const send = (method: 'POST' | 'PUT', url: string, payload: string) => app.inject({ method, url, headers: json, payload });
   const refused = ['{"id":"p1","team":{"__proto__":{"x":1}}}', '{"id":"c1","clubId":{"x":1},"teamId":"t"}', '{"id":"j1",', '[1,2]'];
   for (const payload of refused) {
     const answers = [];
