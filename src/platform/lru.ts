@@ -1,6 +1,19 @@
-/** A bounded map that forgets the least recently used entry first. */
-export function createLru<V>(maxEntries: number) {
+/**
+ * A bounded map that forgets the least recently used entry first. Bounded by the number of
+ * entries, or, given `weigh`, by their total weight (say, characters of text); an entry
+ * heavier than the whole bound is not kept and lets nothing go.
+ */
+export function createLru<V>(max: number, weigh: (value: V) => number = () => 1) {
   const entries = new Map<string, V>();
+  let weight = 0;
+
+  function remove(key: string) {
+    const value = entries.get(key);
+    if (value === undefined) return;
+    entries.delete(key);
+    weight -= weigh(value);
+  }
+
   return {
     get(key: string): V | undefined {
       const value = entries.get(key);
@@ -11,12 +24,16 @@ export function createLru<V>(maxEntries: number) {
       return value;
     },
     set(key: string, value: V) {
-      entries.delete(key);
+      remove(key);
+      const added = weigh(value);
+      if (added > max) return;
       entries.set(key, value);
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      weight += added;
+      for (const oldest of entries.keys()) {
+        if (weight <= max) break;
+        remove(oldest);
+      }
     },
-    delete(key: string) {
-      entries.delete(key);
-    },
+    delete: remove,
   };
 }

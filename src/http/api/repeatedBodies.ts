@@ -19,41 +19,14 @@ export interface RepeatedBodiesLimits {
  */
 export function createRepeatedBodies({ seenDigests, keptChars }: RepeatedBodiesLimits) {
   const seen = createLru<true>(seenDigests);
-  const kept = new Map<string, { value: unknown; chars: number }>();
-  let chars = 0;
-
-  function forget(digest: string) {
-    const entry = kept.get(digest);
-    if (entry === undefined) return;
-    kept.delete(digest);
-    chars -= entry.chars;
-  }
-
+  const kept = createLru<{ value: unknown; chars: number }>(keptChars, (entry) => entry.chars);
   return {
     /** The value a text with this digest parsed to, when it came often enough to be kept. */
-    get(digest: string): unknown {
-      const entry = kept.get(digest);
-      if (entry === undefined) return undefined;
-      kept.delete(digest);
-      kept.set(digest, entry);
-      return entry.value;
-    },
+    get: (digest: string): unknown => kept.get(digest)?.value,
     /** A text was parsed and passed the checks: kept when it came before. */
     parsed(digest: string, value: unknown, textChars: number) {
-      if (seen.get(digest) === undefined) {
-        seen.set(digest, true);
-        return;
-      }
-      if (textChars > keptChars) return;
-      forget(digest);
-      kept.set(digest, { value, chars: textChars });
-      chars += textChars;
-      for (const oldest of kept.keys()) {
-        if (chars <= keptChars) break;
-        forget(oldest);
-      }
+      if (seen.get(digest) === undefined) seen.set(digest, true);
+      else kept.set(digest, { value, chars: textChars });
     },
   };
 }
-
-export type RepeatedBodies = ReturnType<typeof createRepeatedBodies>;
