@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
+const LOCK_WAIT_MS = 5000;
+
 /**
  * Opens (creating it and its folder when missing) a SQLite file in WAL mode; other processes
  * may have it open too (a lock they hold is waited for up to 5 s). `FULL` fsyncs
@@ -11,9 +13,30 @@ import Database from 'better-sqlite3';
 export function openSqliteFile(file: string, synchronous: 'FULL' | 'NORMAL'): Database.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  // First: switching a new file to WAL takes a lock that another process opening it may hold.
-  db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
+  switchToWal(db);
   db.pragma(`synchronous = ${synchronous}`);
   return db;
+}
+
+/**
+ * Switching a new file to WAL needs an exclusive lock. When two processes open the same new
+ * file at once, SQLite answers one of them SQLITE_BUSY at once, without the busy timeout (waiting
+ * could deadlock), so that one tries again until the other has finished the switch.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      sleepSync(10);
+    }
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
