@@ -1,16 +1,18 @@
 import { createInterface } from 'node:readline';
-import { openSqliteFile } from '../../src/platform/sqliteFile.js';
+import { loadConfig } from '../../src/runtime/config.js';
+import { openEngine } from '../../src/runtime/engine.js';
 
 /**
- * A child process for the concurrent-open test: for each file path read from stdin it opens the
- * file as the service does and answers `ok` or the error's code, so that two of these open the
- * same new file at the same moment.
+ * A child process for the concurrent-open test: for each data folder read from stdin it opens the
+ * embedded stores there as the server does and answers `ok` or the error's code, so that two of
+ * these can open the same new folder at the same moment.
  */
-createInterface({ input: process.stdin }).on('line', (file) => {
+const quiet = { info() {}, error() {} };
+for await (const dataDir of createInterface({ input: process.stdin })) {
   try {
-    openSqliteFile(file, 'FULL').close();
+    await (await openEngine(loadConfig({ DATA_DIR: dataDir, RUN_PROJECTIONS: 'no' }), quiet)).close();
     process.stdout.write('ok\n');
   } catch (error) {
     process.stdout.write(`${String((error as { code?: unknown }).code ?? error)}\n`);
   }
-});
+}
