@@ -151,8 +151,6 @@ function inWriterThread(file: string, maxGroupSize: number, answer: (group: Grou
   const worker = new Worker(new URL('./sqliteWriterThread.js', import.meta.url), {
     workerData: { file, maxGroupSize, answers: answers.port2 } satisfies WriterData,
     transferList: [answers.port2],
-    // What it holds lives one commit; V8's default young generation grew its heap by ~30 MB of RSS.
-    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   // Only answers still to come hold the process: an idle log does not keep it running.
   worker.unref();
