@@ -1,10 +1,11 @@
 import { openSqliteFile } from '../platform/sqliteFile.js';
-import { invalidAppend } from './eventChecks.js';
-import type { EventStore } from './eventStore.js';
+import { invalidAppend, readEventMetadata } from './eventChecks.js';
+import type { AppendResult, EventStore, RecordedEvent } from './eventStore.js';
+import { createGroupCommit, type Outcome } from './groupCommit.js';
 import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
-import { openEventTable } from './sqliteEventTable.js';
-import { openLogWriter } from './sqliteLogWriter.js';
+import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
+import { fromWire, openLogWriter } from './sqliteLogWriter.js';
 
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
 const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
@@ -33,18 +34,34 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const db = openSqliteFile(file, 'FULL');
   const table = openEventTable(db);
 
+  const writer = openLogWriter(file, db);
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
+  /** Commits a group; its events are kept for this process's subscriptions only once committed. */
+  async function commit(group: StreamAppend[]): Promise<Outcome<AppendResult>[]> {
+    const recordedAt = new Date().toISOString();
+    const reply = await writer.commit(group, recordedAt);
+    if ('failed' in reply) throw fromWire(reply.failed);
+    const committed: RecordedEvent[] = [];
+    const outcomes = reply.outcomes.map((outcome, i): Outcome<AppendResult> => {
+      if (!outcome.ok) return { ok: false, error: fromWire(outcome.error) };
+      const { streamId, events } = group[i]!;
+      outcome.written.placed.forEach(({ revision, position }, j) => {
+        const { id, type, data, metadata } = events[j]!;
+        committed.push({ id, streamId, revision, position, type, data, metadata: readEventMetadata(metadata, id), recordedAt });
+      });
+      return { ok: true, result: outcome.written.result };
+    });
+    recent.add(committed);
+    return outcomes;
+  }
   const wakers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of wakers) wake();
   };
-  // A group's events are kept for this process's subscriptions only once committed.
-  const writer = openLogWriter(file, db, {
+  const appends = createGroupCommit<StreamAppend, AppendResult>({
     maxGroupSize: options.maxGroupSize ?? 256,
-    afterGroup: (committed) => {
-      recent.add(committed);
-      wakeAll();
-    },
+    commit,
+    afterCommit: wakeAll,
   });
   let closed = false;
 
@@ -55,7 +72,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       if (closed) return Promise.reject(new Error('event store is closed'));
       const invalid = invalidAppend(streamId, events);
       if (invalid) return Promise.reject(invalid);
-      return writer.append({ streamId, events, expectedRevision });
+      return appends.submit({ streamId, events, expectedRevision });
     },
 
     async readStream(streamId, options) {
@@ -84,6 +101,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
     async close() {
       if (closed) return;
       closed = true;
+      await appends.close();
       await writer.close();
       wakeAll();
       wakers.clear();

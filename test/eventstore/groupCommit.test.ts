@@ -1,45 +1,66 @@
 import t from 'tap';
-import { createGroupCommit } from '../../src/eventstore/groupCommit.js';
+import { createGroupCommit, type Outcome } from '../../src/eventstore/groupCommit.js';
 
-/** A group commit that records its groups. */
+/** A group commit whose commits are recorded; a request 'bad' fails on its own, 'boom' fails its group. */
 function recordingGroupCommit(maxGroupSize = 256) {
   const groups: string[][] = [];
-  const commits = createGroupCommit<string>({ maxGroupSize, commit: (group) => groups.push(group) });
-  return { commits, groups };
+  let afterCommits = 0;
+  const commits = createGroupCommit<string, string>({
+    maxGroupSize,
+    commit: async (group) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (group.includes('boom')) throw new Error('disk gone');
+      groups.push(group);
+      return group.map((request): Outcome<string> => (request === 'bad' ? { ok: false, error: new Error(`refused ${request}`) } : { ok: true, result: `done ${request}` }));
+    },
+    afterCommit: () => {
+      afterCommits += 1;
+    },
+  });
+  return { commits, groups, afterCommits: () => afterCommits };
 }
 
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-t.test('what is added in one turn commits together, on the next turn', async (t) => {
-  const { commits, groups } = recordingGroupCommit();
-  ['a', 'b', 'c'].forEach(commits.add);
-  t.same(groups, [], 'nothing yet');
-  await nextTurn();
-  t.same(groups, [['a', 'b', 'c']], 'one commit');
+t.test('requests made in one turn commit together, each answered with its own outcome', async (t) => {
+  const { commits, groups, afterCommits } = recordingGroupCommit();
+  const answers = await Promise.allSettled(['a', 'bad', 'c'].map((request) => commits.submit(request)));
+  t.same(groups, [['a', 'bad', 'c']], 'one commit');
+  t.same(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : (answer.reason as Error).message)), ['done a', 'refused bad', 'done c']);
+  t.equal(afterCommits(), 1);
 });
 
-t.test('a group is at most maxGroupSize; the rest commit right after', async (t) => {
+t.test('a group is at most maxGroupSize requests; the rest commit next', async (t) => {
   const { commits, groups } = recordingGroupCommit(2);
-  ['a', 'b', 'c', 'd', 'e'].forEach(commits.add);
-  await nextTurn();
+  await Promise.all(['a', 'b', 'c', 'd', 'e'].map((request) => commits.submit(request)));
   t.same(groups, [['a', 'b'], ['c', 'd'], ['e']]);
 });
 
-t.test('what is added after a group committed makes the next group', async (t) => {
+t.test('a commit that throws fails every request of its group, and only that group', async (t) => {
+  const { commits, groups } = recordingGroupCommit(2);
+  const answers = await Promise.allSettled(['a', 'boom', 'c'].map((request) => commits.submit(request)));
+  t.same(answers.map((answer) => answer.status), ['rejected', 'rejected', 'fulfilled']);
+  t.same(groups, [['c']]);
+});
+
+t.test('close commits what is queued, then refuses new requests', async (t) => {
   const { commits, groups } = recordingGroupCommit();
-  commits.add('a');
-  await nextTurn();
-  commits.add('b');
-  commits.add('c');
-  await nextTurn();
+  const queued = commits.submit('a');
+  await commits.close();
+  t.equal(await queued, 'done a');
+  t.same(groups, [['a']]);
+  await t.rejects(commits.submit('b'), /closed/);
+});
+
+t.test('requests made while a commit runs wait for it and go together in the next', async (t) => {
+  const { commits, groups } = recordingGroupCommit();
+  const first = commits.submit('a');
+  await new Promise((resolve) => setImmediate(resolve)); // 'a' is being committed
+  await Promise.all([first, commits.submit('b'), commits.submit('c')]);
   t.same(groups, [['a'], ['b', 'c']]);
 });
 
-t.test('commitQueued commits at once (closing), and the scheduled turn then finds nothing', async (t) => {
+t.test('a request made as an answer is handed out is committed too', async (t) => {
   const { commits, groups } = recordingGroupCommit();
-  commits.add('a');
-  commits.commitQueued();
-  t.same(groups, [['a']]);
-  await nextTurn();
-  t.same(groups, [['a']]);
+  const second = await commits.submit('a').then(() => commits.submit('b'));
+  t.equal(second, 'done b');
+  t.same(groups, [['a'], ['b']]);
 });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { type RecordedEvent, WrongExpectedRevisionError } from '../../src/eventstore/eventStore.js';
+import { WrongExpectedRevisionError } from '../../src/eventstore/eventStore.js';
 import { fromWire, openLogWriter } from '../../src/eventstore/sqliteLogWriter.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { openSqliteFile } from '../../src/platform/sqliteFile.js';
@@ -17,31 +17,35 @@ t.test("the writer thread's refusals come back as this thread's errors, each app
   const file = join(tempDataDir(t), 'events.sqlite');
   const db = openSqliteFile(file, 'FULL');
   t.teardown(() => db.close());
-  const groups: RecordedEvent[][] = [];
-  const writer = openLogWriter(file, db, { maxGroupSize: 256, afterGroup: (committed) => groups.push(committed) });
+  const writer = openLogWriter(file, db);
   t.teardown(() => writer.close());
-  const [written, conflict, reusedId] = await Promise.allSettled([
-    writer.append({ streamId: 'a', events: [event(uuid(1)), event(uuid(2))], expectedRevision: 'no_stream' }),
-    writer.append({ streamId: 'b', events: [event(uuid(3))], expectedRevision: 4 }),
-    writer.append({ streamId: 'c', events: [event(uuid(1))], expectedRevision: 'any' }),
-  ]);
-  t.same(written, { status: 'fulfilled', value: { nextExpectedRevision: 1, position: 2 } });
-  if (conflict?.status !== 'rejected' || reusedId?.status !== 'rejected') throw new Error('expected two refusals');
-  t.ok(conflict.reason instanceof WrongExpectedRevisionError, 'a WrongExpectedRevisionError again');
-  t.match(conflict.reason, { streamId: 'b', expected: 4, actual: 'no_stream', message: 'stream b is at no_stream, expected 4' });
-  t.match(reusedId.reason, { name: 'Error', message: /event ids already used elsewhere in the log \(stream c\)/ });
-  t.match(groups, [[{ streamId: 'a', revision: 0, position: 1, id: uuid(1), data: '{"n":1}' }, { streamId: 'a', revision: 1, position: 2, id: uuid(2) }]], 'one group, its events as recorded');
+  const reply = await writer.commit(
+    [
+      { streamId: 'a', events: [event(uuid(1)), event(uuid(2))], expectedRevision: 'no_stream' },
+      { streamId: 'b', events: [event(uuid(3))], expectedRevision: 4 },
+      { streamId: 'c', events: [event(uuid(1))], expectedRevision: 'any' },
+    ],
+    '2026-11-23T10:00:00.000Z',
+  );
+  if (!('outcomes' in reply)) throw new Error('the group failed');
+  const [written, wrongRevision, reusedId] = reply.outcomes;
+  t.same(written, { ok: true, written: { result: { nextExpectedRevision: 1, position: 2 }, placed: [{ revision: 0, position: 1 }, { revision: 1, position: 2 }] } });
+  if (wrongRevision?.ok !== false || reusedId?.ok !== false) throw new Error('expected two refusals');
+  const conflict = fromWire(wrongRevision.error);
+  t.ok(conflict instanceof WrongExpectedRevisionError, 'a WrongExpectedRevisionError again');
+  t.match(conflict, { streamId: 'b', expected: 4, actual: 'no_stream', message: 'stream b is at no_stream, expected 4' });
+  t.match(fromWire(reusedId.error), { name: 'Error', message: /event ids already used elsewhere in the log \(stream c\)/ });
   t.match(fromWire({ kind: 'error', name: 'SqliteError', message: 'database or disk is full', code: 'SQLITE_FULL' }), { name: 'SqliteError', message: 'database or disk is full', code: 'SQLITE_FULL' }, "SQLite's code kept (it makes a 507)");
   t.equal(db.prepare('SELECT count(*) AS n FROM events').pluck().get(), 2, 'the committed events are seen by this thread at once');
 });
 
-t.test('a writer that has stopped refuses appends with the reason, never leaving them waiting', async (t) => {
+t.test('a writer that has stopped refuses commits with the reason, never leaving them waiting', async (t) => {
   const file = join(tempDataDir(t), 'events.sqlite');
   const db = openSqliteFile(file, 'FULL');
   t.teardown(() => db.close());
-  const writer = openLogWriter(file, db, { maxGroupSize: 256, afterGroup: () => {} });
+  const writer = openLogWriter(file, db);
   await writer.close();
-  await t.rejects(writer.append({ streamId: 'a', events: [event(uuid(1))], expectedRevision: 'any' }), /closed/);
+  await t.rejects(writer.commit([{ streamId: 'a', events: [event(uuid(1))], expectedRevision: 'any' }], new Date().toISOString()), /the log's writer thread has stopped/);
 });
 
 t.test('a process with the log open and idle exits on its own (the writer thread does not hold it)', async (t) => {
