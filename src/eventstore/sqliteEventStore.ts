@@ -1,11 +1,10 @@
 import { openSqliteFile } from '../platform/sqliteFile.js';
-import { invalidAppend, readEventMetadata } from './eventChecks.js';
+import { invalidAppend } from './eventChecks.js';
 import type { AppendResult, EventStore, RecordedEvent } from './eventStore.js';
 import { createGroupCommit, type Outcome } from './groupCommit.js';
 import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
 import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
-import { fromWire, openLogWriter } from './sqliteLogWriter.js';
 
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
 const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
@@ -19,10 +18,8 @@ export interface SqliteEventStoreOptions {
 
 /**
  * The embedded event store: one SQLite file, WAL, synchronous=FULL. The SQL is in
- * sqliteEventTable.ts, the grouping in groupCommit.ts, the commits in a writer thread
- * (sqliteLogWriter.ts), subscriptions in pollingSubscription.ts; they get the events this
- * process committed from recentAppends.ts, without reading them back. Reads use this thread's
- * own connection, which sees every commit the writer has answered.
+ * sqliteEventTable.ts, the grouping in groupCommit.ts, subscriptions in pollingSubscription.ts;
+ * they get the events this process committed from recentAppends.ts, without reading them back.
  *
  * Durability: an append's promise resolves only after the transaction holding it has
  * committed, and with synchronous=FULL a WAL commit is fsync'd. Appends that arrive while a
@@ -34,23 +31,24 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const db = openSqliteFile(file, 'FULL');
   const table = openEventTable(db);
 
-  const writer = openLogWriter(file, db);
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
+  const appendInSavepoint = db.transaction(table.append);
+  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) =>
+    group.map((append): Outcome<AppendResult> => {
+      const recorded: RecordedEvent[] = [];
+      try {
+        const result = appendInSavepoint(append, recordedAt, recorded);
+        committed.push(...recorded);
+        return { ok: true, result };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
   /** Commits a group; its events are kept for this process's subscriptions only once committed. */
-  async function commit(group: StreamAppend[]): Promise<Outcome<AppendResult>[]> {
-    const recordedAt = new Date().toISOString();
-    const reply = await writer.commit(group, recordedAt);
-    if ('failed' in reply) throw fromWire(reply.failed);
+  function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
     const committed: RecordedEvent[] = [];
-    const outcomes = reply.outcomes.map((outcome, i): Outcome<AppendResult> => {
-      if (!outcome.ok) return { ok: false, error: fromWire(outcome.error) };
-      const { streamId, events } = group[i]!;
-      outcome.written.placed.forEach(({ revision, position }, j) => {
-        const { id, type, data, metadata } = events[j]!;
-        committed.push({ id, streamId, revision, position, type, data, metadata: readEventMetadata(metadata, id), recordedAt });
-      });
-      return { ok: true, result: outcome.written.result };
-    });
+    const outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
     recent.add(committed);
     return outcomes;
   }
@@ -100,9 +98,8 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
 
     async close() {
       if (closed) return;
+      appends.close();
       closed = true;
-      await appends.close();
-      await writer.close();
       wakeAll();
       wakers.clear();
       recent.clear();

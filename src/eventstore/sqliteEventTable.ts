@@ -4,11 +4,9 @@ import {
   type AppendResult,
   type ExpectedRevision,
   type NewEvent,
-  type Position,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
-  type Revision,
   WrongExpectedRevisionError,
 } from './eventStore.js';
 
@@ -41,18 +39,6 @@ export interface StreamAppend {
   streamId: string;
   events: NewEvent[];
   expectedRevision: ExpectedRevision;
-}
-
-/** Where an event was written. */
-export interface Placement {
-  revision: Revision;
-  position: Position;
-}
-
-/** What an append came to: its result, and where each of its events went (none for a retry of an append already made). */
-export interface Written {
-  result: AppendResult;
-  placed: Placement[];
 }
 
 /** Every SQL statement of the SQLite event store: the revision check, inserts and reads. */
@@ -91,17 +77,17 @@ export function openEventTable(db: Database.Database) {
 
   return {
     /**
-     * Checks the expected revision and inserts the events; call inside a transaction. Says where
-     * each event was placed; nothing is placed when the append was already made (a retry).
+     * Checks the expected revision and inserts the events; call inside a transaction. The
+     * events inserted are added to `recorded` as a read would return them.
      */
-    append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string): Written {
+    append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string, recorded: RecordedEvent[]): AppendResult {
       const already = alreadyAppended(streamId, events);
-      if (already) return { result: already, placed: [] };
+      if (already) return already;
       const current = statements.head.get(streamId)?.revision ?? null;
       const matches = expectedRevision === 'any' || (expectedRevision === 'no_stream' ? current === null : current === expectedRevision);
       if (!matches) throw new WrongExpectedRevisionError(streamId, expectedRevision, current ?? 'no_stream');
       let revision = current ?? -1;
-      const placed: Placement[] = [];
+      let position = 0;
       for (const event of events) {
         revision += 1;
         const info = statements.insert.run({
@@ -113,9 +99,11 @@ export function openEventTable(db: Database.Database) {
           metadata: JSON.stringify(event.metadata),
           recordedAt,
         });
-        placed.push({ revision, position: Number(info.lastInsertRowid) });
+        position = Number(info.lastInsertRowid);
+        const { id, type, data } = event;
+        recorded.push({ id, streamId, revision, position, type, data, metadata: readEventMetadata(event.metadata, id), recordedAt });
       }
-      return { result: { nextExpectedRevision: revision, position: placed[placed.length - 1]!.position }, placed };
+      return { nextExpectedRevision: revision, position };
     },
 
     readStream(streamId: string, { fromRevision, direction = 'forwards', maxCount }: ReadStreamOptions = {}): RecordedEvent[] {
