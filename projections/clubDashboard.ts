@@ -223,7 +223,7 @@ export async function readClubMatchActions(log: EventLog, match: Pick<ClubMatchD
   const source = await syncSourceBefore(outcome, [], { readEvent: (streamId, revision) => readEventAt(log, streamId, revision) });
   if (source === null) return null;
   const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
-  return { actions: source.summary.actions, playerNames };
+  return { actions: source.summary.actions(), playerNames };
 }
 
 /** One match of a player, as the player's page lists it. */

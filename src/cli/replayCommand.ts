@@ -14,7 +14,7 @@ function headline(payload: unknown): string {
     `${s.home.name ?? 'Home'} ${n(s.home.score)} : ${n(s.away.score)} ${s.away.name ?? 'Away'}${s.scoreUnit === 'sets' ? ' (sets)' : ''}`,
     lines && `${s.lines[0]?.label.startsWith('Set') ? 'sets' : 'periods'} ${lines}`,
     `${s.players.length} players`,
-    `${s.actions.length} actions`,
+    `${s.actions().length} actions`,
   ]
     .filter(Boolean)
     .join(' · ');

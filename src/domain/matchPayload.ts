@@ -64,8 +64,13 @@ export interface MatchSummary {
   competition: string | null;
   startedAt: string | null;
   players: PlayerLine[];
-  /** The play-by-play as lines, worded on first read (writes need only actionCount). */
-  readonly actions: ActionLine[];
+  /**
+   * The play-by-play as lines, worded on the first call (writes need only actionCount). A
+   * function, not a getter: V8 keeps an accessor in the object's hidden class, which lives in
+   * the old generation, so a getter closing over the payload held every parsed payload until
+   * the next full collection (docs/performance.md, step 33).
+   */
+  readonly actions: () => ActionLine[];
   actionCount: number;
   status?: MatchStatus | null;
   /** The status as the payload words it ("Q3 5:12", "Final"). */
@@ -384,9 +389,7 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     startedAt: startedAt(g),
     players: playerLines,
     // Wording each action is most of a summary's cost; uploads need only the count.
-    get actions() {
-      return (actions ??= actionEntries.map((entry) => action(entry, sport, keys)));
-    },
+    actions: () => (actions ??= actionEntries.map((entry) => action(entry, sport, keys))),
     actionCount: actionEntries.length,
     ...state,
     venue: venue(g),

@@ -2,32 +2,39 @@
  * A bounded map that forgets the least recently used entry first. Bounded by the number of
  * entries, or, given `weigh`, by their total weight (say, characters of text); an entry
  * heavier than the whole bound is not kept and lets nothing go.
+ *
+ * Each value sits in a box that is emptied when its entry leaves. A JS Map that is added to
+ * and deleted from keeps replacing its hash table, and V8 links each replaced table to the
+ * next; a replaced table in the old generation still points at the values it held, so without
+ * the boxes every value that passed through a long-lived cache (a parsed payload) outlived two
+ * young-generation collections and was promoted (docs/performance.md, step 33).
  */
 export function createLru<V>(max: number, weigh: (value: V) => number = () => 1) {
-  const entries = new Map<string, V>();
+  const entries = new Map<string, { value: V | undefined }>();
   let weight = 0;
 
   function remove(key: string) {
-    const value = entries.get(key);
-    if (value === undefined) return;
+    const box = entries.get(key);
+    if (box === undefined) return;
     entries.delete(key);
-    weight -= weigh(value);
+    weight -= weigh(box.value as V);
+    box.value = undefined;
   }
 
   return {
     get(key: string): V | undefined {
-      const value = entries.get(key);
-      if (value !== undefined) {
+      const box = entries.get(key);
+      if (box !== undefined) {
         entries.delete(key);
-        entries.set(key, value);
+        entries.set(key, box);
       }
-      return value;
+      return box?.value;
     },
     set(key: string, value: V) {
       remove(key);
       const added = weigh(value);
       if (added > max) return;
-      entries.set(key, value);
+      entries.set(key, { value });
       weight += added;
       for (const oldest of entries.keys()) {
         if (weight <= max) break;

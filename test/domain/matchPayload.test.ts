@@ -24,7 +24,7 @@ t.test('NBA live data: strings as numbers, periods per team, players inside team
   t.equal(hali?.number, '0');
   t.equal(hali?.stats.points, 21);
   t.equal(hali?.stats.minutes, 34.2, 'PT34M12.00S is 34.2 minutes');
-  const three = s.actions[1];
+  const three = s.actions()[1];
   t.same([three?.clock, three?.phase, three?.team, three?.score], ['11:43', 'Q1', 'home', '3–0'], 'team by id, clock as m:ss');
   t.equal(three?.description, "T. Haliburton 26' 3PT Jump Shot (3 PTS)", "the feed's own description is kept");
   t.equal(s.recognised, true);
@@ -39,8 +39,8 @@ t.test('StatsBomb-style flat fields', async (t) => {
   t.equal(s.venue, 'Stadio Olimpico');
   t.equal(s.startedAt, '2021-06-11T21:00:00.000');
   t.same(s.lines, [{ label: '2nd half', home: 0, away: 3 }], 'goals by half from the running score');
-  t.equal(s.actions[1]?.clock, "65'");
-  t.equal(s.actions[1]?.description, 'Shot goal');
+  t.equal(s.actions()[1]?.clock, "65'");
+  t.equal(s.actions()[1]?.description, 'Shot goal');
   t.equal(s.players[0]?.name, 'Ciro Immobile');
   t.equal(s.players[0]?.number, '17');
   t.equal(s.players[0]?.stats.goals, 1);
@@ -61,8 +61,8 @@ t.test('numbers as strings, durations, scouting codes in words', async (t) => {
   t.equal(s.lines.length, 5);
   t.equal(s.status, 'live');
   t.equal(s.current, 'Set 5');
-  t.equal(s.actions[0]?.description, 'Attack: kill');
-  t.equal(s.actions[0]?.score, '8–6');
+  t.equal(s.actions()[0]?.description, 'Attack: kill');
+  t.equal(s.actions()[0]?.score, '8–6');
   t.equal(durationSeconds('PT11M43.00S'), 703);
   t.equal(durationSeconds('PT5M32S'), 332);
   t.equal(durationSeconds('PT1H2M'), 3720);
@@ -85,11 +85,11 @@ t.test('the play-by-play is worded on first read only, and counted without wordi
     const s = summarizeMatch(load(name));
     const count = s.actionCount;
     t.ok(count > 0, `${name}: counted`);
-    const first = s.actions;
+    const first = s.actions();
     t.equal(first.length, count, `${name}: as many lines as counted`);
-    t.equal(s.actions, first, `${name}: worded once, the same lines on every read`);
+    t.equal(s.actions(), first, `${name}: worded once, the same lines on every read`);
   }
   const mixed = summarizeMatch({ actions: [{ seq: 1, set: 1 }, 'not an action', null, { seq: 2, set: 2 }] });
   t.equal(mixed.actionCount, 2, 'only objects count');
-  t.same(mixed.actions.map((a) => a.phase), ['Set 1', 'Set 2']);
+  t.same(mixed.actions().map((a) => a.phase), ['Set 1', 'Set 2']);
 });

@@ -87,7 +87,7 @@ ${row('away', s.away, 'Away')}
 }
 
 function charts(s: MatchSummary): SafeHtml | string {
-  const phases = phaseScores(s.actions);
+  const phases = phaseScores(s.actions());
   if (phases.length === 0) return '';
   const home = teamName(s.home.name, 'Home');
   const away = teamName(s.away.name, 'Away');
@@ -141,7 +141,8 @@ ${groups.map((g) => playerTable(s.sport, g.title, g.key, g.players))}</section>`
 const RECENT_ACTIONS = 15;
 
 function playByPlay(s: MatchSummary): SafeHtml | string {
-  if (s.actions.length === 0) return '';
+  const actions = s.actions();
+  if (actions.length === 0) return '';
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
   const who = (a: ActionLine) => {
     if (a.playerId === null) return '';
@@ -150,12 +151,12 @@ function playByPlay(s: MatchSummary): SafeHtml | string {
   };
   const side = (team: string | null) => (team === 'home' ? shortName(s.home, 'Home') : team === 'away' ? shortName(s.away, 'Away') : (team ?? ''));
   const groups = new Map<string, ActionLine[]>();
-  for (const a of s.actions) {
+  for (const a of actions) {
     const key = a.phase ?? 'Match';
     groups.set(key, [...(groups.get(key) ?? []), a]);
   }
   const phases = [...groups.entries()];
-  const hasClock = s.actions.some((a) => a.clock !== null);
+  const hasClock = actions.some((a) => a.clock !== null);
   const latest = phases.length - 1;
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
