@@ -4,10 +4,10 @@
  * heavier than the whole bound is not kept and lets nothing go.
  *
  * Each value sits in a box that is emptied when its entry leaves. A JS Map that is added to
- * and deleted from keeps replacing its hash table, and V8 links each replaced table to the
- * next; a replaced table in the old generation still points at the values it held, so without
- * the boxes every value that passed through a long-lived cache (a parsed payload) outlived two
- * young-generation collections and was promoted (docs/performance.md, step 33).
+ * and deleted from keeps replacing its hash table, and a replaced table that reached the old
+ * generation can still point at the values it held; without the boxes, values that passed
+ * through a long-lived cache (parsed payloads) survived young-generation collections until
+ * the next full one and were promoted (docs/performance.md, step 33).
  */
 export function createLru<V>(max: number, weigh: (value: V) => number = () => 1) {
   const entries = new Map<string, { value: V | undefined }>();
