@@ -1,4 +1,15 @@
 /**
+ * A box made by `new`, not by an object literal: V8 tracks how long the objects of each literal
+ * live and, when most of them outlive young collections, allocates that literal's later objects
+ * straight in the old generation (allocation-site pretenuring). Every cache shares this code, so
+ * the long-lived boxes of the match state cache made the boxes of the parsed-payload caches old
+ * too, and an old box kept its young payload alive into a promotion (docs/performance.md, step 34).
+ */
+class Box<V> {
+  constructor(public value: V | undefined) {}
+}
+
+/**
  * A bounded map that forgets the least recently used entry first. Bounded by the number of
  * entries, or, given `weigh`, by their total weight (say, characters of text); an entry
  * heavier than the whole bound is not kept and lets nothing go.
@@ -10,7 +21,7 @@
  * the next full one and were promoted (docs/performance.md, step 33).
  */
 export function createLru<V>(max: number, weigh: (value: V) => number = () => 1) {
-  const entries = new Map<string, { value: V | undefined }>();
+  const entries = new Map<string, Box<V>>();
   let weight = 0;
 
   function remove(key: string) {
@@ -34,7 +45,7 @@ export function createLru<V>(max: number, weigh: (value: V) => number = () => 1)
       remove(key);
       const added = weigh(value);
       if (added > max) return;
-      entries.set(key, { value });
+      entries.set(key, new Box(value));
       weight += added;
       for (const oldest of entries.keys()) {
         if (weight <= max) break;
