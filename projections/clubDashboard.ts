@@ -1,11 +1,11 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, type Side } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import { matchStreamId } from '../src/domain/matchId.js';
-import type { ActionLine, MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
+import { type ActionLine, type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
+import { type SyncSource, syncContentBefore, syncSourceBefore } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
@@ -220,10 +220,12 @@ export async function readClubMatch(reader: ReadModelReader, clubId: string, mat
 /** The play-by-play of a club's copy, from the payload its sync outcome followed (read from the log). */
 export async function readClubMatchActions(log: EventLog, match: Pick<ClubMatchDoc, 'matchId' | 'revision'>): Promise<ClubMatchActions | null> {
   const outcome = { streamId: matchStreamId(match.matchId), revision: match.revision };
-  const source = await syncSourceBefore(outcome, [], { readEvent: (streamId, revision) => readEventAt(log, streamId, revision) });
-  if (source === null) return null;
-  const playerNames = source.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
-  return { actions: source.summary.actions(), playerNames };
+  const content = await syncContentBefore(outcome, [], { readEvent: (streamId, revision) => readEventAt(log, streamId, revision) });
+  const matchEvent = content === null ? null : decodeMatchEvent(content.type, content.data);
+  if (matchEvent === null) return null;
+  const summary = summarizeMatch(JSON.parse(matchEvent.data.payload));
+  const playerNames = summary.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
+  return { actions: summary.actions(), playerNames };
 }
 
 /** One match of a player, as the player's page lists it. */

@@ -13,7 +13,11 @@ import type { ProjectionView } from './projection.js';
  * the payload from the event before the outcome.
  */
 export interface SyncSource {
-  summary: MatchSummary;
+  /**
+   * Plain data only. The summary's play-by-play is left out: its function closes over the
+   * parsed payload, which a source kept in the cache below would then keep alive.
+   */
+  summary: Omit<MatchSummary, 'actions'>;
   /** Every player of the payload, each with every stat tracked in this payload (absent means 0). */
   players: PlayerLine[];
 }
@@ -23,6 +27,16 @@ export const MAX_TRACKED_STATS = 150;
 /** Two full rosters with room to spare (football squads, basketball with bench). */
 export const MAX_COPIED_PLAYERS = 120;
 
+type SyncOutcome = Pick<RecordedEvent, 'streamId' | 'revision'>;
+
+/** The match event a sync outcome follows: the event before it in its append, else read from the log. */
+export async function syncContentBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<RecordedEvent | null> {
+  return (
+    append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1) ??
+    (await view.readEvent(outcome.streamId, outcome.revision - 1))
+  );
+}
+
 /** Sources recently decoded, by event id: the club projections each read the same append. */
 const decoded = createLru<{ source: SyncSource | null }>(8);
 
@@ -31,10 +45,8 @@ const decoded = createLru<{ source: SyncSource | null }>(8);
  * it, same append: taken from `append`, else read from the log), or null when there is none or
  * it names no club. Decoded once for every projection that asks.
  */
-export async function syncSourceBefore(outcome: Pick<RecordedEvent, 'streamId' | 'revision'>, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
-  const content =
-    append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1) ??
-    (await view.readEvent(outcome.streamId, outcome.revision - 1));
+export async function syncSourceBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
+  const content = await syncContentBefore(outcome, append, view);
   if (content === null) return null;
   const known = decoded.get(content.id);
   if (known !== undefined) return known.source;
@@ -49,7 +61,7 @@ export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | n
   if (!mayNameClub(payload)) return null;
   const decoded = decodedPayload(eventId, payload);
   if (clubSyncTarget(decoded.body) === null) return null;
-  const summary = decoded.summary();
+  const { actions: _actions, ...summary } = decoded.summary();
   // Apps often leave a zero out of a player's stats; a stat any player has is tracked for all.
   // Bounded, so that no single upload can make the club's pages grow with it.
   const tracked = [...new Set(summary.players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);
