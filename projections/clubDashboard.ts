@@ -1,11 +1,11 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import { matchStreamId } from '../src/domain/matchId.js';
-import { type ActionLine, type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
+import { type ActionLine, type MatchSummary, summarizeMatch } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SyncSource, syncContentBefore, syncSourceBefore } from './clubSyncSource.js';
+import { type SourcePlayer, type SyncSource, syncContentBefore, syncSourceBefore } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
@@ -82,14 +82,14 @@ export interface ClubMatchActions {
 
 export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${matchId}`;
 
-const copyOf = (player: PlayerLine): ClubPlayerCopy => ({
+const copyOf = (player: SourcePlayer): ClubPlayerCopy => ({
   key: player.key,
   team: player.team,
   playerId: player.playerId,
   name: player.name,
   number: player.number,
   position: player.position,
-  stats: Object.entries(player.stats),
+  stats: player.stats,
 });
 
 type ProcessedSync = Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' | 'ClubSyncUnauthenticated' }>;

@@ -18,9 +18,12 @@ export interface SyncSource {
    * parsed payload, which a source kept in the cache below would then keep alive.
    */
   summary: Omit<MatchSummary, 'actions'>;
-  /** Every player of the payload, each with every stat tracked in this payload (absent means 0). */
-  players: PlayerLine[];
+  /** Every player of the payload, each with every stat tracked in this payload (absent means 0), in one order. */
+  players: SourcePlayer[];
 }
+
+/** A player of the payload with its stats as [stat name, value] pairs, as the club's copy stores them. */
+export type SourcePlayer = Omit<PlayerLine, 'stats'> & { stats: [string, number][] };
 
 /** More stat names than any sport's scouting app sends; the rest of an upload's are not copied. */
 export const MAX_TRACKED_STATS = 150;
@@ -65,9 +68,8 @@ export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | n
   // Apps often leave a zero out of a player's stats; a stat any player has is tracked for all.
   // Bounded, so that no single upload can make the club's pages grow with it.
   const tracked = [...new Set(summary.players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);
-  const players = summary.players.slice(0, MAX_COPIED_PLAYERS).map((player) => ({
-    ...player,
-    stats: Object.fromEntries(tracked.map((name) => [name, player.stats[name] ?? 0])),
-  }));
+  const players = summary.players.slice(0, MAX_COPIED_PLAYERS).map(
+    (player): SourcePlayer => ({ ...player, stats: tracked.map((name): [string, number] => [name, player.stats[name] ?? 0]) }),
+  );
   return { summary, players };
 }
