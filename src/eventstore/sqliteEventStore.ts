@@ -5,6 +5,7 @@ import { createGroupCommit, type Outcome } from './groupCommit.js';
 import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
 import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
+import { createStreamEnds } from './streamEnds.js';
 
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
 const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
@@ -19,7 +20,8 @@ export interface SqliteEventStoreOptions {
 /**
  * The embedded event store: one SQLite file, WAL, synchronous=FULL. The SQL is in
  * sqliteEventTable.ts, the grouping in groupCommit.ts, subscriptions in pollingSubscription.ts;
- * they get the events this process committed from recentAppends.ts, without reading them back.
+ * they get the events this process committed from recentAppends.ts, without reading them back;
+ * a read of what follows a stream's known end is answered by streamEnds.ts, without the file.
  *
  * Durability: an append's promise resolves only after the transaction holding it has
  * committed, and with synchronous=FULL a WAL commit is fsync'd. Appends that arrive while a
@@ -32,6 +34,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const table = openEventTable(db);
 
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
+  const ends = createStreamEnds(table.dataVersion);
   const appendInSavepoint = db.transaction(table.append);
   const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) =>
     group.map((append): Outcome<AppendResult> => {
@@ -50,6 +53,8 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
     const committed: RecordedEvent[] = [];
     const outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
     recent.add(committed);
+    // Only events inserted now: an append retried with the same ids inserts none, and its stream may have gone on since.
+    for (const event of committed) ends.endsAt(event.streamId, event.revision + 1);
     return outcomes;
   }
   const wakers = new Set<() => void>();
@@ -73,8 +78,13 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       return appends.submit({ streamId, events, expectedRevision });
     },
 
-    async readStream(streamId, options) {
-      return table.readStream(streamId, options);
+    async readStream(streamId, options = {}) {
+      const from = options.fromRevision ?? 0;
+      const forwards = (options.direction ?? 'forwards') === 'forwards';
+      if (forwards && ends.endsBefore(streamId, from)) return [];
+      const events = table.readStream(streamId, options);
+      if (forwards && (options.maxCount === undefined || events.length < options.maxCount)) ends.endsAt(streamId, (events.at(-1)?.revision ?? from - 1) + 1);
+      return events;
     },
 
     async readAll(options) {

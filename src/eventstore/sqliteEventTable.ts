@@ -59,6 +59,7 @@ export function openEventTable(db: Database.Database) {
     ),
     all: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?'),
     headPosition: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
+    dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
   };
 
   /** A retried append (same event ids, same stream, same order) returns the first result. */
@@ -121,6 +122,11 @@ export function openEventTable(db: Database.Database) {
 
     headPosition(): number | null {
       return statements.headPosition.get()?.position ?? null;
+    },
+
+    /** Changes whenever another connection has committed to the file (never for this one's commits). */
+    dataVersion(): number {
+      return statements.dataVersion.get() as number;
     },
   };
 }

@@ -128,6 +128,29 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.equal((await store.readStream(s)).length, 2);
     });
 
+    t.test('a read from past the end of a stream sees what is appended after it, even after an append retried late', async (t) => {
+      const s = stream('end');
+      const first = [event('A'), event('B')];
+      await store.appendToStream(s, first, 'no_stream');
+      t.same(await store.readStream(s, { fromRevision: 2 }), [], 'nothing after the end yet');
+      await store.appendToStream(s, [event('C')], 1);
+      t.same((await store.readStream(s, { fromRevision: 2 })).map((e) => e.type), ['C'], 'the next append is seen');
+      await store.appendToStream(s, first, 'no_stream');
+      t.same((await store.readStream(s, { fromRevision: 2 })).map((e) => e.type), ['C'], 'a late retry of the first append does not hide what followed it');
+      t.same((await store.readStream(s, { fromRevision: 3 })).map((e) => e.type), []);
+    });
+
+    t.test("appends made through another connection to the log are seen by this one's next read", async (t) => {
+      const other = await open();
+      t.teardown(() => other.close());
+      const s = stream('two-connections');
+      await store.appendToStream(s, [event('A')], 'no_stream');
+      t.same(await store.readStream(s, { fromRevision: 1 }), [], 'this store knows where the stream ends');
+      await other.appendToStream(s, [event('B')], 0);
+      t.same((await store.readStream(s, { fromRevision: 1 })).map((e) => e.type), ['B'], "the other connection's append is read");
+      t.same((await other.readStream(s, { fromRevision: 1 })).map((e) => e.type), ['B']);
+    });
+
     t.test('streams read backwards, from a revision, and limited', async (t) => {
       const s = stream('paging');
       await store.appendToStream(s, ['A', 'B', 'C', 'D'].map((type) => event(type)), 'no_stream');
