@@ -83,7 +83,9 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       const forwards = (options.direction ?? 'forwards') === 'forwards';
       if (forwards && ends.endsBefore(streamId, from)) return [];
       const events = table.readStream(streamId, options);
-      if (forwards && (options.maxCount === undefined || events.length < options.maxCount)) ends.endsAt(streamId, (events.at(-1)?.revision ?? from - 1) + 1);
+      const last = events.at(-1);
+      const reachedEnd = forwards && (options.maxCount === undefined || events.length < options.maxCount);
+      if (reachedEnd) ends.endsAt(streamId, last === undefined ? from : last.revision + 1);
       return events;
     },
 

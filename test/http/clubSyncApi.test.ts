@@ -1,12 +1,14 @@
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { createClubCommands } from '../../src/commands/clubCommands.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { fixtureText } from '../helpers/fixtures.js';
-import { json, startTestApp } from '../helpers/testApp.js';
+import { json, startTestApp, tempDataDir } from '../helpers/testApp.js';
 
 const context = { requestId: 'test', clientAddressClass: 'loopback' };
 
-async function setUp(t: Test, mode: 'log' | 'enforce') {
-  const test = await startTestApp(t, { CLUB_SYNC_ENFORCEMENT: mode });
+async function setUp(t: Test, mode: 'log' | 'enforce', env: Record<string, string> = {}) {
+  const test = await startTestApp(t, { CLUB_SYNC_ENFORCEMENT: mode, ...env });
   const clubs = createClubCommands({ eventStore: test.engine.eventStore });
   const { clubId, teams } = await clubs.signUp({ clubName: 'Lakeside VC', email: `${mode}@lakeside.test`, password: 'correct horse battery', teams: ['U16 Women'] }, context);
   const teamId = teams[0]?.teamId ?? '';
@@ -74,6 +76,18 @@ for (const mode of ['log', 'enforce'] as const) {
     t.ok(s.logs.join('').includes('"clubSync"'), 'sync outcomes are logged (without the key)');
   });
 }
+
+t.test('a key revoked by another process stops working at the next sync', async (t) => {
+  const dataDir = tempDataDir(t);
+  const s = await setUp(t, 'enforce', { DATA_DIR: dataDir });
+  const post = (id: string) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-app-key': s.key }, payload: s.body(id) });
+  t.same((await post('before')).json(), { id: 'before', url: 'http://matchlog.test/match/before' }, 'the key works (and the club is now cached)');
+  // Another process (say the CLI) with its own connection to the log.
+  const other = openSqliteEventStore(join(dataDir, 'events.sqlite'));
+  t.teardown(() => other.close());
+  await createClubCommands({ eventStore: other }).revokeAppKey(s.clubId, s.keyId, context);
+  t.same((await post('after')).json(), { id: 'after', url: 'http://matchlog.test/match/after', crmSync: 'skipped_auth' }, 'refused at once');
+});
 
 t.test('a rejected write stores no sync outcome', async (t) => {
   const s = await setUp(t, 'log');
