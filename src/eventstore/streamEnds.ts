@@ -14,16 +14,18 @@ export function createStreamEnds(dataVersion: () => number, maxStreams = 10_000)
   let version = dataVersion();
 
   return {
-    /** True when the stream surely has no event at `revision` or after it. */
+    /**
+     * True when the stream surely has no event at `revision` or after it. The data version is
+     * asked only when the answer could be yes: a stream not known (each new match) costs nothing.
+     */
     endsBefore(streamId: string, revision: number): boolean {
-      const now = dataVersion();
-      if (now !== version) {
-        ends.clear();
-        version = now;
-        return false;
-      }
       const end = ends.get(streamId);
-      return end !== undefined && end <= revision;
+      if (end === undefined || end > revision) return false;
+      const now = dataVersion();
+      if (now === version) return true;
+      ends.clear();
+      version = now;
+      return false;
     },
 
     /** The stream has no event at `revision` or after it (just read, or just committed here). */
