@@ -89,6 +89,13 @@ t.test('pages, oldest or newest first, join up to the whole history', async (t) 
   const bad = await app.inject({ method: 'GET', url: '/api/matches/hist/history?limit=500' });
   t.equal(bad.statusCode, 400);
   t.match(bad.json().message, /limit/);
+  for (const order of ['oldest', 'newest']) {
+    const past = await app.inject({ method: 'GET', url: `/api/matches/hist/history?order=${order}&from=${Number.MAX_SAFE_INTEGER}` });
+    t.same([past.statusCode, past.json().entries, past.json().next], [200, [], null], `${order}: a page past the end is empty`);
+  }
+  const huge = await app.inject({ method: 'GET', url: '/api/matches/hist/history?from=1485731603797857280196608' });
+  t.equal(huge.statusCode, 400, 'a revision no log can reach is refused, not a server error');
+  t.match(huge.json().message, /from/);
   t.equal((await app.inject({ method: 'GET', url: '/api/matches/nope/history' })).statusCode, 404);
 });
 

@@ -106,7 +106,7 @@ export const HistoryEntrySchema = Type.Object({
 export const HistoryQuerySchema = Type.Object({
   order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { default: 'oldest', description: 'oldest first (default) or newest first' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'events per page, 1-100' })),
-  from: Type.Optional(Type.Integer({ minimum: 0, description: "first revision of the page, from the previous page's `next`" })),
+  from: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "first revision of the page, from the previous page's `next`" })),
 });
 
 export const HistoryResponse = Type.Object({
