@@ -5,7 +5,7 @@ import { type ActionLine, type MatchSummary, summarizeMatch } from '../src/domai
 import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SourcePlayer, type SyncSource, syncContentBefore, syncSourceBefore } from './clubSyncSource.js';
+import { type SourcePlayer, type SyncSource, sourcePlayers, syncContentBefore, syncSourceBefore } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
@@ -63,7 +63,11 @@ export interface ClubMatchDoc {
   season: string | null;
   category: string | null;
   competition: string | null;
-  /** Every player of the payload with their side; the club's are those of `side` (countedPlayers). */
+  /**
+   * The club's players: those of `side` (all of them when the payload does not say players'
+   * sides), none while the side is unknown. The opponent's stay in the payload, in the log.
+   * (Copies made before this kept both sides; countedPlayers picks the club's from either.)
+   */
   players: ClubPlayerCopy[];
   actionCount: number;
   /** Left out of players and stats by the admin. */
@@ -71,16 +75,22 @@ export interface ClubMatchDoc {
 }
 
 /**
- * The play-by-play of a club's copy of a match. Not copied into the read model: it is read from
- * the payload in the log when the match's page is shown (the payload is stored once).
+ * What the club's match page shows that is not copied into the read model: it is read from the
+ * payload in the log when the page is shown (the payload is stored once).
  */
-export interface ClubMatchActions {
+export interface ClubMatchFromLog {
+  /** The play-by-play. */
   actions: ActionLine[];
   /** [playerId, name] of the payload's players, to show who did what. */
   playerNames: [string, string][];
+  /** Both sides' players, each with its side, as a copy keeps them: for a match whose side is unknown. */
+  players: ClubPlayerCopy[];
 }
 
 export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${matchId}`;
+
+/** The sync outcome a copy was made from, in its match's stream. */
+const copyOutcome = (copy: Pick<ClubMatchDoc, 'matchId' | 'revision'>) => ({ streamId: matchStreamId(copy.matchId), revision: copy.revision });
 
 const copyOf = (player: SourcePlayer): ClubPlayerCopy => ({
   key: player.key,
@@ -91,6 +101,9 @@ const copyOf = (player: SourcePlayer): ClubPlayerCopy => ({
   position: player.position,
   stats: player.stats,
 });
+
+/** The players a copy keeps: the club's side's; none while the side is unknown. */
+const keptPlayers = (players: SourcePlayer[], side: Side): ClubPlayerCopy[] => (side === null ? [] : clubPlayers(players, side).map(copyOf));
 
 type ProcessedSync = Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' | 'ClubSyncUnauthenticated' }>;
 
@@ -118,8 +131,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     season: summary.season,
     category: summary.category,
     competition: summary.competition,
-    // Both sides, each player with its side: a side the admin settles or corrects later picks its own.
-    players: source.players.map(copyOf),
+    players: keptPlayers(source.players, side),
     actionCount: summary.actionCount,
     excluded,
   };
@@ -129,11 +141,15 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
 /** Club events that change a match copy: the admin's decisions about it. */
 const DECISION_EVENT_TYPES = ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded'] as const;
 
-/** Pure: the copy after one of the admin's decisions. */
-export function decidedCopy(copy: ClubMatchDoc, decision: ClubEvent): ClubMatchDoc {
+/**
+ * Pure: the copy after one of the admin's decisions. A settled side takes its players from the
+ * payload the copy was made from (`source`, read from the log), as a sync with that side would.
+ */
+export function decidedCopy(copy: ClubMatchDoc, decision: ClubEvent, source: SyncSource | null): ClubMatchDoc {
   switch (decision.type) {
     case 'MatchSideSettled':
-      return { ...copy, side: decision.data.side };
+      if (source === null) throw new Error(`the side of match ${copy.matchId} was settled without the payload its copy was made from`);
+      return { ...copy, side: decision.data.side, players: keptPlayers(source.players, decision.data.side) };
     case 'MatchExcluded':
       return { ...copy, excluded: true };
     case 'MatchIncluded':
@@ -167,7 +183,9 @@ export const clubDashboardProjection: Projection = {
       if (decision === null || !('matchId' in decision.data)) return;
       const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, decision.data.matchId));
       // The dashboard offers decisions only on synced matches; one about another match changes nothing.
-      if (current !== null) await replaceCopy(view, current, decidedCopy(current, decision));
+      if (current === null) return;
+      const source = decision.type === 'MatchSideSettled' ? await syncSourceBefore(copyOutcome(current), [], view) : null;
+      await replaceCopy(view, current, decidedCopy(current, decision, source));
       return;
     }
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
@@ -217,15 +235,14 @@ export async function readClubMatch(reader: ReadModelReader, clubId: string, mat
   return await reader.get(CLUB_MATCHES, clubMatchDocId(clubId, matchId));
 }
 
-/** The play-by-play of a club's copy, from the payload its sync outcome followed (read from the log). */
-export async function readClubMatchActions(log: EventLog, match: Pick<ClubMatchDoc, 'matchId' | 'revision'>): Promise<ClubMatchActions | null> {
-  const outcome = { streamId: matchStreamId(match.matchId), revision: match.revision };
-  const content = await syncContentBefore(outcome, [], { readEvent: (streamId, revision) => readEventAt(log, streamId, revision) });
+/** What a club's match page reads from the payload its copy's sync outcome followed (in the log). */
+export async function readClubMatchFromLog(log: EventLog, match: Pick<ClubMatchDoc, 'matchId' | 'revision'>): Promise<ClubMatchFromLog | null> {
+  const content = await syncContentBefore(copyOutcome(match), [], { readEvent: (streamId, revision) => readEventAt(log, streamId, revision) });
   const matchEvent = content === null ? null : decodeMatchEvent(content.type, content.data);
   if (matchEvent === null) return null;
   const summary = summarizeMatch(JSON.parse(matchEvent.data.payload));
   const playerNames = summary.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
-  return { actions: summary.actions(), playerNames };
+  return { actions: summary.actions(), playerNames, players: sourcePlayers(summary.players).map(copyOf) };
 }
 
 /** One match of a player, as the player's page lists it. */

@@ -65,11 +65,17 @@ export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | n
   const decoded = decodedPayload(eventId, payload);
   if (clubSyncTarget(decoded.body) === null) return null;
   const { actions: _actions, ...summary } = decoded.summary();
-  // Apps often leave a zero out of a player's stats; a stat any player has is tracked for all.
-  // Bounded, so that no single upload can make the club's pages grow with it.
-  const tracked = [...new Set(summary.players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);
-  const players = summary.players.slice(0, MAX_COPIED_PLAYERS).map(
-    (player): SourcePlayer => ({ ...player, stats: tracked.map((name): [string, number] => [name, player.stats[name] ?? 0]) }),
-  );
-  return { summary, players };
+  return { summary, players: sourcePlayers(summary.players) };
+}
+
+/**
+ * The payload's players as club sync copies them. Apps often leave a zero out of a player's
+ * stats; a stat any player has is tracked for all. Bounded, so that no single upload can make
+ * the club's pages grow with it.
+ */
+export function sourcePlayers(players: PlayerLine[]): SourcePlayer[] {
+  const tracked = [...new Set(players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);
+  return players
+    .slice(0, MAX_COPIED_PLAYERS)
+    .map((player): SourcePlayer => ({ ...player, stats: tracked.map((name): [string, number] => [name, player.stats[name] ?? 0]) }));
 }

@@ -192,9 +192,16 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   const unsettled = await s.client.get('/dashboard/matches');
   t.match(unsettled.body, /data-match-id="first" data-side="unknown"/, 'the match is marked side unknown');
   t.match(unsettled.body, /Side unknown: which is your team\?/);
+  const playerLinesOnPage = (body: string) => (body.match(/<tr><th scope="row"><span class="no">/g) ?? []).length;
+  const unknownPage = (await s.client.get('/dashboard/matches/first')).body;
+  t.match(unknownPage, /\(home\)<\/h2>[\s\S]*\(away\)<\/h2>/, "side unknown: the match's page shows both sides, read from the payload in the log");
+  t.equal(playerLinesOnPage(unknownPage), 24, 'every player of the payload');
   const settled = await s.client.post('/dashboard/matches/first/side', { side: 'home', returnTo: 'matches' });
   t.equal(settled.headers.location, '/dashboard/matches?done=side-settled');
   t.equal(await playerRows(), 12, 'settled: the players of the home side only');
+  const settledPage = (await s.client.get('/dashboard/matches/first')).body;
+  t.match(settledPage, /<h2>Players \(12\)<\/h2>/, "settled: the match's page shows the club's players");
+  t.equal(playerLinesOnPage(settledPage), 12);
 
   await s.client.get('/dashboard/matches/first');
   const excluded = await s.client.post('/dashboard/matches/first/counting', { counted: 'no', returnTo: 'match' });

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { statRates } from '../../src/domain/statRates.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
 import type { ReadModelReader } from '../../src/readmodel/readModel.js';
-import { clubDashboardProjection, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../projections/clubDashboard.js';
+import { clubDashboardProjection, playerLinesOf, readClubMatch, readClubMatchFromLog, readClubMatches } from '../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, type SeasonFilter } from '../../projections/clubSeasonTotals.js';
 import { MAX_COPIED_PLAYERS, MAX_TRACKED_STATS } from '../../projections/clubSyncSource.js';
 import { syncStatusProjection } from '../../projections/syncStatus.js';
@@ -84,10 +84,10 @@ t.test('a re-upload whose sync is skipped leaves the synced copy as it was', asy
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside VC', ['U16', 'U18']);
   const u16 = club.teams[0]?.teamId ?? '';
-  const synced = clubPayload(club.clubId, u16, { id: 'm' });
+  const synced = clubPayload(club.clubId, u16, { id: 'm', edit: home });
   await world.upload(synced, { appKey: club.key });
   const before = await world.log();
-  const skipped = await written(world, before, () => world.upload(clubPayload(club.clubId, u16, { id: 'm', seed: 5 }), { appKey: null, mode: 'enforce' }));
+  const skipped = await written(world, before, () => world.upload(clubPayload(club.clubId, u16, { id: 'm', seed: 5, edit: home }), { appKey: null, mode: 'enforce' }));
   await given(before).when(skipped).thenRead(t, async (read) => {
     const kept = await readClubMatch(read, club.clubId, 'm');
     t.match(kept, { teamId: u16, outcome: 'synced' }, 'the skipped sync did not touch the dashboard');
@@ -186,9 +186,9 @@ t.test('season totals and the match list filter by season; the play-by-play is c
     t.equal((await readClubMatches(read, club.clubId, { season: '2025/26' })).length, 2, 'filter by season');
     t.equal((await readClubMatches(read, club.clubId, { season: '1999/00' })).length, 0);
     const copy = await readClubMatch(read, club.clubId, 'v');
-    const actions = copy === null ? null : await readClubMatchActions(world.eventStore, copy);
-    t.ok((actions?.actions.length ?? 0) > 300, 'play-by-play read from the payload in the log');
-    t.equal(copy?.actionCount, actions?.actions.length, 'as many as the copy counted');
+    const fromLog = copy === null ? null : await readClubMatchFromLog(world.eventStore, copy);
+    t.ok((fromLog?.actions.length ?? 0) > 300, 'play-by-play read from the payload in the log');
+    t.equal(copy?.actionCount, fromLog?.actions.length, 'as many as the copy counted');
   });
 });
 
@@ -258,18 +258,36 @@ t.test("the club's side when the upload names neither team like it", async (t) =
   const decided = [...uploaded, ...settled];
   const again = await written(world, decided, () => world.upload(clubPayload(club.clubId, club.teamId, { id: 'm', seed: 7, edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key }));
 
-  t.test('is unknown, and no player counts, on either side', async (t) => {
+  t.test('is unknown, and no player counts, on either side; the copy keeps no players, the page reads both sides from the log', async (t) => {
     await given(clubs).when(ambiguous).thenRead(t, async (read) => {
-      t.equal((await readClubMatch(read, club.clubId, 'm'))?.side, null);
+      const copy = await readClubMatch(read, club.clubId, 'm');
+      t.equal(copy?.side, null);
+      t.same(copy?.players, [], "no players copied while no side is the club's");
       t.same(await totalsOf(read, club.clubId), []);
+      const fromLog = copy === null ? null : await readClubMatchFromLog(world.eventStore, copy);
+      t.equal(fromLog?.players.filter((p) => p.team === 'home').length, 12, 'home players, from the payload in the log');
+      t.equal(fromLog?.players.filter((p) => p.team === 'away').length, 12, 'away players, from the payload in the log');
+      t.ok(fromLog?.players.every((p) => p.stats.length > 0), 'with their stats');
     });
   });
 
-  t.test("once the admin settles it, that side's players count", async (t) => {
+  t.test("once the admin settles it, that side's players count (taken from the payload in the log)", async (t) => {
     await given(uploaded).when(settled).thenRead(t, async (read) => {
       const players = await totalsOf(read, club.clubId);
       t.equal(players.length, 12, 'the away players count');
       t.ok(players.every((p) => p.playerId?.startsWith('a-')));
+      const copy = await readClubMatch(read, club.clubId, 'm');
+      t.equal(copy?.players.length, 12, "the copy keeps the settled side's players");
+      t.ok(copy?.players.every((p) => p.team === 'away'));
+    });
+  });
+
+  t.test('settled again the other way, the other side counts instead', async (t) => {
+    const corrected = await written(world, decided, () => world.clubs.settleMatchSide(club.clubId, 'm', 'home', world.context));
+    await given(decided).when(corrected).thenRead(t, async (read) => {
+      const players = await totalsOf(read, club.clubId);
+      t.equal(players.length, 12, 'the home players count');
+      t.ok(players.every((p) => p.playerId?.startsWith('h-')), 'and no away player any more');
     });
   });
 

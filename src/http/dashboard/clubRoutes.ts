@@ -8,7 +8,7 @@ import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import type { EventLog } from '../../../projections/projection.js';
-import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchActions, readClubMatches } from '../../../projections/clubDashboard.js';
+import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchFromLog, readClubMatches } from '../../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../projections/clubSeasonTotals.js';
 import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
@@ -318,8 +318,8 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     const club = clubOf(request);
     const { matchId } = request.params;
     const match = await syncedMatch(club.clubId, matchId);
-    const actions = await readClubMatchActions(eventStore, match);
-    return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), { teams: club.teams, match, actions, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) }));
+    const fromLog = await readClubMatchFromLog(eventStore, match);
+    return reply.type(html).send(renderMatchPage(frame(request, reply, 'matches'), { teams: club.teams, match, fromLog, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) }));
   });
 
   // Export: the current filter's players and stats, and the match list, as CSV or JSON.

@@ -2,7 +2,7 @@ import type { Team } from '../../../domain/club.js';
 import type { ActionLine } from '../../../domain/matchPayload.js';
 import { clubPlayers } from '../../../domain/clubSync.js';
 import { boxScore } from '../../../domain/statVocabulary.js';
-import { type ClubMatchActions, type ClubMatchDoc, type ClubPlayerCopy, statsOf } from '../../../../projections/clubDashboard.js';
+import { type ClubMatchDoc, type ClubMatchFromLog, type ClubPlayerCopy, statsOf } from '../../../../projections/clubDashboard.js';
 import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../../views/html.js';
@@ -115,30 +115,33 @@ function playerLines(sport: string | null, title: string, players: ClubPlayerCop
 export interface ClubMatchPage {
   teams: Team[];
   match: ClubMatchDoc;
-  actions: ClubMatchActions | null;
+  /** Read from the payload in the log; null when it cannot be read. */
+  fromLog: ClubMatchFromLog | null;
   matchUrl: string;
   info: string | null;
 }
 
-/** The club's players; while the side is unknown, both sides, for the admin to see which is theirs. */
-function playersOfMatch(match: ClubMatchDoc): SafeHtml {
-  if (match.players.length === 0) return html`<h2>Players</h2><p class="muted">The payload had no players.</p>`;
+/**
+ * The club's players (from the copy); while the side is unknown, every player of the payload
+ * (from the log) by side, for the admin to see which side is theirs.
+ */
+function playersOfMatch(match: ClubMatchDoc, fromLog: ClubMatchFromLog | null): SafeHtml {
   const sideName = (side: 'home' | 'away') => (side === 'home' ? (match.home.name ?? 'Home') : (match.away.name ?? 'Away'));
-  if (match.side !== null) {
-    const players = clubPlayers(match.players, match.side);
-    return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players)}`;
-  }
-  return html`${(['home', 'away'] as const).map((side) => {
-    const players = match.players.filter((p) => p.team === side);
-    return players.length === 0 ? '' : html`<h2>${sideName(side)} (${side})</h2>${playerLines(match.sport, `players of ${sideName(side)}`, players)}`;
-  })}`;
+  const players = match.side === null ? (fromLog?.players ?? match.players) : clubPlayers(match.players, match.side);
+  if (players.length === 0) return html`<h2>Players</h2><p class="muted">The payload had no players.</p>`;
+  if (match.side !== null) return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players)}`;
+  const groups = [
+    ...(['home', 'away'] as const).map((side) => ({ title: `${sideName(side)} (${side})`, label: `players of ${sideName(side)}`, players: players.filter((p) => p.team === side) })),
+    { title: 'Side not given', label: 'players whose side the payload does not give', players: players.filter((p) => p.team !== 'home' && p.team !== 'away') },
+  ];
+  return html`${groups.map((group) => (group.players.length === 0 ? '' : html`<h2>${group.title}</h2>${playerLines(match.sport, group.label, group.players)}`))}`;
 }
 
 export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
-  const { match, actions } = page;
+  const { match, fromLog } = page;
   const names = teamNames(page.teams);
   const side = (team: string | null) => (team === 'home' ? (match.home.name ?? 'Home') : team === 'away' ? (match.away.name ?? 'Away') : (team ?? ''));
-  const playerNames = new Map(actions?.playerNames ?? []);
+  const playerNames = new Map(fromLog?.playerNames ?? []);
   const who = (a: ActionLine) => (a.playerId === null ? '' : (playerNames.get(a.playerId) ?? a.playerId));
   return dashboardPage(
     frame,
@@ -160,13 +163,13 @@ ${match.lines.length > 0
 <tbody><tr><th scope="row">${match.home.name ?? 'Home'}</th>${match.lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
 <tr><th scope="row">${match.away.name ?? 'Away'}</th>${match.lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`)
   : ''}
-${playersOfMatch(match)}
-<h2>Actions (${actions?.actions.length ?? 0})</h2>
-${actions === null || actions.actions.length === 0
+${playersOfMatch(match, fromLog)}
+<h2>Actions (${fromLog?.actions.length ?? 0})</h2>
+${fromLog === null || fromLog.actions.length === 0
   ? html`<p class="muted">The payload had no play-by-play.</p>`
   : scrollRegion('play-by-play', html`<table class="actions">
 <thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th><th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
-<tbody>${actions.actions.map(
+<tbody>${fromLog.actions.map(
       (a) => html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
     )}</tbody></table>`)}`,
   );
