@@ -3,7 +3,7 @@
 // in one run on this machine, driven alternately with autocannon, path by path; plus the
 // rebuild rate against the log-read rate, matchlog's peak RSS and the disk both use for the
 // same matches. Prints one table and exits 1 when a target of issue 11 is missed.
-// Usage: npm run bench [-- --duration 5 --rounds 2 --connections 10 --matches 500 --rebuild-matches 2000]
+// Usage: npm run bench [-- --duration 5 --rounds 2 --warmup 2 --connections 10 --matches 500 --rebuild-matches 2000]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
     matches: { type: 'string', default: '500' },
     'rebuild-matches': { type: 'string', default: '2000' },
@@ -23,6 +24,7 @@ const { values } = parseArgs({
 });
 const duration = Number(values.duration);
 const rounds = Number(values.rounds);
+const warmup = Number(values.warmup);
 const connections = Number(values.connections);
 const diskMatches = Number(values.matches);
 const rebuildMatches = Number(values['rebuild-matches']);
@@ -91,8 +93,13 @@ async function load(name, options) {
   return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean };
 }
 
-/** Runs `a` and `b` alternately, `rounds` times each (order swapped every round), and sums them. */
+/**
+ * Runs `a` and `b` alternately, `rounds` times each (order swapped every round), and sums them.
+ * Each side first runs `warmup` seconds unmeasured: a path's first requests compile its code,
+ * and two paths are compared warm (some already are: matchlog's create ran 500 times before).
+ */
 async function alternate(name, a, b) {
+  if (warmup > 0) for (const make of [a, b]) await load(`${name} (warm-up)`, { ...(await make()), duration: warmup });
   const runs = { a: [], b: [] };
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? ['b', 'a'] : ['a', 'b'];
