@@ -1,11 +1,11 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import { matchStreamId } from '../src/domain/matchId.js';
-import { type ActionLine, type MatchSummary, summarizeMatch } from '../src/domain/matchPayload.js';
-import { type StatRate, statRates, sumStats } from '../src/domain/statRates.js';
+import { type ActionLine, type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
+import { type StatRate, statRates, statValue, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SourcePlayer, type SyncSource, sourcePlayers, syncContentBefore, syncSourceBefore } from './clubSyncSource.js';
+import { type SyncSource, syncContentBefore, syncSourceBefore, trackedPlayers } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
@@ -92,18 +92,20 @@ export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${
 /** The sync outcome a copy was made from, in its match's stream. */
 const copyOutcome = (copy: Pick<ClubMatchDoc, 'matchId' | 'revision'>) => ({ streamId: matchStreamId(copy.matchId), revision: copy.revision });
 
-const copyOf = (player: SourcePlayer): ClubPlayerCopy => ({
+/** A player as a copy keeps them: each tracked stat a [name, value] pair, 0 where the payload has none. */
+const copyOf = (player: PlayerLine, tracked: string[]): ClubPlayerCopy => ({
   key: player.key,
   team: player.team,
   playerId: player.playerId,
   name: player.name,
   number: player.number,
   position: player.position,
-  stats: player.stats,
+  stats: tracked.map((name): [string, number] => [name, statValue(player.stats, name)]),
 });
 
 /** The players a copy keeps: the club's side's; none while the side is unknown. */
-const keptPlayers = (players: SourcePlayer[], side: Side): ClubPlayerCopy[] => (side === null ? [] : clubPlayers(players, side).map(copyOf));
+const keptPlayers = ({ players, tracked }: Pick<SyncSource, 'players' | 'tracked'>, side: Side): ClubPlayerCopy[] =>
+  side === null ? [] : clubPlayers(players, side).map((player) => copyOf(player, tracked));
 
 type ProcessedSync = Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' | 'ClubSyncUnauthenticated' }>;
 
@@ -131,7 +133,7 @@ export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded
     season: summary.season,
     category: summary.category,
     competition: summary.competition,
-    players: keptPlayers(source.players, side),
+    players: keptPlayers(source, side),
     actionCount: summary.actionCount,
     excluded,
   };
@@ -149,7 +151,7 @@ export function decidedCopy(copy: ClubMatchDoc, decision: ClubEvent, source: Syn
   switch (decision.type) {
     case 'MatchSideSettled':
       if (source === null) throw new Error(`the side of match ${copy.matchId} was settled without the payload its copy was made from`);
-      return { ...copy, side: decision.data.side, players: keptPlayers(source.players, decision.data.side) };
+      return { ...copy, side: decision.data.side, players: keptPlayers(source, decision.data.side) };
     case 'MatchExcluded':
       return { ...copy, excluded: true };
     case 'MatchIncluded':
@@ -242,7 +244,8 @@ export async function readClubMatchFromLog(log: EventLog, match: Pick<ClubMatchD
   if (matchEvent === null) return null;
   const summary = summarizeMatch(JSON.parse(matchEvent.data.payload));
   const playerNames = summary.players.flatMap((p): [string, string][] => (p.playerId !== null && p.name !== null ? [[p.playerId, p.name]] : []));
-  return { actions: summary.actions(), playerNames, players: sourcePlayers(summary.players).map(copyOf) };
+  const { players, tracked } = trackedPlayers(summary.players);
+  return { actions: summary.actions(), playerNames, players: players.map((player) => copyOf(player, tracked)) };
 }
 
 /** One match of a player, as the player's page lists it. */

@@ -1,4 +1,5 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
+import { addStat } from '../src/domain/statRates.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import type { ProjectionView } from './projection.js';
 
@@ -144,7 +145,7 @@ export function playerTotalsOf(docs: SeasonTotalsDoc[]): PlayerTotals[] {
       Object.assign(entry, { playerId: doc.playerId, name: doc.name, number: doc.number, position: doc.position, identityAt: doc.identityAt, sport: doc.sport });
     }
     entry.matchesPlayed += doc.matchesPlayed;
-    for (const [name, total] of doc.stats) entry.totals[name] = (entry.totals[name] ?? 0) + total;
+    for (const [name, total] of doc.stats) addStat(entry.totals, name, total);
     byPlayer.set(id, entry);
   }
   return [...byPlayer.values()]

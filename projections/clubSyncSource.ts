@@ -18,12 +18,11 @@ export interface SyncSource {
    * parsed payload, which a source kept in the cache below would then keep alive.
    */
   summary: Omit<MatchSummary, 'actions'>;
-  /** Every player of the payload, each with every stat tracked in this payload (absent means 0), in one order. */
-  players: SourcePlayer[];
+  /** The payload's players (at most MAX_COPIED_PLAYERS), their stats as the payload gives them. */
+  players: PlayerLine[];
+  /** The stats copied for each player: every stat any player of the payload has (absent means 0), in one order. */
+  tracked: string[];
 }
-
-/** A player of the payload with its stats as [stat name, value] pairs, as the club's copy stores them. */
-export type SourcePlayer = Omit<PlayerLine, 'stats'> & { stats: [string, number][] };
 
 /** More stat names than any sport's scouting app sends; the rest of an upload's are not copied. */
 export const MAX_TRACKED_STATS = 150;
@@ -65,17 +64,16 @@ export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | n
   const decoded = decodedPayload(eventId, payload);
   if (clubSyncTarget(decoded.body) === null) return null;
   const { actions: _actions, ...summary } = decoded.summary();
-  return { summary, players: sourcePlayers(summary.players) };
+  return { summary, ...trackedPlayers(summary.players) };
 }
 
 /**
- * The payload's players as club sync copies them. Apps often leave a zero out of a player's
- * stats; a stat any player has is tracked for all. Bounded, so that no single upload can make
- * the club's pages grow with it.
+ * The payload's players as club sync copies them, and the stats tracked for them. Apps often
+ * leave a zero out of a player's stats; a stat any player has is tracked for all. Bounded, so
+ * that no single upload can make the club's pages grow with it.
  */
-export function sourcePlayers(players: PlayerLine[]): SourcePlayer[] {
-  const tracked = [...new Set(players.flatMap((player) => Object.keys(player.stats)))].slice(0, MAX_TRACKED_STATS);
-  return players
-    .slice(0, MAX_COPIED_PLAYERS)
-    .map((player): SourcePlayer => ({ ...player, stats: tracked.map((name): [string, number] => [name, player.stats[name] ?? 0]) }));
+export function trackedPlayers(players: PlayerLine[]): Pick<SyncSource, 'players' | 'tracked'> {
+  const names = new Set<string>();
+  for (const player of players) for (const name of Object.keys(player.stats)) names.add(name);
+  return { players: players.slice(0, MAX_COPIED_PLAYERS), tracked: [...names].slice(0, MAX_TRACKED_STATS) };
 }

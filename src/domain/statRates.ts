@@ -56,10 +56,18 @@ export function statRates(stats: Stats): StatRate[] {
   });
 }
 
+/** A stat of a line, 0 when the line has none. Own properties only: a payload may name a stat "toString". */
+export const statValue = (line: Stats, name: string): number => (Object.hasOwn(line, name) ? (line[name] ?? 0) : 0);
+
+/** Adds `value` to the total of stat `name` in `totals`. */
+export function addStat(totals: Stats, name: string, value: number): void {
+  totals[name] = statValue(totals, name) + value;
+}
+
 /** Adds stat lines name by name; a name missing from a line counts as absent there, not zero. */
 export function sumStats(lines: Stats[]): Stats {
   const total: Stats = {};
-  for (const line of lines) for (const [name, value] of Object.entries(line)) total[name] = (total[name] ?? 0) + value;
+  for (const line of lines) for (const [name, value] of Object.entries(line)) addStat(total, name, value);
   return total;
 }
 

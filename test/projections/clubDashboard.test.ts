@@ -196,7 +196,7 @@ t.test('payload shapes vary: playerStats keyed by player with flat stats is read
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside');
   const clubs = await world.log();
-  const keyed = { clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats: { p1: { name: 'Ana', number: 4, kills: 3, attacks: 5 }, p2: { name: 'Eva', kills: 1 } }, actions: 'not a list' };
+  const keyed = { clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats: { p1: { name: 'Ana', number: 4, kills: 3, attacks: 5, toString: 2 }, p2: { name: 'Eva', kills: 1 } }, actions: 'not a list' };
   const uploads = await written(world, clubs, async () => {
     await world.upload(JSON.stringify({ ...keyed, id: 'keyed' }), { appKey: club.key });
     await world.upload(JSON.stringify({ id: 'junk', clubId: club.clubId, teamId: club.teamId, playerStats: 7, actions: [1, null, {}] }), { appKey: club.key });
@@ -204,7 +204,7 @@ t.test('payload shapes vary: playerStats keyed by player with flat stats is read
   await given(clubs).when(uploads).thenRead(t, async (read) => {
     const players = await totalsOf(read, club.clubId);
     t.match(players.find((p) => p.playerId === 'p1'), { name: 'Ana', number: '4', totals: { kills: 3, attacks: 5 } });
-    t.match(players.find((p) => p.playerId === 'p2'), { totals: { kills: 1, attacks: 0 } });
+    t.match(players.find((p) => p.playerId === 'p2'), { totals: { kills: 1, attacks: 0, toString: 0 } }, "a stat another player has is 0, even one named like an object's method");
     t.match(await readClubMatch(read, club.clubId, 'junk'), { players: [], actionCount: 1 }, 'degrades to what it can read');
   });
 });
