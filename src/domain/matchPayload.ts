@@ -227,16 +227,19 @@ function periodsFromActions(actions: unknown[], sport: string | null): ScoreLine
 
 const IDENTITY_FIELDS = new Set(['id', 'playerId', 'personId', 'player_id', 'jersey_number', 'number', 'jersey', 'jerseyNum', 'jerseyNumber', 'shirtNumber', 'age', 'birthYear', 'height', 'weight', 'order', 'starter', 'oncourt', 'played']);
 
-/** Numeric leaves of a stats object; nested groups become dotted names ("attack.kills"); durations become minutes. */
-function numericStats(value: Obj, prefix = '', depth = 0): Record<string, number> {
-  const out: Record<string, number> = {};
+/**
+ * Numeric leaves of a stats object, but its own fields in `skip`; nested groups become dotted
+ * names ("attack.kills"); durations become minutes.
+ */
+function numericStats(value: Obj, skip: ReadonlySet<string> | null = null, out: Record<string, number> = {}, prefix = '', depth = 0): Record<string, number> {
   for (const [key, raw] of Object.entries(value)) {
+    if (skip?.has(key) === true) continue;
     const name = prefix + key;
     const n = num(raw);
     const seconds = n === null && typeof raw === 'string' ? durationSeconds(raw) : null;
     if (n !== null) out[name] = n;
     else if (seconds !== null) out[name] = Math.round((seconds / 60) * 100) / 100;
-    else if (isObj(raw) && depth < 2) Object.assign(out, numericStats(raw, `${name}.`, depth + 1));
+    else if (isObj(raw) && depth < 2) numericStats(raw, null, out, `${name}.`, depth + 1);
   }
   return out;
 }
@@ -248,7 +251,7 @@ function player(entry: unknown, index: number, keyedBy: string | null, side: str
   const name = first(text(entry.name), text(entry.playerName), text(entry.player_name), fullName);
   const number = first(text(entry.number), text(entry.jersey), text(entry.jerseyNum), text(entry.jerseyNumber), text(entry.shirtNumber), text(entry.jersey_number));
   const statsSource = isObj(entry.stats) ? entry.stats : isObj(entry.statistics) ? entry.statistics : null;
-  const stats = statsSource !== null ? numericStats(statsSource) : Object.fromEntries(Object.entries(numericStats(entry)).filter(([key]) => !IDENTITY_FIELDS.has(key)));
+  const stats = statsSource !== null ? numericStats(statsSource) : numericStats(entry, IDENTITY_FIELDS);
   const key = playerId ?? (number !== null || name !== null ? `${number ?? ''}:${name ?? ''}` : `#${index}`);
   return { key, playerId, name, number, position: text(entry.position), team: first(text(entry.team), text(entry.side), side), stats };
 }
