@@ -100,6 +100,14 @@ browserTest('a club admin on a phone (360 px): sign up, key, aliases, syncs, sid
   t.equal(await page.locator('tr.match[data-side="unknown"]').count(), 1, 'one match with its side unknown');
   t.match(await page.locator('p.notice[role="status"]').innerText(), /1 match has no known side/);
   await shot('dashboard-matches-side-unknown');
+  // Its page shows both sides' players (from the payload in the log) for the admin to see which is theirs
+  await follow(page.locator('tr[data-match-id="m-unknown"] th a'));
+  t.equal(await page.locator('table.match-players').count(), 2, "both sides' players while the side is unknown");
+  await shot('dashboard-match-side-unknown');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: `${shots}/dashboard-match-side-unknown-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await nav('Matches');
   await page.locator('.settle-card[data-match-id="m-unknown"]').getByRole('button', { name: 'Away: Westbrook Wolves' }).click();
   await page.waitForURL(/done=side-settled/);
   t.equal(await page.locator('tr.match[data-side="unknown"]').count(), 0, 'settled with one click');
