@@ -101,11 +101,13 @@ browserTest('a club admin on a phone (360 px): sign up, key, aliases, syncs, sid
   t.match(await page.locator('p.notice[role="status"]').innerText(), /1 match has no known side/);
   await shot('dashboard-matches-side-unknown');
   // Its page shows both sides' players (from the payload in the log) for the admin to see which is theirs
-  await follow(page.locator('tr[data-match-id="m-unknown"] th a'));
+  await page.goto(`${base}${await page.locator('tr[data-match-id="m-unknown"] th a').getAttribute('href')}`);
   t.equal(await page.locator('table.match-players').count(), 2, "both sides' players while the side is unknown");
-  await shot('dashboard-match-side-unknown');
+  t.ok(await noSidewaysScroll(page), 'dashboard-match-side-unknown: no sideways scroll of the page at 360 px');
+  await page.locator('table.match-players').first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/dashboard-match-side-unknown.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${shots}/dashboard-match-side-unknown-1280.png`, fullPage: true });
+  await page.screenshot({ path: `${shots}/dashboard-match-side-unknown-1280.png` });
   await page.setViewportSize({ width: 360, height: 780 });
   await nav('Matches');
   await page.locator('.settle-card[data-match-id="m-unknown"]').getByRole('button', { name: 'Away: Westbrook Wolves' }).click();
