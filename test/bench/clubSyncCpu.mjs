@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createBenchClub } from './seed.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '12' }, uploads: { type: 'string', default: '400' } } });
 const rounds = Number(values.rounds);
@@ -18,13 +19,10 @@ const uploads = Number(values.uploads);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const generator = join(root, 'test/fixtures/generate.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-club-sync-cpu-'));
-Object.assign(process.env, { DATA_DIR: join(dir, 'data'), WRITE_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', BENCH_PASSWORD: 'correct horse battery staple' });
+Object.assign(process.env, { DATA_DIR: join(dir, 'data'), WRITE_RATE_LIMIT: 'off', LOG_LEVEL: 'warn' });
 
-const club = JSON.parse(
-  execFileSync(process.execPath, [join(root, 'dist/src/bin/matchlog.js'), 'club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'], { encoding: 'utf8' }),
-);
+const { club, clubText } = createBenchClub(process.env.DATA_DIR);
 const plainText = execFileSync(process.execPath, [generator, '--seed', '1'], { encoding: 'utf8' });
-const clubText = execFileSync(process.execPath, [generator, '--seed', '1', '--club', club.clubId, '--team', club.teams[0].teamId], { encoding: 'utf8' });
 
 const { loadConfig } = await import('../../dist/src/runtime/config.js');
 const { openEngine } = await import('../../dist/src/runtime/engine.js');

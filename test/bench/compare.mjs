@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { createBenchClub } from './seed.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +31,6 @@ const diskMatches = Number(values.matches);
 const rebuildMatches = Number(values['rebuild-matches']);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const generator = join(root, 'test/fixtures/generate.mjs');
-const cli = join(root, 'dist/src/bin/matchlog.js');
 const log = (line) => console.error(line);
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-compare-'));
@@ -124,13 +124,7 @@ const servers = [];
 try {
   log(`fixture: volleyball, ${(text.length / 1024).toFixed(0)} KB`);
 
-  const club = JSON.parse(
-    execFileSync(process.execPath, [cli, 'club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'], {
-      encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: dirs.matchlog, BENCH_PASSWORD: 'correct horse battery staple' },
-    }),
-  );
-  const clubText = execFileSync(process.execPath, [generator, '--seed', '1', '--club', club.clubId, '--team', club.teams[0].teamId], { encoding: 'utf8' });
+  const { club, clubText } = createBenchClub(dirs.matchlog);
 
   const matchlog = await start('matchlog', join(root, 'dist/src/bin/server.js'), { DATA_DIR: dirs.matchlog, WRITE_RATE_LIMIT: 'off' });
   servers.push(matchlog);

@@ -1,12 +1,29 @@
 // Seeds a log with generated matches, straight through the event store (no HTTP), for the
 // projection and rebuild benchmarks. Payloads come from the shared deterministic generator:
-// `distinct` different matches, re-used under different ids to reach `count`.
+// `distinct` different matches, re-used under different ids to reach `count`. Also the club
+// the club-sync benchmarks sync into.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { encodeMatchEvent } from '../../dist/src/domain/matchEvents.js';
 
 const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/src/bin/matchlog.js', import.meta.url));
+
+/**
+ * A club with one team and an app key, made by `matchlog club-create` in the data folder
+ * `dataDir`, and the generated volleyball payload (seed 1) that names that team.
+ */
+export function createBenchClub(dataDir) {
+  const club = JSON.parse(
+    execFileSync(process.execPath, [cli, 'club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: dataDir, BENCH_PASSWORD: 'correct horse battery staple' },
+    }),
+  );
+  const clubText = execFileSync(process.execPath, [generator, '--seed', '1', '--club', club.clubId, '--team', club.teams[0].teamId], { encoding: 'utf8' });
+  return { club, clubText };
+}
 
 export function generatePayloads(distinct = 40) {
   return Array.from({ length: distinct }, (_, i) =>
