@@ -89,3 +89,28 @@ t.test("a subscription gets this process's events and another process's, in log 
   t.same(seen.map((event) => JSON.parse(event.data).label), ['b', 'c', 'd', 'e', 'f', 'g']);
   t.same(seen, await here.readAll({ after: from, maxCount: 100 }), 'each event exactly as a read from the file gives it');
 });
+
+t.test("a subscription caught up with this process's commits still gets what another process appends next", async (t) => {
+  const file = join(tempDataDir(t), 'events.sqlite');
+  const here = openSqliteEventStore(file, { pollIntervalMs: 20 });
+  const there = openSqliteEventStore(file, { pollIntervalMs: 20 });
+  t.teardown(async () => {
+    await here.close();
+    await there.close();
+  });
+  await here.appendToStream('note-1', [newEvent('a')], 'no_stream');
+  const subscription = here.subscribeToAll({ after: null, batchSize: 3 });
+  const seen: string[] = [];
+  let caughtUp = 0;
+  for await (const item of subscription) {
+    if (item.kind === 'events') seen.push(...item.events.map((event) => JSON.parse(event.data).label));
+    if (item.kind !== 'caughtUp') continue;
+    caughtUp += 1;
+    // Caught up with everything this process holds: what another process appends next is only in the file.
+    if (caughtUp === 1) await there.appendToStream('note-2', [newEvent('b')], 'no_stream');
+    if (caughtUp === 2) await here.appendToStream('note-1', [newEvent('c')], 0);
+    if (caughtUp === 3) break;
+  }
+  await subscription.close();
+  t.same(seen, ['a', 'b', 'c'], "the other process's event is read from the file, then this one's own");
+});
