@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { EventStore, RecordedEvent } from '../../src/eventstore/eventStore.js';
 import { createRecentAppends } from '../../src/eventstore/recentAppends.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
@@ -69,7 +69,8 @@ async function take(store: EventStore, after: number | null, count: number): Pro
   return seen;
 }
 
-t.test("a subscription gets this process's events and another process's, in log order, as the file has them", async (t) => {
+/** Two handles on one log file, as two processes would have: `here` is the one that subscribes. */
+function twoHandles(t: Test) {
   const file = join(tempDataDir(t), 'events.sqlite');
   const here = openSqliteEventStore(file, { pollIntervalMs: 20 });
   const there = openSqliteEventStore(file, { pollIntervalMs: 20 });
@@ -77,6 +78,11 @@ t.test("a subscription gets this process's events and another process's, in log 
     await here.close();
     await there.close();
   });
+  return { here, there };
+}
+
+t.test("a subscription gets this process's events and another process's, in log order, as the file has them", async (t) => {
+  const { here, there } = twoHandles(t);
   await here.appendToStream('note-1', [newEvent('a')], 'no_stream');
   const from = await here.headPosition();
   // Interleaved: the other handle's events sit between this one's, which this one never held.
@@ -91,13 +97,7 @@ t.test("a subscription gets this process's events and another process's, in log 
 });
 
 t.test("a subscription caught up with this process's commits still gets what another process appends next", async (t) => {
-  const file = join(tempDataDir(t), 'events.sqlite');
-  const here = openSqliteEventStore(file, { pollIntervalMs: 20 });
-  const there = openSqliteEventStore(file, { pollIntervalMs: 20 });
-  t.teardown(async () => {
-    await here.close();
-    await there.close();
-  });
+  const { here, there } = twoHandles(t);
   await here.appendToStream('note-1', [newEvent('a')], 'no_stream');
   const subscription = here.subscribeToAll({ after: null, batchSize: 3 });
   const seen: string[] = [];
