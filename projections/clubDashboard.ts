@@ -194,7 +194,8 @@ export const clubDashboardProjection: Projection = {
     if (sync === null || sync.type === 'ClubSyncSkipped') return;
     const source = await syncSourceBefore(recorded, append, view);
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
-    const current = await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId));
+    // A match's first version (revision 0) has no copy to replace: a copy comes only from a sync of the match.
+    const current = recorded.revision === 1 ? null : await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId));
     // A re-upload keeps the admin's exclusion; its side comes from the upload, which keeps a settled side.
     await replaceCopy(view, current, clubMatchCopy(source, sync, recorded, current?.excluded === true));
   },

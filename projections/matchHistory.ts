@@ -111,14 +111,15 @@ export const matchHistoryProjection: Projection = {
   indexes: [{ collection: MATCH_HISTORY, fields: ['matchId', 'revision'] }],
   // Every event of a match's stream has an entry; a write waits for it, so its history shows it.
   changedBy: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped'],
+  // Only a later version is compared with the stored basis; a first version and a sync outcome need none.
   reads(recorded) {
-    const matchId = matchIdOfStream(recorded.streamId);
+    const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
     return matchId === null ? [] : [{ collection: DIFF_BASIS, id: matchId }];
   },
   async apply(recorded, view) {
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
-    const stored = await view.get(DIFF_BASIS, matchId);
+    const stored = recorded.type === 'MatchReplaced' ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const next = evolveMatchHistory(basis, recorded);
     if (next === null) return;
