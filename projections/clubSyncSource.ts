@@ -4,7 +4,7 @@ import { decodeMatchEvent } from '../src/domain/matchEvents.js';
 import type { MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { createLru } from '../src/platform/lru.js';
-import { decodedPayload } from '../src/domain/decodedPayloads.js';
+import { decodedPayload, parsedPayload } from '../src/domain/decodedPayloads.js';
 import type { ProjectionView } from './projection.js';
 
 /**
@@ -60,9 +60,9 @@ export async function syncSourceBefore(outcome: SyncOutcome, append: readonly Re
 
 /** The payload's club-sync content, or null when the payload does not name a club and team. */
 export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | null {
-  if (!mayNameClub(payload)) return null;
-  const decoded = decodedPayload(eventId, payload);
-  if (clubSyncTarget(decoded.body) === null) return null;
+  // A payload parsed already is asked directly; else the text is scanned before it is parsed.
+  const decoded = parsedPayload(eventId) ?? (mayNameClub(payload) ? decodedPayload(eventId, payload) : null);
+  if (decoded === null || clubSyncTarget(decoded.body) === null) return null;
   const { actions: _actions, ...summary } = decoded.summary();
   return { summary, ...trackedPlayers(summary.players) };
 }
