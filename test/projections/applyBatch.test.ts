@@ -3,7 +3,11 @@ import type { Projection } from '../../projections/projection.js';
 import { applyBatch } from '../../projections/unitOfWork.js';
 import type { ReadModelReader } from '../../src/readmodel/readModel.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
+import { clubDashboardProjection } from '../../projections/clubDashboard.js';
+import { matchHistoryProjection } from '../../projections/matchHistory.js';
+import { publicViewProjection } from '../../projections/publicView.js';
 import { recorded } from '../helpers/projectionSpec.js';
+import { clubPayload, createSyncWorld } from '../helpers/syncWorld.js';
 
 /** Counts a projection's document per stream: reads the current count, puts count + 1. */
 const counter: Projection = {
@@ -65,4 +69,25 @@ t.test('the event that throws is reported, and nothing is returned to commit', a
   const failed: number[] = [];
   await t.rejects(applyBatch(failing, store, [recorded('s', 0, 1, { type: 'X', data: '{}' }), recorded('s', 1, 2, { type: 'X', data: '{}' })], (event) => failed.push(event.position)));
   t.same(failed, [2]);
+});
+
+t.test("a match's first version and its sync outcome are applied without reading the read model: nothing can be stored for them yet", async (t) => {
+  const world = createSyncWorld(t);
+  const club = await world.club('Readless Club');
+  await world.upload(clubPayload(club.clubId, club.teamId, { id: 'first-version' }), { appKey: club.key });
+  const append = (await world.log()).filter((event) => event.streamId === 'match-first-version');
+  t.same(append.map((event) => event.type), ['MatchCreated', 'ClubSyncAccepted']);
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  const reads: string[] = [];
+  const reader: ReadModelReader = {
+    ...store,
+    get: (collection, id) => (reads.push(`${collection} ${id}`), store.get(collection, id)),
+    getMany: (collection, ids) => (reads.push(`${collection} ${ids.join(',')}`), store.getMany(collection, ids)),
+  };
+  for (const projection of [publicViewProjection, matchHistoryProjection, clubDashboardProjection]) {
+    const changes = await applyBatch(projection, reader, append, undefined, world.eventStore);
+    t.ok(changes.length > 0, `${projection.name} wrote its documents`);
+  }
+  t.same(reads, []);
 });
