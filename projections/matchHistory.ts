@@ -1,6 +1,5 @@
 import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
 import { asJsonText } from '../src/domain/jsonText.js';
-import { isMatchEventType } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/history/publicEvent.js';
@@ -101,9 +100,11 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
   return basisDoc(stored.id, stored.revision, versionBasis(recorded.id, content.payloadText));
 }
 
-/** Whether applying `recorded` compares it with the stored basis (a later version of the match). */
-const comparesWith = (stored: BasisDoc | null, recorded: RecordedEvent): stored is BasisDoc =>
-  stored !== null && isMatchEventType(recorded.type) && stored.revision < recorded.revision;
+/** Only a later version is compared with a stored basis; a first version and a sync outcome need none. */
+const readsBasis = (recorded: RecordedEvent) => recorded.type === 'MatchReplaced';
+
+/** Whether applying `recorded`, a later version, compares it with the stored basis (read only for such events). */
+const comparesWith = (stored: BasisDoc | null, recorded: RecordedEvent): stored is BasisDoc => stored !== null && stored.revision < recorded.revision;
 
 export const matchHistoryProjection: Projection = {
   name: MATCH_HISTORY,
@@ -111,15 +112,14 @@ export const matchHistoryProjection: Projection = {
   indexes: [{ collection: MATCH_HISTORY, fields: ['matchId', 'revision'] }],
   // Every event of a match's stream has an entry; a write waits for it, so its history shows it.
   changedBy: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped'],
-  // Only a later version is compared with the stored basis; a first version and a sync outcome need none.
   reads(recorded) {
-    const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
+    const matchId = readsBasis(recorded) ? matchIdOfStream(recorded.streamId) : null;
     return matchId === null ? [] : [{ collection: DIFF_BASIS, id: matchId }];
   },
   async apply(recorded, view) {
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
-    const stored = recorded.type === 'MatchReplaced' ? await view.get(DIFF_BASIS, matchId) : null;
+    const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const next = evolveMatchHistory(basis, recorded);
     if (next === null) return;
