@@ -2,12 +2,12 @@ import closeWithGrace from 'close-with-grace';
 import { type App, buildApp } from '../runtime/app.js';
 import { ConfigError, loadConfig } from '../runtime/config.js';
 import { openEngine } from '../runtime/engine.js';
-import { limitHeapGrowth } from '../runtime/heapGrowth.js';
+import { tuneGarbageCollector } from '../runtime/garbageCollector.js';
 import { loadWriteTokenKey } from '../runtime/writeTokenKey.js';
 
 /** Reads the configuration, opens the stores, listens, and shuts down gracefully on signals. */
 async function main() {
-  limitHeapGrowth();
+  tuneGarbageCollector();
   let config;
   try {
     config = loadConfig();

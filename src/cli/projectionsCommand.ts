@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import closeWithGrace from 'close-with-grace';
 import { startProjectionWorker } from '../runtime/projectionWorker.js';
 import { ConfigError, loadConfig } from '../runtime/config.js';
-import { limitHeapGrowth } from '../runtime/heapGrowth.js';
+import { tuneGarbageCollector } from '../runtime/garbageCollector.js';
 import type { CliCommand } from './command.js';
 
 export const projectionsCommand: CliCommand = {
@@ -27,7 +27,7 @@ export const projectionsCommand: CliCommand = {
       io.err(`${error.message}\n`);
       return 2;
     }
-    limitHeapGrowth();
+    tuneGarbageCollector();
     let worker;
     try {
       worker = await startProjectionWorker(config, { statusIntervalMs });
