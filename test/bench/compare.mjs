@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon from './autocannon.mjs';
 import { createBenchClub } from './seed.mjs';
 
 const { values } = parseArgs({

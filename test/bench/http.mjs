@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon from './autocannon.mjs';
 import { fileURLToPath } from 'node:url';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } } });

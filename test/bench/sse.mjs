@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon from './autocannon.mjs';
 
 const { values } = parseArgs({ options: { viewers: { type: 'string', default: '1000' }, duration: { type: 'string', default: '5' } } });
 const viewers = Number(values.viewers);

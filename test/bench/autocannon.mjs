@@ -1,0 +1,17 @@
+// autocannon for the benchmarks, with response bodies kept as Latin-1 instead of UTF-8 text.
+// autocannon appends every body to a string (`body += chunk`), decoding the bytes as UTF-8. JSON
+// decodes fast, but a brotli or gzip body is not UTF-8: on Node 20.20 decoding 10 KB of it costs
+// the client ~0.1 ms (11 µs a KB against 0.1 for ASCII), so on the compressed page the client set
+// the pace (~8,000 req/s, the server idle two thirds of the time). Latin-1 costs the same as UTF-8
+// on ASCII and as little on any other byte. No benchmark here reads a body; bytes are counted
+// apart from it (docs/performance.md, step 44).
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+
+const PipelinedRequestsQueue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js');
+PipelinedRequestsQueue.prototype.addBody = function addBodyAsLatin1(data) {
+  const request = this.peek();
+  if (request) request.body += data.latin1Slice();
+};
+
+export default autocannon;
