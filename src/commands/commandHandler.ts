@@ -130,6 +130,12 @@ export const retryDelay = (policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs
  * `retry.maxAttempts` times, so writers that keep colliding get a 503 rather than a hang).
  * Other errors are not retried. With a queue, commands on the same stream in this process wait
  * for each other, so only writers in other processes can conflict.
+ *
+ * A stream the cache does not hold is most often a new one (a create), so with a cache the
+ * command is first decided as if the stream were new, without reading it, and appended only if
+ * the stream still does not exist (`no_stream`). Anything else (a refusal, nothing to append,
+ * a stream that exists after all) sends the command down the reading path at once, where it is
+ * decided again on what is stored.
  */
 export async function handleCommand<State, Command, Event>(
   eventStore: EventStore,
@@ -151,30 +157,50 @@ export async function handleCommand<State, Command, Event>(
   } = {},
 ): Promise<HandledCommand<State, Event>> {
   const attemptId = randomUUID();
+  /** Appends what was decided on `state` at `head`; null when the stream has moved on since. */
+  const append = async (state: State, head: StreamHead | null, events: Event[]): Promise<HandledCommand<State, Event> | null> => {
+    const revision = head?.revision ?? null;
+    const toAppend = events.map((event, index) => ({
+      ...decider.encode(event),
+      id: eventId(attemptId, streamId, revision, index),
+      metadata,
+    }));
+    if (onAppending) events.forEach((event, index) => onAppending(event, toAppend[index]!.id));
+    try {
+      const appended = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
+      // We know exactly what was appended: the next command on this stream need not read it back.
+      const after = events.reduce(decider.evolve, state);
+      const end = { revision: appended.nextExpectedRevision, position: appended.position };
+      cache?.set(streamId, end, after);
+      return { events, append: appended, state: after, head: end };
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return null;
+      throw error;
+    }
+  };
+  const asNew = async (): Promise<HandledCommand<State, Event> | null> => {
+    const state = decider.initialState();
+    let events: Event[];
+    try {
+      events = decider.decide(command, state);
+    } catch {
+      return null;
+    }
+    return events.length === 0 ? null : append(state, null, events);
+  };
   const attempt = async (): Promise<HandledCommand<State, Event>> => {
+    if (cache !== undefined && cache.get(streamId) === undefined) {
+      const handled = await asNew();
+      if (handled !== null) return handled;
+    }
     for (let attempt = 1; ; attempt += 1) {
       const { state, head } = await loadState(eventStore, streamId, decider, cache);
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, append: null, state, head };
-      const revision = head?.revision ?? null;
-      const toAppend = events.map((event, index) => ({
-        ...decider.encode(event),
-        id: eventId(attemptId, streamId, revision, index),
-        metadata,
-      }));
-      if (onAppending) events.forEach((event, index) => onAppending(event, toAppend[index]!.id));
-      try {
-        const append = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
-        // We know exactly what was appended: the next command on this stream need not read it back.
-        const after = events.reduce(decider.evolve, state);
-        const end = { revision: append.nextExpectedRevision, position: append.position };
-        cache?.set(streamId, end, after);
-        return { events, append, state: after, head: end };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt >= retry.maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
-        await retry.sleep(retryDelay(retry, attempt));
-      }
+      const handled = await append(state, head, events);
+      if (handled !== null) return handled;
+      if (attempt >= retry.maxAttempts) throw unavailable(`too many concurrent writes to ${streamId}; try again`);
+      await retry.sleep(retryDelay(retry, attempt));
     }
   };
   return queue ? queue.run(streamId, attempt) : attempt();

@@ -47,8 +47,8 @@ t.test('with a state cache, a re-uploaded match reads only the events it has not
   const { counted, reads } = countingStore(store);
   const cache = createStateCache<MatchState>();
   for (let v = 0; v < 30; v += 1) await handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${v}}`, 'h'), meta, { cache });
-  t.equal(reads[0], 0, 'the first upload finds no stream');
-  t.ok(reads.slice(1).every((n) => n === 0), 'later uploads read nothing: the cache knows what they appended');
+  t.equal(reads.length, 29, 'the first upload, a create, does not read the stream');
+  t.ok(reads.every((n) => n === 0), 'later uploads read nothing: the cache knows what they appended');
   t.equal((await store.readStream('match-m')).length, 30);
 });
 
@@ -60,6 +60,40 @@ t.test('a cached state is caught up with what other writers appended', async (t)
   const result = await handleCommand(store, 'match-m', matchDecider, upload('{"v":3}', 'h1'), meta, { cache });
   t.equal(result.append?.nextExpectedRevision, 2, 'appended after the other writer, not over it');
   await t.rejects(handleCommand(store, 'match-m', matchDecider, upload('{"v":4}', 'h2'), meta, { cache }), DomainError, 'protection still applies');
+});
+
+t.test('a stream the cache does not hold is first decided as new, and read only when it exists after all', async (t) => {
+  const store = storeFor(t);
+  const { counted, reads } = countingStore(store);
+  const sleeps: number[] = [];
+  const retry = { ...DEFAULT_RETRY, sleep: async (ms: number) => void sleeps.push(ms) };
+  const created = await handleCommand(counted, 'match-m', matchDecider, upload('{"v":1}', 'h1'), meta, { cache: createStateCache<MatchState>(), retry });
+  t.same(created.events.map((e) => e.type), ['MatchCreated']);
+  t.equal(reads.length, 0, 'a create reads nothing');
+
+  // Another process (its own cache) finds the match stored: the guess is refused by the log, then
+  // the command is decided on what is stored, at once, without the wait meant for other writers.
+  const other = () => ({ cache: createStateCache<MatchState>(), retry });
+  await t.rejects(handleCommand(counted, 'match-m', matchDecider, upload('{"v":2}', 'h2'), meta, other()), DomainError, 'the stored protection applies');
+  const replaced = await handleCommand(counted, 'match-m', matchDecider, upload('{"v":2}', 'h1'), meta, other());
+  t.same(replaced.events.map((e) => e.type), ['MatchReplaced']);
+  t.equal(replaced.append?.nextExpectedRevision, 1);
+  const repeated = await handleCommand(counted, 'match-m', matchDecider, upload('{"v":2}', 'h1'), meta, other());
+  t.equal(repeated.append, null, 'an upload that repeats the stored version stores nothing');
+  t.same(repeated.head, replaced.head);
+  t.same(sleeps, [], 'no wait');
+  t.same((await store.readStream('match-m')).map((e) => e.type), ['MatchCreated', 'MatchReplaced']);
+});
+
+t.test('a command refused on a new stream is decided again on the stored one', async (t) => {
+  const store = storeFor(t);
+  await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta); // unprotected
+  // An ill-formed token is refused where it would be bound (a create) and ignored on an unprotected match.
+  const command = { ...upload('{"v":2}'), writeToken: { hash: 'h', wellFormed: false } };
+  const result = await handleCommand(store, 'match-m', matchDecider, command, meta, { cache: createStateCache<MatchState>() });
+  t.same(result.events.map((e) => e.type), ['MatchReplaced']);
+  await t.rejects(handleCommand(store, 'match-new', matchDecider, command, meta, { cache: createStateCache<MatchState>() }), DomainError, 'and still refused on a new one');
+  t.same(await store.readStream('match-new'), []);
 });
 
 t.test('the cache drops the least recently used stream first', async (t) => {
