@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 const PipelinedRequestsQueue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js');
 PipelinedRequestsQueue.prototype.addBody = function addBodyAsLatin1(data) {
   const request = this.peek();
-  if (request) request.body += data.latin1Slice();
+  if (request) request.body += data.toString('latin1');
 };
 
 export default autocannon;
