@@ -34,7 +34,8 @@ t.test('the checksum catches every single-character typo without a lookup', asyn
   t.equal(caught, tried, `${tried} one-character changes, all rejected`);
   t.equal(parseAppKey(key.slice(0, -1)), null, 'truncated');
   t.equal(parseAppKey(`${key}x`), null, 'extended');
-  const swapAt = [...key].findIndex((character, i) => i >= 15 && i + 1 < key.length && character !== key[i + 1]);
+  const secretStart = key.lastIndexOf('_') + 1;
+  const swapAt = [...key].findIndex((character, i) => i >= secretStart && i + 1 < key.length && character !== key[i + 1]);
   t.equal(parseAppKey(key.slice(0, swapAt) + key[swapAt + 1] + key[swapAt] + key.slice(swapAt + 2)), null, 'two different neighbours transposed');
   t.equal(parseAppKey(key.replace('mlk_', 'mlx_')), null, 'wrong prefix');
   t.equal(parseAppKey(''), null);
