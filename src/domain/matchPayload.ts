@@ -244,6 +244,18 @@ function numericStats(value: Obj, skip: ReadonlySet<string> | null = null, out: 
   return out;
 }
 
+/** Whether every field of a stats object is a finite number, as most apps send them: it is then its own stats. */
+function allNumbers(value: Obj): value is Record<string, number> {
+  for (const key in value) {
+    const field = value[key];
+    if (typeof field !== 'number' || !Number.isFinite(field)) return false;
+  }
+  return true;
+}
+
+/** A player's stats: the payload's own stats object when it is all numbers (not copied; never to be changed), else its numeric leaves. */
+const statsOf = (source: Obj): Record<string, number> => (allNumbers(source) ? source : numericStats(source));
+
 function player(entry: unknown, index: number, keyedBy: string | null, side: string | null): PlayerLine | null {
   if (!isObj(entry)) return null;
   const playerId = first(text(entry.playerId), text(entry.personId), text(entry.player_id), text(entry.id), keyedBy);
@@ -251,7 +263,7 @@ function player(entry: unknown, index: number, keyedBy: string | null, side: str
   const name = first(text(entry.name), text(entry.playerName), text(entry.player_name), fullName);
   const number = first(text(entry.number), text(entry.jersey), text(entry.jerseyNum), text(entry.jerseyNumber), text(entry.shirtNumber), text(entry.jersey_number));
   const statsSource = isObj(entry.stats) ? entry.stats : isObj(entry.statistics) ? entry.statistics : null;
-  const stats = statsSource !== null ? numericStats(statsSource) : numericStats(entry, IDENTITY_FIELDS);
+  const stats = statsSource !== null ? statsOf(statsSource) : numericStats(entry, IDENTITY_FIELDS);
   const key = playerId ?? (number !== null || name !== null ? `${number ?? ''}:${name ?? ''}` : `#${index}`);
   return { key, playerId, name, number, position: text(entry.position), team: first(text(entry.team), text(entry.side), side), stats };
 }
@@ -292,12 +304,20 @@ function phaseOf(entry: Obj, sport: string | null): string | null {
 }
 
 /** The phase of the last action that has one: the set or period being played. */
-function lastPhase(entries: Obj[], sport: string | null): string | null {
+function lastPhase(entries: unknown[], sport: string | null): string | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
-    const phase = phaseOf(entries[i]!, sport);
+    const entry = entries[i];
+    const phase = isObj(entry) ? phaseOf(entry, sport) : null;
     if (phase !== null) return phase;
   }
   return null;
+}
+
+/** How many of the play-by-play's entries are actions (objects), counted without copying the list. */
+function countActions(entries: unknown[]): number {
+  let count = 0;
+  for (const entry of entries) if (isObj(entry)) count += 1;
+  return count;
 }
 
 function action(entry: Obj, sport: string | null, sides: Map<string, string>): ActionLine {
@@ -369,7 +389,7 @@ export function summarizeMatch(payload: unknown): MatchSummary {
   const sport = first(text(g.sport), isObj(g.game) || 'gameTimeUTC' in g ? 'basketball' : 'home_score' in g ? 'football' : null);
   const lines = scoreLines(g, rawActions, sport);
   const keys = sideKeys(g);
-  const actionEntries = rawActions.filter(isObj);
+  const actionCount = countActions(rawActions);
   let actions: ActionLine[] | null = null;
   const playerLines = players(g);
   const state = status(g);
@@ -378,9 +398,9 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     return value === null ? [] : [{ label, value }];
   });
   const nbaPeriod = num(g.period);
-  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(actionEntries, sport), lines.at(-1)?.label ?? null);
+  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(rawActions, sport), lines.at(-1)?.label ?? null);
   const recognised =
-    sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actionEntries.length > 0;
+    sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actionCount > 0;
   return {
     sport,
     ...sides,
@@ -392,8 +412,8 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     startedAt: startedAt(g),
     players: playerLines,
     // Wording each action is most of a summary's cost; uploads need only the count.
-    actions: () => (actions ??= actionEntries.map((entry) => action(entry, sport, keys))),
-    actionCount: actionEntries.length,
+    actions: () => (actions ??= rawActions.filter(isObj).map((entry) => action(entry, sport, keys))),
+    actionCount,
     ...state,
     venue: venue(g),
     current,

@@ -136,6 +136,9 @@ t.test("the club's side of the match: ids, then the side the app names, then nam
   t.equal(normalTeamName('Lakeside Herons Under 18'), 'lakeside herons');
   t.equal(normalTeamName("St. Mary's 2nd"), 'st marys');
   t.equal(normalTeamName('U18'), 'u18', 'a name that is only a suffix stays');
+  t.equal(normalTeamName('  Lakeside  HERONS U18 Girls '), 'lakeside herons', 'asked again (remembered): the same');
+  const long = `${'Lakeside Herons '.repeat(20)}U18`;
+  t.equal(normalTeamName(long), normalTeamName(long), 'a name too long to remember is normalised each time, alike');
   const players = [
     { name: 'a', team: 'home' },
     { name: 'b', team: 'away' },

@@ -93,3 +93,20 @@ t.test('the play-by-play is worded on first read only, and counted without wordi
   t.equal(mixed.actionCount, 2, 'only objects count');
   t.same(mixed.actions().map((a) => a.phase), ['Set 1', 'Set 2']);
 });
+
+t.test("a player's stats: all numbers as sent, else only the numeric leaves", async (t) => {
+  const s = summarizeMatch({
+    playerStats: [
+      { playerId: 'a', stats: { kills: 3, digs: 0 } },
+      { playerId: 'b', stats: { kills: '4', note: 'tired', attack: { errors: 1 }, minutes: 'PT12M30S', blocks: Number.NaN } },
+    ],
+    actions: [{ set: 1 }, 'not an action', null, { set: 2 }],
+  });
+  t.same(s.players[0]?.stats, { kills: 3, digs: 0 });
+  t.same(s.players[1]?.stats, { kills: 4, 'attack.errors': 1, minutes: 12.5 }, 'numeric strings, nested groups and durations read; text and NaN left out');
+  t.equal(s.actionCount, 2, 'only objects are actions');
+  t.same(
+    s.actions().map((line) => line.phase),
+    ['Set 1', 'Set 2'],
+  );
+});
