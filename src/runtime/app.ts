@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { constants as zlibConstants } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify from 'fastify';
 import { pino } from 'pino';
 import { createClubCommands } from '../commands/clubCommands.js';
 import { createMatchCommands } from '../commands/matchCommands.js';
@@ -27,6 +27,7 @@ import { PUBLIC_VIEW } from '../../projections/publicView.js';
 import { registerOpenApi } from '../http/api/openapi.js';
 import { registerValidation } from '../http/api/validation.js';
 import { redactUrl } from '../platform/redactUrl.js';
+import { AccessLogOnly, registerAccessLogNotes } from '../http/accessLog.js';
 import { registerBytesInFlight } from '../http/bytesInFlight.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders } from '../http/securityHeaders.js';
@@ -51,16 +52,6 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
   'res.headers["set-cookie"]',
 ];
-
-/** One access line per request (Fastify's "request completed", with the method and URL), not two. */
-class AccessLogOnly extends LogController {
-  override incomingRequest() {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
-}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -106,6 +97,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     shuttingDown = true;
   });
 
+  registerAccessLogNotes(app);
   registerValidation(app);
   registerErrorHandling(app);
   registerEarlyReplies(app);

@@ -73,7 +73,21 @@ for (const mode of ['log', 'enforce'] as const) {
     const all = (await s.engine.eventStore.readAll({ after: null, maxCount: 10_000 })).map((e) => e.data).join('\n');
     t.notOk(all.includes(s.key), 'the app key never enters the log');
     t.notOk(s.logs.join('').includes(s.key), 'nor a log line');
-    t.ok(s.logs.join('').includes('"clubSync"'), 'sync outcomes are logged (without the key)');
+    const synced = s.logs
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; clubSync?: { outcome: string } })
+      .filter((line) => line.clubSync !== undefined);
+    t.ok(synced.length >= 2, 'sync outcomes are logged (without the key)');
+    t.ok(
+      synced.every((line) => line.msg === 'request completed'),
+      'on the access line of the upload',
+    );
+    t.ok(
+      synced.some((line) => line.clubSync?.outcome === 'ClubSyncAccepted') && synced.some((line) => line.clubSync?.outcome === 'ClubSyncSkipped'),
+      'whatever the outcome',
+    );
   });
 }
 

@@ -13,6 +13,7 @@ import { createLru } from '../../platform/lru.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { readPublicPayload } from '../../../projections/publicView.js';
 import type { CurrentPublicView } from '../public/publicViews.js';
+import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { notModified } from '../public/renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
@@ -74,10 +75,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
       throw error;
     });
-    if (!result.stored) request.log.info({ matchId, revision: result.revision }, 'upload repeats the stored version: nothing stored');
+    if (!result.stored) noteInAccessLog(request, { upload: { matchId, revision: result.revision, stored: false } });
     if (result.stored && result.clubSync !== null) {
       const { type, data } = result.clubSync;
-      request.log.info({ clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } }, 'club sync');
+      noteInAccessLog(request, { clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } });
     }
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
     return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
