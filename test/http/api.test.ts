@@ -95,7 +95,7 @@ t.test('an upload sent again unchanged is answered as before and stores no versi
   t.equal((await engine.eventStore.readStream('match-retry-1')).length, 1, 'one event in the log');
   const lines = logs.join('').trim().split('\n').map((line) => JSON.parse(line) as { msg: string; upload?: { stored: boolean } });
   t.equal(lines.filter((line) => line.msg === 'request completed' && line.upload?.stored === false).length, 3, 'each repeat says so on its access line');
-  t.equal(lines.filter((line) => line.msg === 'request completed').length, lines.length, 'and on no line of its own');
+  t.equal(lines.filter((line) => line.upload !== undefined).length, 3, 'and on no line of its own');
   const spaced = payload.replace("{", "{ ");
   t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: { ...json, 'x-write-token': tokenA }, payload: spaced })).statusCode, 200);
   t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 1, versions: 2 }, 'other bytes are another version, even if they mean the same');
