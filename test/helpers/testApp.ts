@@ -70,3 +70,11 @@ export async function startTestApp(
 }
 
 export const json = { 'content-type': 'application/json' };
+
+/** The app's log lines, parsed (pino writes one JSON object a line). */
+export const logLines = <Line>(logs: string[]): Line[] =>
+  logs
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line);

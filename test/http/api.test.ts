@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fixtureText } from '../helpers/fixtures.js';
-import { json, startTestApp } from '../helpers/testApp.js';
+import { json, logLines, startTestApp } from '../helpers/testApp.js';
 
 const tokenA = 'tokenA-0123456789abcdef';
 const tokenB = 'tokenB-0123456789abcdef';
@@ -93,7 +93,7 @@ t.test('an upload sent again unchanged is answered as before and stores no versi
   t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: json, payload })).statusCode, 403, 'the same text without the token is still refused');
   t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 0, versions: 1 });
   t.equal((await engine.eventStore.readStream('match-retry-1')).length, 1, 'one event in the log');
-  const lines = logs.join('').trim().split('\n').map((line) => JSON.parse(line) as { msg: string; upload?: { stored: boolean } });
+  const lines = logLines<{ msg: string; upload?: { stored: boolean } }>(logs);
   t.equal(lines.filter((line) => line.msg === 'request completed' && line.upload?.stored === false).length, 3, 'each repeat says so on its access line');
   t.equal(lines.filter((line) => line.upload !== undefined).length, 3, 'and on no line of its own');
   const spaced = payload.replace("{", "{ ");

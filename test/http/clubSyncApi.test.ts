@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { createClubCommands } from '../../src/commands/clubCommands.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { fixtureText } from '../helpers/fixtures.js';
-import { json, startTestApp, tempDataDir } from '../helpers/testApp.js';
+import { json, logLines, startTestApp, tempDataDir } from '../helpers/testApp.js';
 
 const context = { requestId: 'test', clientAddressClass: 'loopback' };
 
@@ -73,12 +73,7 @@ for (const mode of ['log', 'enforce'] as const) {
     const all = (await s.engine.eventStore.readAll({ after: null, maxCount: 10_000 })).map((e) => e.data).join('\n');
     t.notOk(all.includes(s.key), 'the app key never enters the log');
     t.notOk(s.logs.join('').includes(s.key), 'nor a log line');
-    const synced = s.logs
-      .join('')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { msg: string; clubSync?: { outcome: string } })
-      .filter((line) => line.clubSync !== undefined);
+    const synced = logLines<{ msg: string; clubSync?: { outcome: string } }>(s.logs).filter((line) => line.clubSync !== undefined);
     t.ok(synced.length >= 2, 'sync outcomes are logged (without the key)');
     t.ok(
       synced.every((line) => line.msg === 'request completed'),
