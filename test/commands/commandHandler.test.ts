@@ -128,6 +128,29 @@ t.test('commands on one match in one process take turns: none conflicts, each ap
   t.equal(other.append?.nextExpectedRevision, 0, 'another match is not held up');
 });
 
+t.test('event ids are UUIDv7: the handling\'s time first, so later handlings sort after earlier ones', async (t) => {
+  const store = storeFor(t);
+  const twoEvents = { ...matchDecider, decide: (command: UploadMatch, state: MatchState) => [...matchDecider.decide(command, state), ...matchDecider.decide(command, state)] };
+  const handled: { before: number; after: number }[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const before = Date.now();
+    await handleCommand(store, `match-${i}`, twoEvents, { ...upload(`{"v":${i}}`), matchId: String(i) }, meta);
+    handled.push({ before, after: Date.now() });
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+  const ids = (await store.readAll({ after: null, maxCount: 100 })).map((event) => event.id);
+  t.equal(ids.length, 6);
+  for (const id of ids) t.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  const timeOf = (id: string) => Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  handled.forEach(({ before, after }, i) => {
+    const [first, second] = [ids[2 * i]!, ids[2 * i + 1]!];
+    t.ok(timeOf(first) >= before && timeOf(first) <= after, 'the time is when the command was handled');
+    t.equal(timeOf(second), timeOf(first), 'the events of one handling share it');
+    t.not(second, first);
+    if (i > 0) t.ok([first, second].every((id) => id > ids[2 * i - 1]! && id > ids[2 * i - 2]!), 'after the ids of the handling before');
+  });
+});
+
 t.test('a decision to change nothing appends nothing and answers as a no-op', async (t) => {
   const store = storeFor(t);
   const nothing = { ...matchDecider, decide: () => [] };
