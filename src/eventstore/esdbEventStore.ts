@@ -1,4 +1,4 @@
-import { connectEsdb } from './esdbConnection.js';
+import { connectEsdb, type EsdbConnection } from './esdbConnection.js';
 import { appendToEsdb } from './esdbAppend.js';
 import { createEsdbReads } from './esdbReads.js';
 import { subscribeToEsdbAll } from './esdbSubscription.js';
@@ -24,6 +24,10 @@ export interface EsdbEventStoreOptions {
    * without events the subscription compares its position with the head of the log itself.
    */
   caughtUpProbeMs?: number;
+  /** Attempts in all for an append the server did not answer (same ids, same expected revision). */
+  appendAttempts?: number;
+  /** First wait before such an attempt; doubles. */
+  appendRetryDelayMs?: number;
   logger?: EsdbLogger;
 }
 
@@ -32,20 +36,28 @@ export interface EsdbEventStoreOptions {
  * `esdb://` or `esdb+discover://` EVENT_STORE_URL that carries TLS settings and credentials.
  *
  * Durability: an append resolves once the leader has committed it to a quorum of nodes.
- * Idempotency: event ids come from the caller; appending the same ids at the same place again
- * is recognised by the server and returns the first result.
+ * Idempotency: event ids come from the caller; appending the same ids with the same expected
+ * revision again is recognised by the server and returns the first result. An append without
+ * an answer is made again that way (./esdbAppend.ts); the URL's `defaultDeadline` (10 s)
+ * bounds each attempt and every read.
  * Size: the server refuses appends above its MaxAppendSize (default 1 MiB; counted as data +
  * metadata + twice the event type's length per event); such appends are refused here before
  * anything is sent, with AppendTooLargeError. Single events have no limit of their own below
  * the log's record size (16 MiB) unless the server sets MaxAppendEventSize.
  */
 export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions = {}): EventStore {
-  const client = connectEsdb(url);
+  return createEsdbEventStore(connectEsdb(url), options);
+}
+
+/** The store over a connection: openEsdbEventStore's, or one to a stand-in client in tests. */
+export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEventStoreOptions = {}): EventStore {
+  const { client, deadlineMs } = connection;
+  const calls = { credentials: connection.appendCredentials, deadlineMs, attempts: options.appendAttempts ?? 3, retryDelayMs: options.appendRetryDelayMs ?? 100 };
   const maxAppendBytes = options.maxAppendBytes ?? 1024 * 1024;
   const prefixes = [...(options.streamPrefixes ?? SERVICE_STREAM_PREFIXES)];
   const retry = { retryDelayMs: options.retryDelayMs ?? 200, maxRetryDelayMs: options.maxRetryDelayMs ?? 10_000 };
   const caughtUpProbeMs = options.caughtUpProbeMs ?? 1000;
-  const reads = createEsdbReads(client, namedWithPrefix(prefixes));
+  const reads = createEsdbReads(client, namedWithPrefix(prefixes), deadlineMs);
   const subscriptions = new Set<AllSubscription>();
   let closed = false;
 
@@ -56,7 +68,7 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
       if (closed) throw new Error('event store is closed');
       const invalid = invalidAppend(streamId, events);
       if (invalid) throw invalid;
-      return appendToEsdb(client, { streamId, events, expectedRevision, maxAppendBytes });
+      return appendToEsdb(client, { streamId, events, expectedRevision, maxAppendBytes }, calls);
     },
 
     ...reads,

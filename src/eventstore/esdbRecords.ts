@@ -1,6 +1,6 @@
 import type { AppendExpectedRevision, BinaryEventData, Position as EsdbPosition, RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
 import { readEventMetadata } from './eventChecks.js';
-import type { ExpectedRevision, NewEvent, Position, RecordedEvent } from './eventStore.js';
+import { type ExpectedRevision, type NewEvent, type Position, type RecordedEvent, UnreadableEventError } from './eventStore.js';
 
 /** How the port's events and positions are written to and read from EventStoreDB. */
 
@@ -45,17 +45,33 @@ function dataText(event: EsdbRecordedEvent): string {
   return JSON.stringify(event.data);
 }
 
-export function toRecorded(event: EsdbRecordedEvent, commitPosition?: bigint): RecordedEvent {
-  const position = event.position?.commit ?? commitPosition;
-  if (position === undefined) throw new Error('EventStoreDB returned an event without its position: use EventStoreDB 22.6 or later');
-  return {
-    id: event.id,
-    streamId: event.streamId,
-    revision: toNumber(event.revision, 'revision'),
-    position: toNumber(position, 'position'),
-    type: event.type,
-    data: dataText(event),
-    metadata: readEventMetadata(event.metadata, event.id),
-    recordedAt: event.created.toISOString(),
-  };
+/**
+ * What a server gives for "no position": 2^64 − 1, the unsigned -1. Servers before 22.6 give it
+ * for events read from a stream; answers to appends may carry it for a repeat.
+ */
+export const NO_POSITION = 2n ** 64n - 1n;
+
+/**
+ * The port's event. The client always fills `position` (with NO_POSITION when the server had
+ * none); an event that cannot be given whole is an UnreadableEventError naming its stream and
+ * position, never a plain error a subscription would take for a dropped connection.
+ */
+export function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
+  const commit = event.position?.commit ?? NO_POSITION;
+  const unreadable = (problem: string) => new UnreadableEventError(event.streamId, commit === NO_POSITION ? 'none' : String(commit), problem);
+  if (commit === NO_POSITION) throw unreadable('the server gave no position (EventStoreDB 22.6 or later gives it)');
+  try {
+    return {
+      id: event.id,
+      streamId: event.streamId,
+      revision: toNumber(event.revision, 'revision'),
+      position: toNumber(commit, 'position'),
+      type: event.type,
+      data: dataText(event),
+      metadata: readEventMetadata(event.metadata, event.id),
+      recordedAt: event.created.toISOString(),
+    };
+  } catch (error) {
+    throw unreadable(error instanceof Error ? error.message : String(error));
+  }
 }

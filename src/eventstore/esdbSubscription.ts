@@ -1,5 +1,6 @@
-import { type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient, START, streamNameFilter } from '@eventstore/db-client';
+import { type AllStreamResolvedEvent, START, streamNameFilter } from '@eventstore/db-client';
 import { wakeableSleep } from '../platform/wakeableSleep.js';
+import type { EsdbClient, EsdbServerSubscription } from './esdbClient.js';
 import { esdbPosition, toRecorded } from './esdbRecords.js';
 import {
   initialSubscriptionState,
@@ -10,7 +11,7 @@ import {
   type SubscriptionState,
   whenIdle,
 } from './esdbSubscriptionState.js';
-import type { AllSubscription, Position, RecordedEvent, SubscriptionItem } from './eventStore.js';
+import { type AllSubscription, type Position, type RecordedEvent, type SubscriptionItem, UnreadableEventError } from './eventStore.js';
 import { namedWithPrefix } from './streamPrefixes.js';
 
 export interface EsdbSubscriptionLogger {
@@ -18,7 +19,7 @@ export interface EsdbSubscriptionLogger {
 }
 
 export interface EsdbSubscriptionDeps {
-  client: EventStoreDBClient;
+  client: Pick<EsdbClient, 'subscribeToAll'>;
   /** The service's stream-name prefixes: the server filters by them, and so does the reader. */
   prefixes: string[];
   headPosition: () => Promise<Position | null>;
@@ -33,14 +34,15 @@ export interface EsdbSubscriptionDeps {
  * A subscription to the service's streams of the whole log, resubscribing with backoff from the
  * last position delivered when the server drops it. Ordered and at least once; caughtUp is said
  * once each time it reaches the head, with the last position delivered. Breaking out of the
- * iteration closes it.
+ * iteration closes it. An event it cannot read ends it with UnreadableEventError, after the
+ * events before it are delivered; a failed connection, or a server that ends it, never does.
  */
 export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSize }: { after: Position | null; batchSize: number }): AllSubscription {
   const { client, prefixes, retry } = deps;
   const ours = namedWithPrefix(prefixes);
   let state: SubscriptionState = initialSubscriptionState(after, retry);
   /** The server subscription now open, null while connecting or closed. */
-  let server: AllStreamSubscription | null = null;
+  let server: EsdbServerSubscription | null = null;
   const { sleep, wake } = wakeableSleep();
   // Read through a call: the state changes while the reader awaits, which narrowing cannot see.
   const current = () => state;
@@ -50,13 +52,13 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
     wake();
   }
 
-  function open(position: Position | null): AllStreamSubscription {
+  function open(position: Position | null): EsdbServerSubscription {
     const subscription = client.subscribeToAll({ fromPosition: position === null ? START : esdbPosition(position), filter: streamNameFilter({ prefixes }) });
     // A dropped subscription may still report its end: only the one open moves the state.
     const fromOpen = (input: SubscriptionInput) => (server === subscription ? dispatch(input) : undefined);
     subscription.on('caughtUp', () => fromOpen({ type: 'reachedHead' }));
     subscription.on('fellBehind', () => fromOpen({ type: 'fellBehind' }));
-    subscription.on('readable', () => wake());
+    subscription.on('readable', () => (server === subscription ? wake() : undefined));
     subscription.on('error', (error: Error) => fromOpen({ type: 'dropped', cause: error }));
     subscription.on('end', () => fromOpen({ type: 'dropped', cause: new Error('EventStoreDB ended the subscription') }));
     return subscription;
@@ -65,20 +67,31 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
   async function release() {
     const open = server;
     server = null;
-    await open?.unsubscribe();
+    // A subscription whose connection never opened (no node discovered) rejects its unsubscribe
+    // with the failure it already reported as an error, which made it a drop: nothing to end.
+    await open?.unsubscribe().catch(() => {});
   }
 
-  /** Up to `batchSize` of the service's events the server has buffered, leaving out repeats. */
-  function readBatch(subscription: AllStreamSubscription): RecordedEvent[] {
+  /**
+   * Up to `batchSize` of the service's events the server has buffered, leaving out repeats;
+   * reading stops at an event that cannot be read, given as `unreadable`.
+   */
+  function readBatch(subscription: EsdbServerSubscription): { batch: RecordedEvent[]; unreadable: UnreadableEventError | null } {
     const batch: RecordedEvent[] = [];
     while (batch.length < batchSize) {
       const resolved: AllStreamResolvedEvent | null = subscription.read();
       if (resolved === null) break;
       if (!resolved.event || !ours(resolved.event.streamId)) continue;
-      const recorded = toRecorded(resolved.event);
+      let recorded: RecordedEvent;
+      try {
+        recorded = toRecorded(resolved.event);
+      } catch (error) {
+        if (error instanceof UnreadableEventError) return { batch, unreadable: error };
+        throw error;
+      }
       if (isNewEvent(state, recorded.position)) batch.push(recorded);
     }
-    return batch;
+    return { batch, unreadable: null };
   }
 
   async function* items(): AsyncGenerator<SubscriptionItem> {
@@ -99,19 +112,22 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
         }
         const subscription = server;
         if (subscription === null) throw new Error('EventStoreDB subscription has no server subscription open');
-        let batch: RecordedEvent[];
+        let read: ReturnType<typeof readBatch>;
         try {
-          batch = readBatch(subscription);
+          read = readBatch(subscription);
         } catch (error) {
           dispatch({ type: 'dropped', cause: error });
           continue;
         }
+        const { batch, unreadable } = read;
         const last = batch.at(-1);
         if (last) {
           dispatch({ type: 'delivered', position: last.position });
           yield { kind: 'events', events: batch };
-          continue;
         }
+        // Resubscribing would meet it again, for good: the reader is told, with its place.
+        if (unreadable) throw unreadable;
+        if (last) continue;
         const idle = whenIdle(now);
         if (idle === 'announce') {
           dispatch({ type: 'announced' });
@@ -129,6 +145,7 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
       }
     } finally {
       dispatch({ type: 'closed' });
+      deps.onClose();
       await release();
     }
   }

@@ -27,7 +27,11 @@ export interface EventMetadata {
 }
 
 export interface NewEvent {
-  /** Unique lower-case UUID; appending the same ids again at the same place is a no-op (idempotent retry). */
+  /**
+   * Unique lower-case UUID. Appending the same events again with the same expected revision
+   * returns the first append's result and writes nothing (a retry), in every store. SQLite also
+   * recognises them at any other expected revision; EventStoreDB does not (see appendToStream).
+   */
   id: string;
   type: string;
   /** JSON text, stored and returned byte for byte. */
@@ -80,11 +84,16 @@ export interface EventStore {
    * is not at `expectedRevision`, with AppendTooLargeError (nothing written) when the
    * events exceed what the store takes in one append, and with InvalidAppendError (nothing
    * written) when they break the envelope every store checks (./eventChecks.ts).
+   * Repeated ids: the same events appended again with the same expected revision return the
+   * first result (even after the stream moved on). With another expected revision SQLite still
+   * returns the first result; EventStoreDB answers WrongExpectedRevisionError if the stream is
+   * not there, and would write them again if it is: retry with the revision first used.
+   * With AppendOutcomeUnknownError the events may or may not be stored.
    */
   appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in order; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
-  /** Events of all streams in global order. */
+  /** Events of all streams in global order. Rejects with UnreadableEventError for an event the store cannot give as a RecordedEvent. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event, null for an empty store. */
   headPosition(): Promise<Position | null>;
@@ -92,6 +101,8 @@ export interface EventStore {
    * Delivers every event after `after` in global order, batch by batch, then keeps delivering
    * new ones. Ordered, at least once per subscription. Says caughtUp once each time it reaches
    * the head, with the last position delivered (`after` when none); ends at once when closed.
+   * An event it cannot read ends it with UnreadableEventError, once the events before it are
+   * delivered: never skipped, never retried silently.
    */
   subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
   close(): Promise<void>;
@@ -108,14 +119,15 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
-/** The events are larger than the store accepts in one append; nothing was written. */
+/** The events are larger than the store accepts in one append (or in one event); nothing was written. */
 export class AppendTooLargeError extends Error {
   constructor(
     readonly streamId: string,
     readonly bytes: number,
     readonly maxBytes: number,
+    readonly per: 'append' | 'event' = 'append',
   ) {
-    super(`append to ${streamId} is ${bytes} bytes; the event store takes at most ${maxBytes} per append`);
+    super(`append to ${streamId} is ${bytes} bytes; the event store takes at most ${maxBytes} per ${per}`);
     this.name = 'AppendTooLargeError';
   }
 }
@@ -129,5 +141,36 @@ export class InvalidAppendError extends Error {
   ) {
     super(`append to ${streamId} refused: ${eventId === null ? '' : `event ${eventId} `}${problem}`);
     this.name = 'InvalidAppendError';
+  }
+}
+
+/**
+ * An event in the log that the store cannot give as a RecordedEvent (metadata without its
+ * schemaVersion, a position beyond a JS number, no position at all); nothing after it is read.
+ */
+export class UnreadableEventError extends Error {
+  constructor(
+    readonly streamId: string,
+    /** Its position as the store gave it, in decimal: it may not fit a Position. */
+    readonly position: string,
+    readonly problem: string,
+  ) {
+    super(`event at position ${position} of stream ${streamId} cannot be read: ${problem}`);
+    this.name = 'UnreadableEventError';
+  }
+}
+
+/**
+ * The store did not answer the append, even when asked again with the same event ids and
+ * expected revision (which it would have recognised as a repeat): the events may be stored.
+ */
+export class AppendOutcomeUnknownError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    super(`append to ${streamId} has no answer after ${attempts} attempts (it may be stored): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'AppendOutcomeUnknownError';
   }
 }

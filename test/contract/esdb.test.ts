@@ -19,7 +19,7 @@ if (!url) {
   const open = async () => openEsdbEventStore(url, { streamPrefixes: [...SERVICE_STREAM_PREFIXES, 'contract'] });
   // A prefix no stream has: the log as this store's reads and subscriptions see it is empty.
   const openEmpty = async () => openEsdbEventStore(url, { streamPrefixes: [`contract-empty${randomUUID().slice(0, 8)}-`] });
-  eventStoreContract(t, 'esdb', open, openEmpty);
+  eventStoreContract(t, 'esdb', open, openEmpty, 'sameRevision');
 
   t.test('esdb: an append above MaxAppendSize is refused whole, before it is sent', async (t) => {
     const store = openEsdbEventStore(url, { maxAppendBytes: 64 * 1024 });

@@ -53,7 +53,13 @@ const lastPosition = (items: SubscriptionItem[]) => items.flatMap((item) => (ite
  * the suite also works against a long-lived server (EventStoreDB). `openEmpty` opens a store
  * whose log (as its reads see it) holds nothing yet.
  */
-export function eventStoreContract(t: Test, adapter: string, open: () => Promise<EventStore>, openEmpty: () => Promise<EventStore>) {
+/**
+ * Where a store recognises repeated event ids: at the expected revision first used only
+ * (EventStoreDB), or at any (SQLite, whose event ids are unique in the log).
+ */
+export type RepeatedIds = 'sameRevision' | 'anyRevision';
+
+export function eventStoreContract(t: Test, adapter: string, open: () => Promise<EventStore>, openEmpty: () => Promise<EventStore>, repeatedIds: RepeatedIds) {
   const run = randomUUID().slice(0, 8);
   const stream = (name: string) => `contract${run}-${name}`;
   const event = (type: string, data: unknown = {}): NewEvent => ({
@@ -126,6 +132,28 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       const again = await store.appendToStream(s, events, 'no_stream');
       t.same(again, first);
       t.equal((await store.readStream(s)).length, 2);
+    });
+
+    t.test('repeated ids with the expected revision first used: the first result, nothing written, even after the stream moved on', async (t) => {
+      const s = stream('repeat-same');
+      await store.appendToStream(s, [event('A')], 'no_stream');
+      const events = [event('B'), event('C')];
+      const first = await store.appendToStream(s, events, 0);
+      await store.appendToStream(s, [event('D')], 2);
+      t.same(await store.appendToStream(s, events, 0), first);
+      t.same((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C', 'D']);
+    });
+
+    t.test(`repeated ids with another expected revision: ${repeatedIds === 'anyRevision' ? 'still the first result' : 'a conflict'}, nothing written`, async (t) => {
+      const s = stream('repeat-other');
+      await store.appendToStream(s, [event('A')], 'no_stream');
+      const events = [event('B'), event('C')];
+      const first = await store.appendToStream(s, events, 0);
+      await store.appendToStream(s, [event('D')], 2);
+      const again = store.appendToStream(s, events, 1);
+      if (repeatedIds === 'anyRevision') t.same(await again, first);
+      else await t.rejects(again, WrongExpectedRevisionError);
+      t.same((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C', 'D']);
     });
 
     t.test('a read from past the end of a stream sees what is appended after it, even after an append retried late', async (t) => {

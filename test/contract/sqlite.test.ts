@@ -13,5 +13,6 @@ eventStoreContract(
   'sqlite',
   async () => openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 }),
   async () => openSqliteEventStore(join(dir, `empty-${randomUUID()}.sqlite`), { pollIntervalMs: 50 }),
+  'anyRevision',
 );
 readModelContract(t, 'sqlite', async () => openSqliteReadModel(join(dir, 'readmodel.sqlite')));
