@@ -83,6 +83,7 @@ async function stopServer(server) {
 
 // ---- requests ------------------------------------------------------------------------------
 
+const progress = (line) => process.stderr.write(`[hostile] ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One request with a deadline: {status, bytes, ms}; status 0 when it failed or timed out. */
@@ -196,6 +197,7 @@ const READS = (id) => [
 async function corpusPhase(server) {
   const rows = [];
   for (const { name, make } of corpus) {
+    progress(`${name}: upload and read`);
     const first = make();
     const create = await measured(server, 'PUT', `/api/matches/${name}`, { body: first });
     const replace = await measured(server, 'PUT', `/api/matches/${name}`, { body: make({ round: 1 }).replace(/}$/, ',"round":1}') });
@@ -230,7 +232,10 @@ const ATTACKS = {
             new Promise((resolve) => {
               const socket = connect({ host: '127.0.0.1', port: server.port, localAddress: `127.0.0.${2 + ((opened + i) % 50)}` });
               let head = '';
+              let settled = false;
               const done = (ok) => {
+                if (settled) return;
+                settled = true;
                 if (ok) {
                   accepted += 1;
                   held.push(socket);
@@ -242,6 +247,7 @@ const ATTACKS = {
               };
               socket.setTimeout(5000, () => done(false));
               socket.on('error', () => done(false));
+              socket.on('close', () => done(false));
               socket.on('data', (chunk) => {
                 if (head.length > 0) return;
                 head = chunk.toString('latin1');
@@ -321,6 +327,7 @@ const ATTACKS = {
 // ---- one server's run ----------------------------------------------------------------------
 
 async function runAgainst(script) {
+  progress(`server ${script}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-hostile-'));
   const state = { peakRss: 0, exits: 0 };
   let server = await startServer(script, dataDir, state);
@@ -336,6 +343,7 @@ async function runAgainst(script) {
     await restartIfNeeded();
     const attacks = {};
     for (const [name, attack] of Object.entries(ATTACKS)) {
+      progress(`attack ${name}`);
       const exitsBefore = state.exits;
       attacks[name] = await attack(server);
       attacks[name].exited = state.exits > exitsBefore;
