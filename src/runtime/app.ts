@@ -21,6 +21,7 @@ import { assets } from '../http/public/assets.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
 import { createCurrentPublicView } from '../http/public/publicViews.js';
+import { createRenderedCache } from '../http/public/renderedPages.js';
 import { checkpointSignal } from '../live/changeSignal.js';
 import { createMatchFeed } from '../live/matchFeed.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
@@ -123,7 +124,10 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   });
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
+  // Pages, embeds, API answers and QR codes share one byte budget.
+  const renderedCache = createRenderedCache(config.pageCacheBytes);
   await app.register(matchApi, {
+    cache: renderedCache,
     matches,
     currentPublicView,
     eventStore: engine.eventStore,
@@ -132,7 +136,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
   });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true });
+  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });
   await app.register(assets, { compress: true });
   const feed = createMatchFeed({
     signal: checkpointSignal({
