@@ -53,7 +53,7 @@ const accessLines = (app: TestApp, url: string) => logLines<AccessLine>(app.logs
 /** A match of about `bytes` bytes, named, with `v` in it. */
 function match(bytes: number, v = 0) {
   const base = fixture({ seed: 7, actions: 40 });
-  const rallies = Array.from({ length: Math.ceil(bytes / 45) }, (_, i) => ({ rally: i, note: `point ${(i * 7919) % 10007} to ${i % 3 ? 'home' : 'away'}` }));
+  const rallies = Array.from({ length: Math.ceil(bytes / 42) }, (_, i) => ({ rally: i, note: `point ${(i * 7919) % 10007} to ${i % 3 ? 'home' : 'away'}` }));
   return { ...base, homeTeam: { name: 'Lakeside Herons', setsWon: v }, awayTeam: { name: 'Old Harbour Owls', setsWon: 0 }, rallies, v };
 }
 
