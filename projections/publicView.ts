@@ -1,4 +1,6 @@
+import { decodedPayload } from '../src/domain/decodedPayloads.js';
 import type { JsonText } from '../src/domain/jsonText.js';
+import { matchTeamNames } from '../src/domain/matchPayload.js';
 import { decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
@@ -22,7 +24,18 @@ export interface PublicViewDoc {
   protected: boolean;
   /** How many versions the match has had: 1 after creation, +1 per replacement. */
   versions: number;
+  /**
+   * The current version's team names (at most TEAM_NAME_MAX characters each), so that titles
+   * (the history page) need no payload. Absent on documents projected by older releases.
+   */
+  teams?: { home: string | null; away: string | null };
 }
+
+/**
+ * The team names of a match event's payload, parsed once for every projection of this process
+ * (or taken as the request that wrote it parsed it).
+ */
+const teamsOf = (event: MatchEvent, recorded: RecordedEvent): PublicViewDoc['teams'] => matchTeamNames(decodedPayload(recorded.id, event.data.payload).body);
 
 /** Reads a match's public view; documents in this collection are only ever written below. */
 export async function readPublicView(reader: Pick<ReadModelReader, 'get'>, id: string): Promise<PublicViewDoc | null> {
@@ -61,10 +74,11 @@ export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, r
         updatedAt: recorded.recordedAt,
         protected: event.data.protection === 'protected',
         versions: 1,
+        teams: teamsOf(event, recorded),
       };
     case 'MatchReplaced':
       if (doc === null) return null;
-      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1 };
+      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1, teams: teamsOf(event, recorded) };
   }
 }
 

@@ -37,6 +37,8 @@ t.test('a bad variable fails with one line naming it', async (t) => {
     [{ MAX_BYTES_IN_FLIGHT: '2048' }, 'MAX_BYTES_IN_FLIGHT', /at least MAX_BODY_BYTES/],
     [{ MAX_JSON_DEPTH: '1' }, 'MAX_JSON_DEPTH', /integer from 2/],
     [{ REQUEST_TIMEOUT_MS: 'soon' }, 'REQUEST_TIMEOUT_MS', /integer/],
+    [{ PAGE_CACHE_BYTES: '48MB' }, 'PAGE_CACHE_BYTES', /integer from 0/],
+    [{ PAGE_CACHE_BYTES: '-1' }, 'PAGE_CACHE_BYTES', /integer from 0/],
   ];
   for (const [env, variable, problem] of bad) {
     try {
@@ -67,4 +69,10 @@ t.test('limits of issue 10: defaults and forms', async (t) => {
   t.match(loadConfig({ WRITE_RATE_LIMIT: '5/second' }).writeRateLimit, { max: 5, windowMs: 1000 });
   t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+});
+
+t.test('PAGE_CACHE_BYTES: 48 MiB unless set; 0 keeps nothing', async (t) => {
+  t.equal(loadConfig({}).pageCacheBytes, 48 * 1024 * 1024);
+  t.equal(loadConfig({ PAGE_CACHE_BYTES: '0' }).pageCacheBytes, 0);
+  t.equal(loadConfig({ PAGE_CACHE_BYTES: '134217728' }).pageCacheBytes, 128 * 1024 * 1024);
 });

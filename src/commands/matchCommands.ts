@@ -89,10 +89,10 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync,
       };
-      // This process's projections take the payload as the request parsed it, where they read it:
-      // the history compares a later version, a club sync copies it. Else it is not kept.
+      // This process's projections take the payload as the request parsed it: the public view
+      // keeps its team names, the history compares a later version, a club sync copies it.
       const onAppending = (event: MatchStreamEvent, eventId: string) => {
-        if (input.body !== undefined && (event.type === 'MatchReplaced' || (event.type === 'MatchCreated' && clubSync !== null))) {
+        if (input.body !== undefined && (event.type === 'MatchReplaced' || event.type === 'MatchCreated')) {
           rememberDecodedPayload(eventId, input.body, summary);
         }
       };

@@ -381,6 +381,26 @@ function startedAt(g: Obj): string | null {
   return first(text(g.startedAt), text(g.date), text(g.startTime), text(g.gameTimeUTC), date !== null && kickOff !== null ? `${date}T${kickOff}` : date);
 }
 
+/** Longest team name a public view keeps for titles. */
+export const TEAM_NAME_MAX = 200;
+
+/**
+ * The team names summarizeMatch would give (cut to TEAM_NAME_MAX), reading only the fields
+ * that name teams: no copy of the payload's top level, whatever its width.
+ */
+export function matchTeamNames(payload: unknown): { home: string | null; away: string | null } {
+  const body = isObj(payload) ? payload : {};
+  const inner = isObj(body.game) && (isObj(body.game.homeTeam) || Array.isArray(body.game.actions)) ? body.game : {};
+  const fields = ['homeTeam', 'awayTeam', 'home', 'away', 'teams', 'home_team', 'away_team', 'home_team_name', 'away_team_name', 'score'] as const;
+  const g: Obj = {};
+  for (const field of fields) {
+    if (Object.hasOwn(inner, field)) g[field] = inner[field];
+    else if (Object.hasOwn(body, field)) g[field] = body[field];
+  }
+  const { home, away } = teams(g);
+  return { home: home.name?.slice(0, TEAM_NAME_MAX) ?? null, away: away.name?.slice(0, TEAM_NAME_MAX) ?? null };
+}
+
 export function summarizeMatch(payload: unknown): MatchSummary {
   const body = isObj(payload) ? payload : {};
   const g = gameOf(body);

@@ -21,6 +21,7 @@ import { assets } from '../http/public/assets.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
 import { createCurrentPublicView } from '../http/public/publicViews.js';
+import { createRenderedCache, type RenderedCache } from '../http/public/renderedPages.js';
 import { checkpointSignal } from '../live/changeSignal.js';
 import { createMatchFeed } from '../live/matchFeed.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Login and sign-up attempts allowed per client address (tests lower them). */
   dashboardRateLimits?: ClubDashboardDeps['rateLimits'];
+  /** Where rendered bodies are kept (default: a cache of PAGE_CACHE_BYTES); tests pass one to weigh it. */
+  renderedCache?: RenderedCache;
 }
 
 /** Headers whose values are secrets: never written to a log. */
@@ -56,7 +59,7 @@ const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes) }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
     // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a
@@ -123,7 +126,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   });
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
+  // Pages, embeds, API answers and QR codes share one byte budget.
   await app.register(matchApi, {
+    cache: renderedCache,
     matches,
     currentPublicView,
     eventStore: engine.eventStore,
@@ -132,7 +137,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
   });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true });
+  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });
   await app.register(assets, { compress: true });
   const feed = createMatchFeed({
     signal: checkpointSignal({

@@ -51,6 +51,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Events waiting and no checkpoint moving for this long: /readyz says no projection is making progress. */
   projectionStallMs: number;
+  /** Bytes of rendered pages, embeds, API answers and QR codes kept (compressed copies included); 0 keeps none. */
+  pageCacheBytes: number;
 }
 
 
@@ -147,6 +149,12 @@ function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: numbe
   return value;
 }
 
+/**
+ * 48 MiB: about 250 live matches' pages, embeds and API answers (~150 KB each with their copies)
+ * beside a server that holds ~200 MB resident under sustained uploads, for ~250 MB in all.
+ */
+const DEFAULT_PAGE_CACHE_BYTES = 48 * 1024 * 1024;
+
 export interface LoadConfigOptions {
   /** Processes that never hash write tokens (projection workers) need no WRITE_TOKEN_KEY. */
   hashesWriteTokens?: boolean;
@@ -205,5 +213,6 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     trustProxy: trustProxy(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
+    pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', DEFAULT_PAGE_CACHE_BYTES, 0, 16 * 1024 * 1024 * 1024),
   };
 }

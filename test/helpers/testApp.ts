@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildApp, type App } from '../../src/runtime/app.js';
+import { type AppDeps, buildApp, type App } from '../../src/runtime/app.js';
 import { type Config, loadConfig } from '../../src/runtime/config.js';
 import { type Engine, openEngine } from '../../src/runtime/engine.js';
 import { loadWriteTokenKey } from '../../src/runtime/writeTokenKey.js';
@@ -32,6 +32,7 @@ export function tempDataDir(t: { teardown(fn: () => void): void }, prefix = 'mat
 export async function startTestApp(
   t: { teardown(fn: () => void | Promise<void>): void },
   env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'renderedCache'> = {},
 ): Promise<TestApp> {
   const dataDir = env.DATA_DIR ?? tempDataDir(t);
   // test/e2e/httpOnWorkers.test.ts reruns the HTTP suites with read models on MongoDB and a worker process.
@@ -56,6 +57,7 @@ export async function startTestApp(
     engine,
     writeTokenKey: loadWriteTokenKey(config),
     logStream: stream,
+    ...deps,
   });
   const built = app;
   let closed = false;

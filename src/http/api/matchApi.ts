@@ -9,13 +9,12 @@ import { asJsonText, withPayload } from '../../domain/jsonText.js';
 import type { WriteVia } from '../../domain/matchEvents.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import { readMatchAt } from '../../history/historyQueries.js';
-import { createLru } from '../../platform/lru.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { readPublicPayload } from '../../../projections/publicView.js';
 import type { CurrentPublicView } from '../public/publicViews.js';
 import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
-import { notModified } from '../public/renderedPages.js';
+import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../public/renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
@@ -28,6 +27,8 @@ export interface MatchApiDeps {
   writeRateLimit: RateLimit | null;
   /** 429 after repeated 403s on one match from one address (TOKEN_FAILURE_LIMIT); null: off. */
   tokenFailures: TokenFailureThrottle | null;
+  /** Answers kept as bytes, in the byte budget shared with the pages (PAGE_CACHE_BYTES). */
+  cache: RenderedCache;
 }
 
 const CLUB_SYNC_DESCRIPTION =
@@ -37,7 +38,7 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache }) => {
   // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
   // one count for POST and PUT together; reads are not limited.
   await app.register(fastifyRateLimit, {
@@ -47,13 +48,6 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
   });
-  /**
-   * Answers by match and revision, as UTF-8 bytes: a revision fixes the whole answer, so a match
-   * followed by many viewers is read from the log and encoded once per upload. A few live
-   * matches at a time are what is watched; 64 answers of ~100 KB bound the memory.
-   */
-  const views = createLru<Buffer>(64);
-
   async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const raw = request.rawJson;
     if (raw === null) throw validationError('send the match as a JSON object');
@@ -134,10 +128,18 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     },
   );
 
+  const JSON_TYPE = 'application/json; charset=utf-8';
+
+  /**
+   * GET answers by match and revision, kept as UTF-8 bytes with their compressed copies: a
+   * revision fixes the whole answer, so each is read from the log, encoded and compressed once.
+   */
   app.get(
     '/api/matches/:id',
     {
       config: { rateLimit: false },
+      // Sent as kept bytes, compressed once per answer: @fastify/compress must not compress them again.
+      compress: false,
       schema: {
         tags: ['matches'],
         summary: 'View a match',
@@ -152,42 +154,46 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     async (request, reply) => {
       const { id } = request.params;
       const { revision } = request.query;
-      // Already JSON text: Fastify sends strings as they are, so widen the typed reply to say so.
-      const untyped: FastifyReply = reply.type('application/json; charset=utf-8');
+      // Sent as bytes: widen the typed reply to say so.
+      const untyped: FastifyReply = reply;
       if (revision !== undefined) {
         const { version, created, head } = await readMatchAt(eventStore, id, revision);
-        const meta = {
-          id,
-          url: matchUrl(id),
-          createdAt: created.recordedAt,
-          updatedAt: version.recordedAt,
-          revision: version.revision,
-          protected: created.content.protection === 'protected',
-          latestRevision: head,
-        };
-        return untyped.send(withPayload(meta, asJsonText(version.content.payloadText)));
+        // The answer names the newest revision too, so it is kept per version and head.
+        const etag = `"r${version.revision}h${head}"`;
+        const body = await cachedBody(request, cache, `api\0${id}\0${version.revision}\0${head}`, () => {
+          const meta = {
+            id,
+            url: matchUrl(id),
+            createdAt: created.recordedAt,
+            updatedAt: version.recordedAt,
+            revision: version.revision,
+            protected: created.content.protection === 'protected',
+            latestRevision: head,
+          };
+          return renderedBody(withPayload(meta, asJsonText(version.content.payloadText)), JSON_TYPE, { etag });
+        });
+        untyped.header('cache-control', 'no-cache');
+        return sendRendered(request, untyped, body, true);
       }
       const doc = await currentPublicView(id);
       if (doc === null) throw notFound(`no match with id "${id}"`);
       const etag = `"r${doc.revision}"`;
       untyped.header('etag', etag).header('cache-control', 'no-cache');
       if (notModified(request, etag)) return untyped.code(304).send();
-      const key = `${doc.id}\0${doc.revision}`;
-      const cached = views.get(key);
-      if (cached !== undefined) return untyped.send(cached);
-      const meta = {
-        id: doc.id,
-        url: matchUrl(doc.id),
-        createdAt: doc.createdAt,
-        updatedAt: doc.updatedAt,
-        revision: doc.revision,
-        versions: doc.versions,
-        protected: doc.protected,
-      };
-      // The payload text is sent as stored in the log, without a parse and re-serialise.
-      const body = Buffer.from(withPayload(meta, await readPublicPayload(eventStore, doc)));
-      views.set(key, body);
-      return untyped.send(body);
+      const body = await cachedBody(request, cache, `api\0${doc.id}\0${doc.revision}`, async () => {
+        const meta = {
+          id: doc.id,
+          url: matchUrl(doc.id),
+          createdAt: doc.createdAt,
+          updatedAt: doc.updatedAt,
+          revision: doc.revision,
+          versions: doc.versions,
+          protected: doc.protected,
+        };
+        // The payload text is sent as stored in the log, without a parse and re-serialise.
+        return renderedBody(withPayload(meta, await readPublicPayload(eventStore, doc)), JSON_TYPE, { etag });
+      });
+      return sendRendered(request, untyped, body, true);
     },
   );
 };

@@ -119,5 +119,5 @@ export const HistoryResponse = Type.Object({
 });
 
 export const RevisionQuery = Type.Object({
-  revision: Type.Optional(Type.Integer({ minimum: 0, description: 'Show the match as it was at this revision (from the log).' })),
+  revision: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Show the match as it was at this revision (from the log).' })),
 });

@@ -1,19 +1,20 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../../domain/errors.js';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { summarizeMatch } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import { readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { type PublicViewDoc, readPublicMatch, readPublicPayload } from '../../../projections/publicView.js';
+import { type PublicViewDoc, readPublicPayload } from '../../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
 import { renderHistoryPage } from './views/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
-import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage } from './views/matchPage.js';
+import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, type TeamNames } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
-import { pageErrorHandler } from '../errorHandling.js';
+import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
-import { createRenderedCache, type RenderedBody, renderedBody, sendRendered } from './renderedPages.js';
+import { createLru } from '../../platform/lru.js';
+import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from './renderedPages.js';
 
 interface PageQuery {
   revision?: string;
@@ -21,6 +22,15 @@ interface PageQuery {
   from?: string;
   part?: string;
 }
+
+/** A revision from a query string: a whole number from 0 to Number.MAX_SAFE_INTEGER, or null when absent or malformed. */
+function revisionParam(value: string | undefined): number | null {
+  if (value === undefined || !/^\d{1,16}$/.test(value)) return null;
+  const revision = Number(value);
+  return Number.isSafeInteger(revision) ? revision : null;
+}
+
+export type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
 
 export interface MatchPageDeps {
   readModel: ReadModelReader;
@@ -30,29 +40,47 @@ export interface MatchPageDeps {
   matchUrl: (id: string) => string;
   /** Whether to send compressed bytes (the app registers @fastify/compress too). */
   compress: boolean;
+  /** Rendered bodies, in the byte budget shared with the API's answers (PAGE_CACHE_BYTES). */
+  cache: RenderedCache;
+  /** The renderers; a test replaces one to see a failing render kept as its error page. */
+  renderers?: Partial<Record<Rendering, (view: MatchPageView) => string>>;
 }
-
-/** A non-negative integer from a query string, or null when absent or malformed. */
-function revisionParam(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
-}
-
-type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
 
 /**
  * The public pages of a match: server-rendered HTML that works without JavaScript; one
- * same-origin script adds live updates. Pages of the current version are rendered once per
- * revision and kept as bytes (and compressed bytes), with an ETag for conditional GETs.
+ * same-origin script adds live updates. Every page is rendered once per revision, the current
+ * and the old ones alike, and kept as bytes (and compressed bytes) with an ETag for conditional
+ * GETs; a render that fails is kept as its error page, so repeating the request costs nothing.
  */
-export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, currentPublicView, eventStore, matchUrl, compress }) => {
+export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, currentPublicView, eventStore, matchUrl, compress, cache, renderers = {} }) => {
   app.addHook('onRequest', async (_request, reply) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
 
   // The app's one error mapping, rendered as a page (a missing match is the HTML 404).
   app.setErrorHandler(pageErrorHandler(renderMatchErrorPage));
-  const rendered = createRenderedCache(400);
   const noMatch = (id: string) => notFound(`no match with id "${id}"`);
+
+  const RENDER: Record<Rendering, (view: MatchPageView) => string> = {
+    page: renderMatchPage,
+    main: renderMatchMain,
+    embed: renderEmbedPage,
+    embedMain: renderEmbedMain,
+    ...renderers,
+  };
+
+  /**
+   * `view()` rendered, or, when that throws, the error page of the app's one mapping (which
+   * logs the failure). Only the render is guarded: a failed read of the store is not kept.
+   */
+  function rendered(request: FastifyRequest, rendering: Rendering, view: () => MatchPageView): RenderedBody {
+    try {
+      return renderedBody(RENDER[rendering](view()));
+    } catch (error) {
+      const answered = errorAnswer((error instanceof Error ? error : new Error(String(error))) as FastifyError, request);
+      return renderedBody(renderMatchErrorPage(answered), 'text/html; charset=utf-8', { status: answered.statusCode });
+    }
+  }
 
   const viewOf = (doc: PublicViewDoc, payload: string): MatchPageView => ({
     id: doc.id,
@@ -65,56 +93,56 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     summary: summarizeMatch(JSON.parse(payload)),
   });
 
-  const RENDER: Record<Rendering, (view: MatchPageView) => string> = {
-    page: renderMatchPage,
-    main: renderMatchMain,
-    embed: renderEmbedPage,
-    embedMain: renderEmbedMain,
-  };
-
   /**
    * The current version, rendered once per revision (a page depends only on its document).
-   * While the public view's checkpoint has not moved, no document changed, so a cached page
-   * is served after one small checkpoint read instead of reading the match's document.
+   * While the public view's checkpoint has not moved, no document changed, so a kept page is
+   * served after one small checkpoint read instead of reading the match's document.
    */
-  async function current(id: string, rendering: Rendering): Promise<RenderedBody | null> {
+  async function current(request: FastifyRequest, id: string, rendering: Rendering): Promise<RenderedBody | null> {
     const doc = await currentPublicView(id);
     if (doc === null) return null;
-    const key = `${doc.id}\0${doc.revision}\0${rendering}`;
-    let body = rendered.get(key);
-    if (body === undefined) {
-      body = renderedBody(RENDER[rendering](viewOf(doc, await readPublicPayload(eventStore, doc))));
-      rendered.set(key, body);
-    }
-    return body;
+    return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}`, async () => {
+      const payload = await readPublicPayload(eventStore, doc);
+      return rendered(request, rendering, () => viewOf(doc, payload));
+    });
   }
 
   async function serveCurrent(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, rendering: Rendering) {
     const { id } = request.params;
-    const body = isMatchId(id) ? await current(id, rendering) : null;
+    const body = isMatchId(id) ? await current(request, id, rendering) : null;
     if (body === null) throw noMatch(id);
     // Revalidate every time: a live match changes from one minute to the next.
     reply.header('cache-control', 'no-cache');
     return sendRendered(request, reply, body, compress);
   }
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
+  /** An old version: what the log held at `revision`, rendered once per version it resolves to. */
+  async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, given: string) {
     const { id } = request.params;
-    if (request.query.revision === undefined) return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
-    const revision = revisionParam(request.query.revision);
+    const revision = revisionParam(given);
+    if (revision === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${given.slice(0, 40)}"`);
     if (!isMatchId(id)) throw noMatch(id);
-    if (revision === null) throw notFound(`match "${id}" has no revision ${request.query.revision}`);
     const old = await readMatchAt(eventStore, id, revision);
-    return renderMatchPage({
-      id,
-      createdAt: old.created.recordedAt,
-      updatedAt: old.version.recordedAt,
-      protected: old.created.content.protection === 'protected',
-      revision: old.version.revision,
-      publicUrl: matchUrl(id),
-      summary: summarizeMatch(JSON.parse(old.version.content.payloadText)),
-      asOf: { revision: old.version.revision, latestRevision: old.head },
-    });
+    const body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () =>
+      rendered(request, 'page', () => ({
+        id,
+        createdAt: old.created.recordedAt,
+        updatedAt: old.version.recordedAt,
+        protected: old.created.content.protection === 'protected',
+        revision: old.version.revision,
+        publicUrl: matchUrl(id),
+        summary: summarizeMatch(JSON.parse(old.version.content.payloadText)),
+        asOf: { revision: old.version.revision, latestRevision: old.head },
+      })),
+    );
+    // A stored version never changes: clients may keep it (a day, so a release's new assets reach them).
+    reply.header('cache-control', 'public, max-age=86400');
+    return sendRendered(request, reply, body, compress);
+  }
+
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
+    if (request.query.revision !== undefined) return serveRevision(request, reply, request.query.revision);
+    return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
   });
 
   // Only the widget may be framed, by any site: its own CSP says so, without X-Frame-Options.
@@ -124,29 +152,43 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
   });
 
-  const qrCodes = createRenderedCache(200);
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
     if (!isMatchId(id) || (await currentPublicView(id)) === null) throw noMatch(id);
-    let body = qrCodes.get(id);
-    if (body === undefined) {
+    const body = await cachedBody(request, cache, `qr\0${id}`, async () => {
       // Loaded on the first QR code (~10 MB resident), not at start.
       const { default: QRCode } = await import('qrcode');
       const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
-      body = renderedBody(svg, 'image/svg+xml');
-      qrCodes.set(id, body);
-    }
+      return renderedBody(svg, 'image/svg+xml');
+    });
     reply.header('cache-control', 'public, max-age=86400').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
     return sendRendered(request, reply, body, compress);
   });
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/history', { schema: { hide: true } }, async (request, reply) => {
+  /**
+   * Team names for titles of documents projected before the public view kept them: from the
+   * payload, once per version (a few hundred bytes each, 1,000 at most).
+   */
+  const olderTeams = createLru<TeamNames>(1000);
+  async function teamsOf(doc: PublicViewDoc | null): Promise<TeamNames> {
+    if (doc === null) return { home: { name: null }, away: { name: null } };
+    if (doc.teams !== undefined) return { home: { name: doc.teams.home }, away: { name: doc.teams.away } };
+    const key = `${doc.id}\0${doc.revision}`;
+    const known = olderTeams.get(key);
+    if (known !== undefined) return known;
+    const { home, away } = summarizeMatch(JSON.parse(await readPublicPayload(eventStore, doc)));
+    const names = { home: { name: home.name }, away: { name: away.name } };
+    olderTeams.set(key, names);
+    return names;
+  }
+
+  // The timeline needs only the team names of the current version, which the public view keeps: no payload is read.
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/history', { schema: { hide: true } }, async (request) => {
     const { id } = request.params;
     const order = request.query.order === 'oldest' ? 'oldest' : 'newest';
     const from = revisionParam(request.query.from);
     if (!isMatchId(id)) throw noMatch(id);
     const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) });
-    const current = await readPublicMatch(readModel, eventStore, id);
-    return renderHistoryPage({ id, order, page, summary: summarizeMatch(current === null ? null : JSON.parse(current.payload)) });
+    return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)) });
   });
 };

@@ -1,14 +1,13 @@
 import { describeDiff } from '../../../domain/matchDiff.js';
-import type { MatchSummary } from '../../../domain/matchPayload.js';
 import type { HistoryPage } from '../../../history/historyQueries.js';
 import { html } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { matchTitle } from './matchPage.js';
+import { matchTitle, type TeamNames } from './matchPage.js';
 
 export interface HistoryPageView {
   id: string;
-  /** The newest version, for the title. */
-  summary: MatchSummary;
+  /** The newest version's team names, for the title (never the payload: the page stays cheap whatever its size). */
+  teams: TeamNames;
   page: HistoryPage;
   order: 'oldest' | 'newest';
 }
@@ -16,8 +15,8 @@ export interface HistoryPageView {
 const WRITE_LABEL: Record<string, string> = { MatchCreated: 'created', MatchReplaced: 'replaced' };
 
 /** The readable timeline of a match: who changed what, when, and what it said before. */
-export function renderHistoryPage({ id, summary, page, order }: HistoryPageView): string {
-  const title = matchTitle(id, summary);
+export function renderHistoryPage({ id, teams, page, order }: HistoryPageView): string {
+  const title = matchTitle(id, teams);
   const other = order === 'newest' ? 'oldest' : 'newest';
   const rows = page.entries.map((e) => {
     const what = e.content

@@ -22,7 +22,10 @@ export interface MatchPageView {
 
 export const teamName = (name: string | null, fallback: string) => name ?? fallback;
 
-export function matchTitle(id: string, s: MatchSummary): string {
+/** The team names a title needs: a summary's, or the ones the public view keeps (history page). */
+export type TeamNames = { home: Pick<TeamSummary, 'name'>; away: Pick<TeamSummary, 'name'> };
+
+export function matchTitle(id: string, s: TeamNames): string {
   return s.home.name || s.away.name ? `${teamName(s.home.name, 'Home')} vs ${teamName(s.away.name, 'Away')}` : `Match ${id}`;
 }
 
