@@ -11,9 +11,10 @@ export interface ConnectionLimits {
 
 /**
  * Bounds the connections the server holds (server.maxConnections: one more is closed as soon
- * as it is accepted) and keeps running when the process runs out of file descriptors: Node
- * reports a failed accept (EMFILE, ENFILE) as an 'error' on the server, which would otherwise
- * end the process. Both are logged, at most once every few seconds with a count.
+ * as it is accepted) and keeps running when the process runs out of file descriptors. libuv
+ * sheds connections it cannot accept (EMFILE) by itself, with a spare descriptor; when even that
+ * fails, Node reports the failed accept as an 'error' on the server, which would otherwise end
+ * the process. Both are logged, at most once every few seconds with a count.
  */
 export function registerConnectionLimits(app: FastifyInstance, { maxConnections, openFilesLimit }: ConnectionLimits) {
   const server = app.server;
