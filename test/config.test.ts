@@ -35,6 +35,9 @@ t.test('a bad variable fails with one line naming it', async (t) => {
     [{ TOKEN_FAILURE_LIMIT: '0/minute' }, 'TOKEN_FAILURE_LIMIT', /at least 1/],
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY', /addresses\/CIDRs/],
     [{ MAX_BYTES_IN_FLIGHT: '2048' }, 'MAX_BYTES_IN_FLIGHT', /at least MAX_BODY_BYTES/],
+    [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS', /integer from 1/],
+    [{ MAX_LIVE_STREAMS: 'many' }, 'MAX_LIVE_STREAMS', /integer/],
+    [{ MAX_LIVE_STREAMS_PER_ADDRESS: '-1' }, 'MAX_LIVE_STREAMS_PER_ADDRESS', /integer from 0/],
     [{ MAX_JSON_DEPTH: '1' }, 'MAX_JSON_DEPTH', /integer from 2/],
     [{ REQUEST_TIMEOUT_MS: 'soon' }, 'REQUEST_TIMEOUT_MS', /integer/],
   ];
@@ -67,4 +70,16 @@ t.test('limits of issue 10: defaults and forms', async (t) => {
   t.match(loadConfig({ WRITE_RATE_LIMIT: '5/second' }).writeRateLimit, { max: 5, windowMs: 1000 });
   t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+});
+
+t.test('connection caps of issue 33: defaults stay under the open-files limit, explicit values win', async (t) => {
+  t.match(loadConfig({}, { openFiles: 20_000 }), { openFilesLimit: 20_000, maxConnections: 18_976, maxLiveStreams: 17_078, maxLiveStreamsPerAddress: 200 });
+  t.match(loadConfig({}, { openFiles: 4096 }), { maxConnections: 3584, maxLiveStreams: 3225, maxLiveStreamsPerAddress: 200 });
+  t.match(loadConfig({}, { openFiles: 1_048_576 }), { maxConnections: 50_000, maxLiveStreams: 20_000 }, 'a high limit: the fixed defaults');
+  t.match(loadConfig({}, { openFiles: null }), { openFilesLimit: null, maxConnections: 50_000, maxLiveStreams: 20_000 }, 'an unknown limit: the fixed defaults');
+  t.match(loadConfig({ MAX_LIVE_STREAMS: '10' }, { openFiles: 4096 }), { maxLiveStreams: 10, maxLiveStreamsPerAddress: 10 }, 'the per-address default is at most the total');
+  t.match(loadConfig({ MAX_CONNECTIONS: '100000' }, { openFiles: 1024 }), { maxConnections: 100_000 }, 'an explicit value wins (the server warns)');
+  const { openFilesLimit } = await import('../src/platform/openFilesLimit.js');
+  t.equal(typeof openFilesLimit(), 'number', 'read from /proc/self/limits on Linux');
+  t.equal(openFilesLimit('/nonexistent/limits'), null);
 });
