@@ -1,31 +1,103 @@
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
 
+export interface BytesInFlightLimits {
+  maxBytesInFlight: number;
+  maxBodyBytes: number;
+}
+
+/** Methods whose bodies are never read: a body declared on them reserves nothing. */
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+const refusal = () => new DomainError('unavailable', 'the server is receiving too many uploads at once (MAX_BYTES_IN_FLIGHT); retry in a few seconds', 2);
+
+/** One client address's bytes in flight, and how many of its uploads hold them. */
+interface AddressShare {
+  bytes: number;
+  uploads: number;
+}
+
+/** One upload's account: bytes counted so far, its address's share, and whether it was refused. */
+interface Upload {
+  bytes: number;
+  share: AddressShare;
+  refused: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The upload's bytes-in-flight account, when it has a body. */
+    bytesInFlight: Upload | null;
+  }
+}
+
 /**
- * A cap on request bodies held at once. Each upload reserves its declared Content-Length (or
- * the body limit when it sends none) before its body is read; beyond the cap it is answered 503
- * with Retry-After, so many concurrent large uploads cannot exhaust memory.
+ * A cap on request body bytes held at once, counted as they arrive: a slow client holds only
+ * what it has sent, never what it declared. An upload is let in while its declared length (or
+ * nothing, when chunked) still fits both the whole budget and its address's share of it (a
+ * quarter, at least one body); one whose bytes then overrun either is answered 503 with
+ * Retry-After at that chunk and the rest of its body is discarded, not held. Bytes are released
+ * when the exchange ends however it ends (answered, refused or aborted). GET and HEAD reserve nothing.
+ *
+ * Counting costs a counter per chunk: the request stream's own `push` (which Node's HTTP parser
+ * calls with each body chunk as it is read from the socket) is wrapped once per upload.
  */
-export function registerBytesInFlight(app: FastifyInstance, { maxBytesInFlight, maxBodyBytes }: { maxBytesInFlight: number; maxBodyBytes: number }) {
+export function registerBytesInFlight(app: FastifyInstance, { maxBytesInFlight, maxBodyBytes }: BytesInFlightLimits) {
+  const addressShare = Math.max(maxBodyBytes, Math.floor(maxBytesInFlight / 4));
+  const shares = new Map<string, AddressShare>();
   let inFlight = 0;
+  app.decorateRequest('bytesInFlight', null);
+
+  function overrun(request: FastifyRequest, upload: Upload) {
+    upload.refused = true;
+    request.log.warn({ inFlight, address: request.ip, addressBytes: upload.share.bytes, maxBytesInFlight, addressShare }, 'upload refused: too many request bytes in flight');
+    // Heard by the body parser, which answers the error; without one yet, preParsing refuses it.
+    if (request.raw.listenerCount('error') > 0) request.raw.emit('error', refusal());
+  }
+
   app.addHook('onRequest', async (request, reply) => {
     const declared = request.headers['content-length'];
     const chunked = request.headers['transfer-encoding'] !== undefined;
-    if (declared === undefined && !chunked) return;
-    const length = Number(declared);
-    // Larger than the body limit: Fastify answers 413 without holding it.
-    if (Number.isFinite(length) && length > maxBodyBytes) return;
-    const reserved = Number.isFinite(length) && !chunked ? length : maxBodyBytes;
-    if (reserved === 0) return;
-    if (inFlight + reserved > maxBytesInFlight) {
-      request.log.warn({ inFlight, reserved, maxBytesInFlight }, 'upload refused: too many request bytes in flight');
-      throw new DomainError('unavailable', 'the server is receiving too many uploads at once (MAX_BYTES_IN_FLIGHT); retry in a few seconds', 2);
+    if ((declared === undefined && !chunked) || BODYLESS.has(request.method)) return;
+    const length = chunked ? 0 : Number(declared);
+    // Empty, or larger than the body limit (Fastify answers 413 without holding it).
+    if (!chunked && (!(length > 0) || length > maxBodyBytes)) return;
+    const share = shares.get(request.ip) ?? { bytes: 0, uploads: 0 };
+    if (inFlight + length > maxBytesInFlight || share.bytes + length > addressShare) {
+      request.log.warn({ inFlight, declared: length, address: request.ip, addressBytes: share.bytes, maxBytesInFlight, addressShare }, 'upload refused: too many request bytes in flight');
+      throw refusal();
     }
-    inFlight += reserved;
+    if (share.uploads === 0) shares.set(request.ip, share);
+    share.uploads += 1;
+    const upload: Upload = { bytes: 0, share, refused: false };
+    request.bytesInFlight = upload;
+    const raw: IncomingMessage = request.raw;
+    const push = raw.push;
+    raw.push = (chunk: unknown, encoding?: BufferEncoding) => {
+      if (chunk instanceof Buffer && !upload.refused) {
+        upload.bytes += chunk.length;
+        share.bytes += chunk.length;
+        inFlight += chunk.length;
+        if (inFlight > maxBytesInFlight || share.bytes > addressShare) overrun(request, upload);
+      }
+      return push.call(raw, chunk, encoding);
+    };
     // Released once, however the exchange ends (answered, refused or aborted).
     reply.raw.once('close', () => {
-      inFlight -= reserved;
+      inFlight -= upload.bytes;
+      share.bytes -= upload.bytes;
+      upload.bytes = 0;
+      upload.refused = true;
+      share.uploads -= 1;
+      if (share.uploads === 0) shares.delete(request.ip);
     });
   });
+
+  // Bytes that overran the budget before the body parser listened.
+  app.addHook('preParsing', async (request) => {
+    if (request.bytesInFlight?.refused === true) throw refusal();
+  });
+
   return { bytesInFlight: () => inFlight };
 }

@@ -1,4 +1,4 @@
-import type { ChangeSignal } from './changeSignal.js';
+import type { ChangeSignal, Touched } from './changeSignal.js';
 
 export type RevisionListener = (revision: number) => void;
 
@@ -16,23 +16,34 @@ export interface MatchFeed {
 
 export interface MatchFeedDeps {
   signal: ChangeSignal;
-  /** Current revisions of the given matches (absent when deleted): one query for all. */
+  /** Current revisions of the given matches (absent when deleted): one query for all; only those a change touched. */
   readRevisions(matchIds: string[]): Promise<Map<string, number>>;
   onError?(error: unknown): void;
 }
 
 /**
- * The fan-out hub of live pages: one entry per watched match, refreshed when the change
- * signal fires. The signal runs only while someone watches.
+ * The fan-out hub of live pages: one entry per watched match. A change reads the watched
+ * matches it touched (all of them only when the signal cannot say which), so a write costs
+ * the same however many matches are watched. The signal runs only while someone watches.
  */
 export function createMatchFeed({ signal, readRevisions, onError }: MatchFeedDeps): MatchFeed {
   const watched = new Map<string, { revision: number; listeners: Set<RevisionListener> }>();
   let stopSignal: (() => void) | null = null;
   let refreshing: Promise<void> | null = null;
-  let again = false;
+  /** What changed since the last refresh began: every match, or these ids. */
+  let pendingAll = false;
+  let pendingIds = new Set<string>();
 
   async function refresh(): Promise<void> {
-    const ids = [...watched.keys()];
+    let ids: string[];
+    if (pendingAll) {
+      ids = [...watched.keys()];
+    } else {
+      ids = [];
+      for (const id of pendingIds) if (watched.has(id)) ids.push(id);
+    }
+    pendingAll = false;
+    pendingIds = new Set();
     if (ids.length === 0) return;
     const revisions = await readRevisions(ids);
     for (const [id, revision] of revisions) {
@@ -43,20 +54,17 @@ export function createMatchFeed({ signal, readRevisions, onError }: MatchFeedDep
     }
   }
 
-  /** Refreshes coalesce: a change during a refresh runs exactly one more afterwards. */
-  function onChange() {
-    if (refreshing) {
-      again = true;
-      return;
-    }
+  /** Refreshes coalesce: changes during a refresh make exactly one more afterwards, of what they touched. */
+  function onChange(touched: Touched) {
+    if (touched === null) pendingAll = true;
+    else if (!pendingAll) for (const id of touched) if (watched.has(id)) pendingIds.add(id);
+    if (refreshing) return;
+    if (!pendingAll && pendingIds.size === 0) return;
     refreshing = refresh()
       .catch((error: unknown) => onError?.(error))
       .finally(() => {
         refreshing = null;
-        if (again) {
-          again = false;
-          onChange();
-        }
+        if (pendingAll || pendingIds.size > 0) onChange([]);
       });
   }
 

@@ -30,6 +30,7 @@ import { registerValidation } from '../http/api/validation.js';
 import { redactUrl } from '../platform/redactUrl.js';
 import { AccessLogOnly, registerAccessLogNotes } from '../http/accessLog.js';
 import { registerBytesInFlight } from '../http/bytesInFlight.js';
+import { registerConnectionLimits } from '../http/connections.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
@@ -105,6 +106,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   registerErrorHandling(app);
   registerEarlyReplies(app);
   registerBytesInFlight(app, config);
+  registerConnectionLimits(app, config);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
@@ -141,8 +143,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   await app.register(assets, { compress: true });
   const feed = createMatchFeed({
     signal: checkpointSignal({
-      checkpoint: engine.publicViewCheckpoint,
-      localCommit: engine.publicViewCommitted,
+      // The stored checkpoint: it moves only by commits, which this process hears when they are its own.
+      checkpoint: () => engine.readModel.getCheckpoint(PUBLIC_VIEW),
+      localCommits: engine.publicViewCommits,
       onError: (error) => app.log.warn({ err: error }, 'live updates: reading the public view checkpoint failed'),
     }),
     readRevisions: async (ids) => {
@@ -152,7 +155,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading watched matches failed'),
   });
   app.addHook('onClose', async () => feed.close());
-  await app.register(liveUpdates, { feed, readModel: engine.readModel });
+  await app.register(liveUpdates, { feed, readModel: engine.readModel, maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
   if (!config.runProjections) {
     app.log.warn(

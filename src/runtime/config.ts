@@ -1,6 +1,7 @@
 import type { RateLimit } from '../http/api/tokenFailures.js';
 import { resolve } from 'node:path';
 import { redactUrl } from '../platform/redactUrl.js';
+import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
 
 export type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -53,6 +54,14 @@ export interface Config {
   projectionStallMs: number;
   /** Bytes of rendered pages, embeds, API answers and QR codes kept (compressed copies included); 0 keeps none. */
   pageCacheBytes: number;
+  /** The process's soft open-files limit (`ulimit -n`) when known: the connection caps' defaults stay below it. */
+  openFilesLimit: number | null;
+  /** Client connections held at once (server.maxConnections); beyond it new ones are closed at once. */
+  maxConnections: number;
+  /** Live update streams (GET /match/:id/live) held at once; beyond it 503 with Retry-After. */
+  maxLiveStreams: number;
+  /** Live update streams one client address may hold; beyond it 429 with Retry-After. */
+  maxLiveStreamsPerAddress: number;
 }
 
 
@@ -158,10 +167,25 @@ const DEFAULT_PAGE_CACHE_BYTES = 48 * 1024 * 1024;
 export interface LoadConfigOptions {
   /** Processes that never hash write tokens (projection workers) need no WRITE_TOKEN_KEY. */
   hashesWriteTokens?: boolean;
+  /** The soft open-files limit (tests); read from /proc/self/limits by default. */
+  openFiles?: number | null;
+}
+
+/**
+ * Connection caps whose defaults keep every stream and connection below the open-files limit
+ * (with headroom for the stores); an explicit value wins, and the server warns when it does not fit.
+ */
+function connectionCaps(env: Env, limit: number | null) {
+  const budget = limit === null ? 50_000 : connectionBudget(limit);
+  const maxConnections = integer(env, 'MAX_CONNECTIONS', Math.min(50_000, budget), 1, 1_000_000);
+  // A tenth of the connections stays free for page loads and uploads while streams are full.
+  const maxLiveStreams = integer(env, 'MAX_LIVE_STREAMS', Math.max(1, Math.min(20_000, maxConnections - Math.ceil(maxConnections / 10))), 0, 1_000_000);
+  const maxLiveStreamsPerAddress = integer(env, 'MAX_LIVE_STREAMS_PER_ADDRESS', Math.min(200, Math.max(1, maxLiveStreams)), 0, 1_000_000);
+  return { openFilesLimit: limit, maxConnections, maxLiveStreams, maxLiveStreamsPerAddress };
 }
 
 /** Reads and checks the environment; throws one ConfigError naming the bad variable. */
-export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }: LoadConfigOptions = {}): Config {
+export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, openFiles = openFilesLimit() }: LoadConfigOptions = {}): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -214,5 +238,6 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', DEFAULT_PAGE_CACHE_BYTES, 0, 16 * 1024 * 1024 * 1024),
+    ...connectionCaps(env, openFiles),
   };
 }

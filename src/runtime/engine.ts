@@ -1,6 +1,8 @@
 import type { Config } from './config.js';
 import { openEventStore } from '../eventstore/openEventStore.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
+import type { LocalCommits } from '../live/changeSignal.js';
+import { reportingPublicViewCommits } from '../live/publicViewCommits.js';
 import { openReadModel } from '../readmodel/openReadModel.js';
 import type { ReadModelStore } from '../readmodel/readModel.js';
 import { allProjections, readYourWritesProjections } from '../../projections/all.js';
@@ -18,8 +20,8 @@ export interface Engine {
   projectionStatus(): Promise<(ProjectionStatus & { lag: number })[]>;
   /** The public view's checkpoint: from memory where the projection runs in this process, else from the store. */
   publicViewCheckpoint(): Promise<Position | null>;
-  /** Resolves once this process's own public-view projection has committed `position` (false on timeout); null when projections run elsewhere. */
-  publicViewCommitted: ((position: Position, timeoutMs: number) => Promise<boolean>) | null;
+  /** This process's own public-view commits, each with the matches it changed; null when projections run elsewhere. */
+  publicViewCommits: LocalCommits | null;
   close(): Promise<void>;
 }
 
@@ -34,8 +36,9 @@ export async function openEngine(
   const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, logger });
   const readModel = await openReadModel(config.readModelUrl);
   for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
+  const reported = reportingPublicViewCommits(readModel, PUBLIC_VIEW);
   const running: RunningProjection[] = config.runProjections
-    ? runProjections(allProjections, eventStore, readModel, logger)
+    ? runProjections(allProjections, eventStore, reported.store, logger)
     : [];
 
   async function checkpoints(): Promise<Map<string, Position | null>> {
@@ -63,7 +66,7 @@ export async function openEngine(
     eventStore,
     readModel,
     publicViewCheckpoint: async () => (localPublicView ? localPublicView.status().checkpoint : readModel.getCheckpoint(PUBLIC_VIEW)),
-    publicViewCommitted: localPublicView ? (position, timeoutMs) => localPublicView.waitFor(position, timeoutMs) : null,
+    publicViewCommits: localPublicView ? reported.commits : null,
     async waitForReaders(position, timeoutMs, eventTypes) {
       const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
       if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);

@@ -17,9 +17,15 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/bin/server.ts` (or another script that listens, with its args) as a real process on a free loopback port. */
-export async function startServerProcess(env: Record<string, string>, script = mainTs, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...typescriptExecArgv(), script, ...args], {
+/**
+ * Starts `src/bin/server.ts` (or another script that listens, with its args) as a real process on a free loopback port;
+ * with `openFiles`, under `ulimit -n openFiles` (through sh).
+ */
+export async function startServerProcess(env: Record<string, string>, script = mainTs, args: string[] = [], { openFiles }: { openFiles?: number } = {}): Promise<ServerProcess> {
+  const argv = [...typescriptExecArgv(), script, ...args];
+  const [command, commandArgs] =
+    openFiles === undefined ? [process.execPath, argv] : ['sh', ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, ...argv]];
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

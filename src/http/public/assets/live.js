@@ -150,22 +150,45 @@
 
     if (!window.EventSource) return;
     reload.hidden = true;
-    var source = new EventSource(bar.getAttribute('data-live'));
-    source.addEventListener('open', function () {
-      reload.hidden = true;
-      status();
-    });
-    source.addEventListener('revision', function (event) {
-      var data = JSON.parse(event.data);
-      if (typeof data.revision !== 'number') return;
-      if (data.revision > wanted) wanted = data.revision;
-      if (wanted > revision) swap();
-    });
-    source.addEventListener('error', function () {
-      // EventSource reconnects by itself, sending Last-Event-ID.
-      say(source.readyState === EventSource.CLOSED ? 'Live updates stopped.' : 'Reconnecting…', false);
-      reload.hidden = false;
-    });
+    // A refused stream (429/503: the server holds as many as it can) closes for good; a dropped
+    // one is retried by the browser every few seconds. Neither may become thousands of browsers
+    // knocking every 3 s: after a refusal, or a few failed retries in a row, the page shows its
+    // reload link and tries again itself, later each time (30 s, 1 min, 2 min... up to 10 min, jittered).
+    var failures = 0;
+    var pauses = 0;
+    var source = null;
+
+    function connect() {
+      source = new EventSource(bar.getAttribute('data-live'));
+      source.addEventListener('open', function () {
+        failures = 0;
+        pauses = 0;
+        reload.hidden = true;
+        status();
+      });
+      source.addEventListener('revision', function (event) {
+        var data = JSON.parse(event.data);
+        if (typeof data.revision !== 'number') return;
+        if (data.revision > wanted) wanted = data.revision;
+        if (wanted > revision) swap();
+      });
+      source.addEventListener('error', function () {
+        failures += 1;
+        reload.hidden = false;
+        if (source.readyState !== EventSource.CLOSED && failures < 4) {
+          // EventSource reconnects by itself, sending Last-Event-ID.
+          say('Reconnecting…', false);
+          return;
+        }
+        source.close();
+        var delay = Math.min(600, 30 * Math.pow(2, pauses)) * (0.5 + Math.random());
+        pauses += 1;
+        failures = 0;
+        say('Live updates paused: the server is busy. Reload the page for the latest; updates resume by themselves.', false);
+        setTimeout(connect, delay * 1000);
+      });
+    }
+    connect();
     setInterval(function () { if (updatedAt !== null) status(); }, 20000);
   }
 

@@ -1,0 +1,140 @@
+import { connect, type Socket } from 'node:net';
+import t from 'tap';
+import { fixtureText } from '../helpers/fixtures.js';
+import { openLiveStream } from '../helpers/liveStreams.js';
+import { json, startTestApp } from '../helpers/testApp.js';
+
+// Issue 33, items 2, 3 and part of 9, over a real listening server and real sockets.
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An upload that declares `declared` bytes, sends `sent` of them at once, then one byte every `dripMs` (never finishing unless told). */
+function slowUpload(base: string, { declared, sent = 1, dripMs = 500, localAddress = '127.0.0.1', method = 'POST', path = '/api/matches' }: { declared: number; sent?: number; dripMs?: number; localAddress?: string; method?: string; path?: string }) {
+  const { hostname, port } = new URL(base);
+  const socket: Socket = connect({ port: Number(port), host: hostname, localAddress });
+  const received: Buffer[] = [];
+  let writeError: string | null = null;
+  socket.on('data', (chunk) => received.push(chunk));
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    writeError = error.code ?? error.message;
+  });
+  socket.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+  socket.write('a'.repeat(sent));
+  const drip = setInterval(() => socket.writable && socket.write('a'), dripMs);
+  return {
+    /** The answer so far, as text. */
+    response: () => Buffer.concat(received).toString(),
+    writeError: () => writeError,
+    /** Sends `bytes` more at once. */
+    send: (bytes: number) => socket.write('a'.repeat(bytes)),
+    close() {
+      clearInterval(drip);
+      socket.destroy();
+    },
+  };
+}
+
+const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
+
+t.test('item 2: live streams are capped per client address (429) and in all (503), with Retry-After and a JSON message', async (t) => {
+  const { app } = await startTestApp(t, { MAX_LIVE_STREAMS: '5', MAX_LIVE_STREAMS_PER_ADDRESS: '2' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"cap-1"}' })).status, 201);
+  const open = (address: string) => openLiveStream(base, '/match/cap-1/live', address);
+  const first = [await open('127.0.0.2'), await open('127.0.0.2')];
+  t.same(first.map((s) => s.status), [200, 200], 'two streams from one address');
+  t.teardown(() => first.forEach((s) => s.close()));
+
+  const perAddress = await open('127.0.0.2');
+  t.equal(perAddress.status, 429, 'a third from the same address: 429');
+  t.equal(perAddress.headers['retry-after'], '30');
+  t.match(perAddress.headers['content-type'], /^application\/json/);
+  t.match(JSON.parse(perAddress.body), { statusCode: 429, error: 'Too Many Requests', message: /MAX_LIVE_STREAMS_PER_ADDRESS is 2\); reload the page/ });
+
+  const others = [await open('127.0.0.3'), await open('127.0.0.3'), await open('127.0.0.4')];
+  t.teardown(() => others.forEach((s) => s.close()));
+  t.same(others.map((s) => s.status), [200, 200, 200], 'other addresses have their own share');
+  const total = await open('127.0.0.5');
+  t.equal(total.status, 503, 'a sixth stream in all: 503');
+  t.equal(total.headers['retry-after'], '30');
+  t.match(JSON.parse(total.body), { statusCode: 503, error: 'Service Unavailable', message: /\(MAX_LIVE_STREAMS\); reload the page/ });
+  t.equal((await fetch(`${base}/match/cap-1`)).status, 200, 'pages still load while streams are full');
+
+  first[0]!.close();
+  await wait(200);
+  const again = await open('127.0.0.2');
+  t.equal(again.status, 200, 'a closed stream frees its slot, in all and for its address');
+  again.close();
+});
+
+t.test('item 9: a live stream for an unknown id answers the JSON 404 with nosniff, never the id', async (t) => {
+  const { app } = await startTestApp(t);
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  for (const id of ['no-such-match', '%3Cscript%3Ealert(1)%3C%2Fscript%3E']) {
+    const res = await fetch(`${base}/match/${id}/live`, { headers: { accept: 'text/event-stream' } });
+    t.equal(res.status, 404, id);
+    t.match(res.headers.get('content-type'), /^application\/json/);
+    t.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    const body = (await res.json()) as { message: string };
+    t.match(body, { statusCode: 404, error: 'Not Found', message: /no match with this id/ });
+    t.notOk(body.message.includes('no-such-match') || body.message.includes('script'), 'the id is not echoed');
+  }
+});
+
+t.test('item 3: 16 slow uploads declaring 4 MiB each do not block another client (bytes count as they arrive)', async (t) => {
+  // Defaults: MAX_BODY_BYTES 4 MiB, MAX_BYTES_IN_FLIGHT 64 MiB. Declared lengths alone would fill the budget.
+  const { app } = await startTestApp(t, { REQUEST_TIMEOUT_MS: '60000' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const slow = Array.from({ length: 16 }, (_, i) => slowUpload(base, { declared: 4 * 1024 * 1024, localAddress: `127.0.0.${10 + (i % 4)}` }));
+  t.teardown(() => slow.forEach((s) => s.close()));
+  await wait(1200);
+  const payload = fixtureText({ sport: 'volleyball', seed: 5, id: 'not-blocked' });
+  const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: payload });
+  t.equal(res.status, 201, 'another client uploads while 16 slow sockets trickle');
+  const put = await fetch(`${base}/api/matches/not-blocked`, { method: 'PUT', headers: json, body: payload });
+  t.ok(put.status >= 200 && put.status < 300, `and replaces (${put.status})`);
+  t.same(slow.map((s) => s.response()), Array(16).fill(''), 'the slow uploads are still waiting, not refused');
+});
+
+t.test('item 3: one address holds at most its share (a quarter of the budget, at least one body); an overrun is refused mid-body, readably', async (t) => {
+  // Share: max(400 kB, 2 MB / 4) = 500 kB.
+  const { app } = await startTestApp(t, { MAX_BODY_BYTES: '400000', MAX_BYTES_IN_FLIGHT: '2000000', REQUEST_TIMEOUT_MS: '20000' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const holder = slowUpload(base, { declared: 400_000, sent: 399_000, localAddress: '127.0.0.2' });
+  t.teardown(() => holder.close());
+  await wait(300);
+  const big = JSON.stringify({ id: 'share', pad: 'x'.repeat(250_000) });
+  const refused = slowUpload(base, { declared: Buffer.byteLength(big), sent: 0, localAddress: '127.0.0.2' });
+  t.teardown(() => refused.close());
+  await wait(300);
+  t.equal(statusOf(refused.response()), 503, 'the same address: its declared length does not fit its share');
+  t.match(refused.response(), /Retry-After: 2/i);
+  t.match(refused.response(), /too many uploads at once \(MAX_BYTES_IN_FLIGHT\)/);
+  const other = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: big });
+  t.equal(other.status, 201, 'another address still has its own share');
+
+  // Admitted while little had arrived, then overrunning the share as bytes come: 503 at that chunk, the rest discarded.
+  const a = slowUpload(base, { declared: 300_000, sent: 10, localAddress: '127.0.0.3' });
+  const b = slowUpload(base, { declared: 300_000, sent: 10, localAddress: '127.0.0.3' });
+  t.teardown(() => [a, b].forEach((s) => s.close()));
+  await wait(200);
+  a.send(260_000);
+  await wait(200);
+  b.send(260_000);
+  await wait(300);
+  t.equal(statusOf(a.response()), 0, 'the first is still receiving');
+  t.equal(statusOf(b.response()), 503, 'the one that overran the share is refused');
+  b.send(29_000);
+  await wait(300);
+  t.equal(b.writeError(), null, 'its client can send the rest and read the answer (no broken pipe)');
+});
+
+t.test('item 3: a GET that declares a body reserves nothing', async (t) => {
+  const { app } = await startTestApp(t, { MAX_BODY_BYTES: '400000', MAX_BYTES_IN_FLIGHT: '400000', REQUEST_TIMEOUT_MS: '20000' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const gets = ['127.0.0.2', '127.0.0.3'].map((localAddress) => slowUpload(base, { method: 'GET', path: '/api/matches/nothing', declared: 400_000, sent: 100_000, localAddress }));
+  t.teardown(() => gets.forEach((g) => g.close()));
+  await wait(300);
+  const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'after-get', pad: 'x'.repeat(300_000) }) });
+  t.equal(res.status, 201, 'the whole budget is still free for an upload');
+});
