@@ -71,7 +71,9 @@ t.test('limits of issue 10: defaults and forms', async (t) => {
   t.equal(loadConfig({ WRITE_RATE_LIMIT: 'off' }).writeRateLimit, null);
   t.match(loadConfig({ WRITE_RATE_LIMIT: '5/second' }).writeRateLimit, { max: 5, windowMs: 1000 });
   t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
-  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, 1, 'true is one hop, not every address X-Forwarded-For names');
+  t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  t.throws(() => loadConfig({ TRUST_PROXY: '0' }), /TRUST_PROXY.*1 to 16/);
 });
 
 t.test('PAGE_CACHE_BYTES: 48 MiB unless set; 0 keeps nothing', async (t) => {

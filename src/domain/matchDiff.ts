@@ -81,14 +81,22 @@ function scoreDiff(a: Scored, b: Scored): MatchDiff['score'] {
 }
 
 function linesDiff(a: Scored, b: Scored): MatchDiff['lines'] {
-  const labels = [...new Set([...a.lines, ...b.lines].map((l) => l.label))];
-  return labels.flatMap((label) => {
-    const before = a.lines.find((l) => l.label === label);
-    const after = b.lines.find((l) => l.label === label);
-    const home = changed(before?.home ?? null, after?.home ?? null);
-    const away = changed(before?.away ?? null, after?.away ?? null);
+  // The first line of each label, as find() would give it, without a scan per label.
+  const firstByLabel = (lines: Scored['lines']) => {
+    const byLabel = new Map<string, Scored['lines'][number]>();
+    for (const line of lines) if (!byLabel.has(line.label)) byLabel.set(line.label, line);
+    return byLabel;
+  };
+  const before = firstByLabel(a.lines);
+  const after = firstByLabel(b.lines);
+  const labels = new Set([...before.keys(), ...after.keys()]);
+  return [...labels].flatMap((label) => {
+    const from = before.get(label);
+    const to = after.get(label);
+    const home = changed(from?.home ?? null, to?.home ?? null);
+    const away = changed(from?.away ?? null, to?.away ?? null);
     if (!home && !away) return [];
-    return [{ label, home: { from: before?.home ?? null, to: after?.home ?? null }, away: { from: before?.away ?? null, to: after?.away ?? null } }];
+    return [{ label, home: { from: from?.home ?? null, to: to?.home ?? null }, away: { from: from?.away ?? null, to: to?.away ?? null } }];
   });
 }
 
@@ -101,6 +109,7 @@ const display = (p: PlayerLine) => [p.number === null ? null : `#${p.number}`, p
 /**
  * Players of two versions, paired: by key (their id, or number and name), and the rest in list
  * order within their team, so a renamed or renumbered player without an id is still the same player.
+ * Linear: each team's unpaired newcomers are taken from the front of a queue, not searched for.
  */
 function pairPlayers(a: Scored, b: Scored): [PlayerLine | null, PlayerLine | null][] {
   const afterKeys = new Set(b.players.map((p) => p.key));
@@ -109,12 +118,46 @@ function pairPlayers(a: Scored, b: Scored): [PlayerLine | null, PlayerLine | nul
   const pairs: [PlayerLine | null, PlayerLine | null][] = a.players.filter((p) => afterKeys.has(p.key)).map((p) => [p, byKey.get(p.key) ?? null]);
   const gone = a.players.filter((p) => !afterKeys.has(p.key));
   const come = b.players.filter((p) => !beforeKeys.has(p.key));
-  for (const p of gone) {
-    const i = come.findIndex((q) => q.team === p.team && (q.playerId === null || p.playerId === null));
-    pairs.push([p, i >= 0 ? come.splice(i, 1)[0]! : null]);
+  const taken = new Set<PlayerLine>();
+  // Per team, its newcomers in list order: all of them, and those without an id.
+  const anyOfTeam = new Map<PlayerLine['team'], NewcomerQueue>();
+  const idlessOfTeam = new Map<PlayerLine['team'], NewcomerQueue>();
+  for (const q of come) {
+    queueOf(anyOfTeam, q.team).list.push(q);
+    if (q.playerId === null) queueOf(idlessOfTeam, q.team).list.push(q);
   }
-  for (const q of come) pairs.push([null, q]);
+  for (const p of gone) {
+    // Paired with the first newcomer of its team that it or the newcomer lacks an id for.
+    const queue = (p.playerId === null ? anyOfTeam : idlessOfTeam).get(p.team);
+    const q = queue === undefined ? null : takeFirst(queue, taken);
+    pairs.push([p, q]);
+  }
+  for (const q of come) if (!taken.has(q)) pairs.push([null, q]);
   return pairs;
+}
+
+interface NewcomerQueue {
+  list: PlayerLine[];
+  next: number;
+}
+
+function queueOf(queues: Map<PlayerLine['team'], NewcomerQueue>, team: PlayerLine['team']): NewcomerQueue {
+  let queue = queues.get(team);
+  if (queue === undefined) {
+    queue = { list: [], next: 0 };
+    queues.set(team, queue);
+  }
+  return queue;
+}
+
+/** The queue's first player not yet taken, now taken; each player is skipped at most once per queue. */
+function takeFirst(queue: NewcomerQueue, taken: Set<PlayerLine>): PlayerLine | null {
+  while (queue.next < queue.list.length && taken.has(queue.list[queue.next]!)) queue.next += 1;
+  const q = queue.list[queue.next];
+  if (q === undefined) return null;
+  queue.next += 1;
+  taken.add(q);
+  return q;
 }
 
 function playersDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['players'] {
@@ -164,16 +207,46 @@ function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] 
   return { before: a.size, after: b.size, added, removed, changed: changedCount };
 }
 
-function fieldsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['fields'] {
-  const a = new Map(before.fields);
-  const b = new Map(after.fields);
-  const out: MatchDiff['fields'] = [];
-  for (const field of [...new Set([...a.keys(), ...b.keys()])].sort()) {
-    if (!a.has(field)) out.push({ field, change: 'added' });
-    else if (!b.has(field)) out.push({ field, change: 'removed' });
-    else if (a.get(field) !== b.get(field)) out.push({ field, change: 'changed' });
+/** A capped list: at most DIFF_LIST_MAX items, and how many more there were. */
+interface Capped<T> {
+  listed: T[];
+  more: number;
+}
+
+const byField = (x: { field: string }, y: { field: string }) => (x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
+
+/**
+ * The other top-level fields added, removed or changed, in one pass over each version's list and
+ * no sort of it: fields are compared by fingerprint; the first DIFF_LIST_MAX changes met (in the
+ * new version's order, then the removed ones) are listed, sorted by name, the rest only counted.
+ * Two lists that start with the same fields in the same order, the usual case, are compared
+ * position by position; only the rest of the older list goes into a map.
+ */
+function fieldsDiff(before: DiffBasis, after: DiffBasis): Capped<MatchDiff['fields'][number]> {
+  const a = before.fields;
+  const b = after.fields;
+  const listed: MatchDiff['fields'] = [];
+  let more = 0;
+  const note = (field: string, change: 'added' | 'removed' | 'changed') => {
+    if (listed.length < DIFF_LIST_MAX) listed.push({ field, change });
+    else more += 1;
+  };
+  let i = 0;
+  for (; i < a.length && i < b.length && a[i]![0] === b[i]![0]; i += 1) {
+    if (a[i]![1] !== b[i]![1]) note(a[i]![0], 'changed');
   }
-  return out;
+  // Past the common start, no field of `b` is among a's first i fields (their names are b's first i).
+  const rest = new Map<string, string>();
+  for (let j = i; j < a.length; j += 1) rest.set(a[j]![0], a[j]![1]);
+  for (let j = i; j < b.length; j += 1) {
+    const [field, fingerprint] = b[j]!;
+    const old = rest.get(field);
+    if (old === undefined) note(field, 'added');
+    else if (old !== fingerprint) note(field, 'changed');
+    rest.delete(field);
+  }
+  for (const field of rest.keys()) note(field, 'removed');
+  return { listed: listed.sort(byField), more };
 }
 
 /** Pure and total: any two JSON values give a diff, never an exception, and no recursion on their depth. */
@@ -181,6 +254,7 @@ export const diffMatch = (before: unknown, after: unknown): MatchDiff => diffBas
 
 export function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
   const pairs = pairPlayers(a, b);
+  const fields = fieldsDiff(a, b);
   let omitted = 0;
   const capped = <T>(list: T[]): T[] => {
     omitted += Math.max(0, list.length - DIFF_LIST_MAX);
@@ -193,8 +267,8 @@ export function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
     lines: capped(linesDiff(a, b)),
     stats: capped(statsDiff(pairs)),
     actions: actionsDiff(a, b),
-    fields: capped(fieldsDiff(a, b)),
-    omitted,
+    fields: fields.listed,
+    omitted: omitted + fields.more,
   };
 }
 

@@ -23,3 +23,13 @@ export function classifyClientAddress(ip: string): 'loopback' | 'private' | 'pub
     return 'unknown';
   }
 }
+
+/**
+ * Fastify's trustProxy for TRUST_PROXY: a number of hops becomes a function trusting that many
+ * addresses from the right of [peer, ...X-Forwarded-For reversed], so the client is the address
+ * the outermost trusted proxy saw; entries a client wrote to the left are never taken. (Fastify
+ * itself treats a bare number as trusting nothing.)
+ */
+export function trustedProxies(setting: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}

@@ -20,6 +20,12 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/**
+ * Every error answer says its type is not to be guessed, whichever hook answered it: some answer
+ * before the security headers' hook has run (an unknown route, load shedding).
+ */
+const NO_SNIFF = { 'x-content-type-options': 'nosniff' };
+
 /** Error codes of a store that ran out of space: SQLite's, the file system's, MongoDB's (by code name). */
 const STORAGE_FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'OutOfDiskSpace']);
 
@@ -95,7 +101,7 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
 export function pageErrorHandler(page: (answer: ErrorAnswer) => string) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const answered = errorAnswer(error, request);
-    return reply.code(answered.statusCode).headers(answered.headers).type('text/html; charset=utf-8').send(page(answered));
+    return reply.code(answered.statusCode).headers({ ...NO_SNIFF, ...answered.headers }).type('text/html; charset=utf-8').send(page(answered));
   };
 }
 
@@ -112,7 +118,7 @@ export function formRefusal(error: unknown, codes: readonly DomainErrorCode[]): 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const answered = errorAnswer(error, request);
-    return reply.code(answered.statusCode).headers(answered.headers).send(errorBody(answered.statusCode, answered.message));
+    return reply.code(answered.statusCode).headers({ ...NO_SNIFF, ...answered.headers }).send(errorBody(answered.statusCode, answered.message));
   });
 
   // The methods of every route path, to tell "no such resource" (404) from "not that method" (405).
@@ -138,10 +144,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (allowed.length > 0) {
       return reply
         .code(405)
+        .headers(NO_SNIFF)
         .header('allow', allowed.join(', '))
         .send(errorBody(405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
     }
-    return reply.code(404).send(errorBody(404, `no route for ${request.method} ${path}`));
+    return reply.code(404).headers(NO_SNIFF).send(errorBody(404, `no route for ${request.method} ${path}`));
   }
 
   // Answer before any body is read: an unrouted request's body is never parsed.

@@ -1,17 +1,21 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { makePrivateDir, makePrivateFile } from './privateFiles.js';
 
 const LOCK_WAIT_MS = 5000;
 
 /**
- * Opens (creating it and its folder when missing) a SQLite file in WAL mode; other processes
+ * Opens (creating it and its folder when missing, owner-only: ./privateFiles.ts) a SQLite file in WAL mode; other processes
  * may have it open too (a lock they hold is waited for up to 5 s). `FULL` fsyncs
  * every commit (the log); `NORMAL` may lose the newest commits on power loss but never
  * corrupts (rebuildable read models).
  */
 export function openSqliteFile(file: string, synchronous: 'FULL' | 'NORMAL'): Database.Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    makePrivateDir(dirname(file));
+    // SQLite gives the -wal and -shm files the mode of the database file: 0600 for all three.
+    makePrivateFile(file, [`${file}-wal`, `${file}-shm`]);
+  }
   const db = new Database(file);
   db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
   switchToWal(db);

@@ -31,6 +31,7 @@ import { redactUrl } from '../platform/redactUrl.js';
 import { AccessLogOnly, registerAccessLogNotes } from '../http/accessLog.js';
 import { registerBytesInFlight } from '../http/bytesInFlight.js';
 import { registerConnectionLimits } from '../http/connections.js';
+import { trustedProxies } from '../http/clientAddress.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
@@ -78,7 +79,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     },
     return503OnClosing: true,
     logController: new AccessLogOnly(),
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     // A body that stops coming is cut off: Node checks these every second rather than every 30 s.
     serverFactory: (handler) =>
       createServer(
@@ -111,7 +112,8 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   await registerHeaders(app);
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
-  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } });
+  // Answers only: request bodies are never inflated (a Content-Encoding gets 415, ../http/api/jsonBody.ts).
+  await app.register(fastifyCompress, { global: true, globalDecompression: false, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;

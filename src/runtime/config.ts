@@ -46,8 +46,8 @@ export interface Config {
   writeRateLimit: RateLimit | null;
   /** 403s per match and client address before 429: TOKEN_FAILURE_LIMIT, or null when off. */
   tokenFailureLimit: RateLimit | null;
-  /** Fastify's trustProxy: false unless TRUST_PROXY names the proxies. */
-  trustProxy: boolean | string[];
+  /** Fastify's trustProxy: false, a number of proxy hops in front of us, or the proxies' addresses (TRUST_PROXY). */
+  trustProxy: boolean | number | string[];
   /** After SIGTERM, in-flight requests get this long before the process exits anyway. */
   shutdownTimeoutMs: number;
   /** Events waiting and no checkpoint moving for this long: /readyz says no projection is making progress. */
@@ -125,14 +125,24 @@ function rateLimit(env: Env, name: string, fallback: string): RateLimit | null {
   return { max, windowMs: WINDOWS[match[2]!]!, text: raw };
 }
 
-/** TRUST_PROXY: unset or "off" trusts no proxy; "true" trusts any; or a comma-separated list of proxy addresses/CIDRs. */
-function trustProxy(env: Env): boolean | string[] {
+/**
+ * TRUST_PROXY: unset or "off" trusts no proxy; a number N trusts N proxy hops in front of us
+ * ("true" is 1): the client is the address the outermost of them saw, the N-th X-Forwarded-For
+ * entry from the right, never one a client wrote further left; or a comma-separated list of
+ * proxy addresses/CIDRs.
+ */
+function trustProxy(env: Env): boolean | number | string[] {
   const raw = env.TRUST_PROXY;
   if (raw === undefined || raw === '' || raw === 'off' || raw === 'false') return false;
-  if (raw === 'true') return true;
+  if (raw === 'true') return 1;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 16) throw new ConfigError('TRUST_PROXY', `a number of proxy hops must be 1 to 16, got "${raw}"`);
+    return hops;
+  }
   const list = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
   if (list.length === 0 || !list.every((part) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(part))) {
-    throw new ConfigError('TRUST_PROXY', `must be off, true or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+    throw new ConfigError('TRUST_PROXY', `must be off, true (one proxy hop), a number of hops or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
   }
   return list;
 }

@@ -28,5 +28,5 @@ export async function startBenchServer({ script, name, env = {} }) {
     await new Promise((r) => server.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { server, port, base, stop };
+  return { server, port, base, stop, dataDir };
 }

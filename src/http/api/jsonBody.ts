@@ -20,6 +20,17 @@ declare module 'fastify' {
 /** Fatal on bytes that are not UTF-8; a leading byte order mark is dropped. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A Content-Encoding other than none or `identity`, lower-cased, or null. */
+function contentEncodingOf(header: string | undefined): string | null {
+  const encoding = header?.trim().toLowerCase() ?? '';
+  return encoding === '' || encoding === 'identity' ? null : encoding;
+}
+
+const hasBody = (headers: { 'content-length'?: string; 'transfer-encoding'?: string }) =>
+  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'].trim() !== '0');
+
+const unsupportedEncoding = (encoding: string) => unsupported(`Content-Encoding "${encoding}" is not accepted; send the JSON uncompressed (bodies up to MAX_BODY_BYTES)`);
+
 /** The charset parameter of a Content-Type, lower-cased, or null. */
 function charsetOf(contentType: string | undefined): string | null {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
@@ -28,7 +39,7 @@ function charsetOf(contentType: string | undefined): string | null {
 
 /**
  * JSON is the only body type the API takes: every other content type gets 415. Bodies must be
- * UTF-8 and uncompressed, and are bounded in depth and size before anything is stored. They are
+ * UTF-8 and uncompressed (any Content-Encoding gets 415 before the body is read), and are bounded in depth and size before anything is stored. They are
  * parsed with JSON.parse; the walk that checks their shape also refuses the keys that poison
  * prototypes (./jsonShape.ts), as Fastify's secure parser would, without its scans of the text.
  * Their text is kept with its digest; a text that comes again is not parsed again
@@ -37,17 +48,17 @@ function charsetOf(contentType: string | undefined): string | null {
 export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape: JsonShapeLimits) {
   app.removeAllContentTypeParsers();
   app.decorateRequest('rawJson', null);
+  // Refused before a byte of the body is read, let alone inflated: a small gzip can hold gigabytes.
+  app.addHook('onRequest', async (request) => {
+    const encoding = contentEncodingOf(request.headers['content-encoding']);
+    if (encoding !== null && hasBody(request.headers)) throw unsupportedEncoding(encoding);
+  });
   // A few live matches at a time are sent again and again; ~1.3 bytes of heap per character kept.
   const repeated = createRepeatedBodies({ seenDigests: 1024, keptChars: 4 * 1024 * 1024 });
   app.addContentTypeParser(
     /^application\/([\w.-]+\+)?json\s*(;.*)?$/i,
     { parseAs: 'buffer', bodyLimit },
     (request, body, done) => {
-      // The body has been read whole by now, so the client can read this answer (no broken pipe).
-      const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-      if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
-        return done(unsupported(`Content-Encoding "${encoding}" is not accepted; send the JSON uncompressed (bodies up to MAX_BODY_BYTES)`));
-      }
       const charset = charsetOf(request.headers['content-type']);
       if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
         return done(unsupported(`charset "${charset}" is not accepted; send the JSON as UTF-8 (Content-Type: application/json; charset=utf-8)`));

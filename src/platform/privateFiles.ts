@@ -1,0 +1,29 @@
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+
+/**
+ * The store's folder and files are its owner's alone (0700, 0600): they hold write-token and
+ * password hashes, sessions and the write-token key. What is created is created so; an existing
+ * file that others may read (made by an older release, 0644) is narrowed to 0600 when opened.
+ * An existing folder keeps its mode (it may be a volume an operator set up): with its files
+ * 0600, others can see their names at most.
+ */
+export function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Creates `file` (and its folder) owner-only when missing; narrows it, and `companions` that exist (a SQLite file's -wal, -shm), to 0600. */
+export function makePrivateFile(file: string, companions: string[] = []): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, ...companions]) narrow(path);
+}
+
+function narrow(path: string): void {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
+}

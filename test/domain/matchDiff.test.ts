@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import t from 'tap';
+import { DIFF_LIST_MAX, diffBases, diffBasis, diffMatch, type MatchDiff } from '../../src/domain/matchDiff.js';
+import { diffMatch as diffMatchBefore } from './matchDiffBefore.js';
+
+type Payload = Record<string, unknown>;
+
+const player = fc.record(
+  {
+    playerId: fc.constantFrom('p1', 'p2', 'p3', 'p4', 'p5', 'p6'),
+    name: fc.constantFrom('Ana', 'Bea', 'Cleo', 'Dora', 'Eva'),
+    number: fc.integer({ min: 1, max: 12 }),
+    team: fc.constantFrom('home', 'away'),
+    stats: fc.dictionary(fc.constantFrom('kills', 'aces', 'digs', 'madeUp'), fc.integer({ min: 0, max: 9 }), { maxKeys: 4 }),
+  },
+  { requiredKeys: ['team'] },
+);
+const action = fc.record({ id: fc.integer({ min: 1, max: 12 }), seq: fc.integer({ min: 1, max: 12 }), type: fc.constantFrom('point', 'ace', 'error') }, { requiredKeys: ['type'] });
+// Field names outside the ones the diff describes on their own; a few, so two versions share some.
+const otherField = fc.constantFrom('note', 'venue', 'status', 'a', 'b', 'Z', 'é', 'f1', 'f10', 'f2');
+const payload: fc.Arbitrary<Payload> = fc
+  .record({
+    homeTeam: fc.record({ name: fc.constantFrom('Lions', 'Tigers'), setsWon: fc.nat(3) }, { requiredKeys: [] }),
+    awayTeam: fc.record({ name: fc.constantFrom('Bears', 'Wolves'), setsWon: fc.nat(3) }, { requiredKeys: [] }),
+    // Repeated set numbers too: a label's first line is the one compared.
+    sets: fc.array(fc.record({ set: fc.integer({ min: 1, max: 4 }), home: fc.nat(30), away: fc.nat(30) }), { maxLength: 5 }),
+    players: fc.array(player, { maxLength: 8 }),
+    actions: fc.array(action, { maxLength: 8 }),
+    others: fc.dictionary(otherField, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 }),
+  })
+  .map(({ others, ...described }) => ({ ...others, ...described }));
+
+/** A next version: per field kept, taken from `alt`, or dropped; its fields maybe in another order. */
+const nextVersion = fc.record({ before: payload, alt: payload, choices: fc.array(fc.nat(3), { minLength: 16, maxLength: 16 }), reversed: fc.boolean() }).map(({ before, alt, choices, reversed }) => {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(alt)])];
+  const after: Payload = {};
+  for (const [i, key] of (reversed ? keys.reverse() : keys).entries()) {
+    const choice = choices[i % choices.length]!;
+    const value = choice === 1 || !(key in before) ? alt[key] : before[key];
+    if (choice !== 2 && value !== undefined) after[key] = value;
+  }
+  return { before, after };
+});
+
+t.test('on ordinary matches the bounded diff is the diff as it was: same lists, same order, same counts', async (t) => {
+  fc.assert(
+    fc.property(nextVersion, ({ before, after }) => {
+      t.same(diffMatch(before, after), diffMatchBefore(before, after));
+    }),
+    { numRuns: 2_000 },
+  );
+  t.pass('2,000 pairs of versions');
+});
+
+t.test('any two JSON values give the same diff as before, never an exception', async (t) => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 3 }), fc.jsonValue({ maxDepth: 3 }), (before, after) => {
+      t.same(diffMatch(before, after), diffMatchBefore(before, after));
+    }),
+    { numRuns: 500 },
+  );
+  t.pass('500 pairs of values');
+});
+
+/** Every top-level field change between two versions, found the plain way (for wide payloads). */
+function allFieldChanges(before: Payload, after: Payload): Map<string, MatchDiff['fields'][number]['change']> {
+  const changes = new Map<string, MatchDiff['fields'][number]['change']>();
+  for (const field of Object.keys(after)) {
+    if (!(field in before)) changes.set(field, 'added');
+    else if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes.set(field, 'changed');
+  }
+  for (const field of Object.keys(before)) if (!(field in after)) changes.set(field, 'removed');
+  return changes;
+}
+
+/** A payload of fields f0…f(width − 1) set to `value` of their index, but where it is undefined. */
+const wide = (width: number, value: (i: number) => unknown): Payload => {
+  const out: Payload = {};
+  for (let i = 0; i < width; i += 1) {
+    const v = value(i);
+    if (v !== undefined) out[`f${i}`] = v;
+  }
+  return out;
+};
+
+t.test('a wide payload: DIFF_LIST_MAX changes listed, sorted, each a real change, and every other change counted', async (t) => {
+  // 5,000 fields: 900 changed, 250 removed, 250 added (present only in the new version).
+  const before = wide(4_750, (i) => (i >= 4_500 ? 'gone' : i));
+  const after = wide(5_000, (i) => (i >= 4_500 && i < 4_750 ? undefined : i % 5 === 0 ? i + 0.5 : i));
+  const diff = diffMatch(before, after);
+  const changes = allFieldChanges(before, after);
+  t.equal(changes.size, 900 + 250 + 250);
+  t.equal(diff.fields.length, DIFF_LIST_MAX);
+  t.equal(diff.omitted, changes.size - DIFF_LIST_MAX, 'the rest counted, none lost and none twice');
+  t.same(
+    diff.fields.map((f) => f.field),
+    diff.fields.map((f) => f.field).sort(),
+    'listed by name',
+  );
+  for (const { field, change } of diff.fields) t.equal(changes.get(field), change, `${field} ${change}`);
+  t.equal(diff.omitted, diffMatchBefore(before, after).omitted, 'the same count as the diff before');
+
+  const reordered = Object.fromEntries(Object.entries(after).reverse());
+  const again = diffMatch(before, reordered);
+  t.equal(again.omitted, changes.size - DIFF_LIST_MAX, 'fields in another order: the same count');
+  for (const { field, change } of again.fields) t.equal(changes.get(field), change);
+
+  t.same(diffMatch(before, before), diffMatchBefore(before, before), 'no change at all: nothing listed');
+  t.equal(diffMatch(before, before).omitted, 0);
+});
+
+t.test('wide payloads of any mix of changes: counts as the diff before gave them', async (t) => {
+  const version = fc.array(fc.tuple(fc.integer({ min: 0, max: 600 }), fc.nat(2)), { maxLength: 400 }).map((cells) => Object.fromEntries(cells.map(([i, v]) => [`f${i}`, v])));
+  fc.assert(
+    fc.property(version, version, (before, after) => {
+      const diff = diffMatch(before, after);
+      const was = diffMatchBefore(before, after);
+      const changes = allFieldChanges(before, after);
+      t.equal(diff.omitted, was.omitted);
+      t.equal(diff.fields.length, Math.min(changes.size, DIFF_LIST_MAX));
+      if (changes.size <= DIFF_LIST_MAX) t.same(diff.fields, was.fields);
+      for (const { field, change } of diff.fields) t.equal(changes.get(field), change);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+t.test('many unnamed players renamed, and many periods: paired and compared as before', async (t) => {
+  const roster = (names: string, teams: (i: number) => string) =>
+    Array.from({ length: 3_000 }, (_, i) => ({ name: `${names}${i}`, number: (i % 99) + 1, team: teams(i), stats: { kills: i % 7 } }));
+  const before = { players: roster('a', (i) => (i % 2 ? 'home' : 'away')), sets: Array.from({ length: 3_000 }, (_, i) => ({ set: i + 1, home: i, away: 0 })) };
+  const after = { players: roster('b', () => 'away'), sets: Array.from({ length: 3_000 }, (_, i) => ({ set: i + 1, home: i % 3 ? i : -1, away: 0 })) };
+  t.same(diffMatch(before, after), diffMatchBefore(before, after));
+  t.same(diffBases(diffBasis(after), diffBasis(before)), diffMatchBefore(after, before), 'and the other way round');
+});
