@@ -192,19 +192,36 @@ export interface BoxScore {
   moreStats: number;
 }
 
-/** Counted stats of a line under the sport's ids; the payload keys they came from are consumed. */
+/**
+ * Counted stats of a line under the sport's ids (first alternative whose parts are all there
+ * wins); every payload key of the vocabulary that the line has is consumed, even where the line
+ * used another spelling. No allocation but the line's map: it runs once per player.
+ */
 function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): Map<string, number> {
   const line = new Map<string, number>();
   for (const stat of vocab.stats) {
+    let found = false;
     for (const alternative of stat.keys) {
-      const parts = Array.isArray(alternative) ? alternative : [alternative];
-      if (!parts.every((key) => key in stats)) continue;
-      line.set(stat.id, parts.reduce((sum, key) => sum + (stats[key] ?? 0), 0));
-      for (const key of parts) consumed.add(key);
-      break;
+      if (typeof alternative === 'string') {
+        if (!(alternative in stats)) continue;
+        consumed.add(alternative);
+        if (!found) line.set(stat.id, stats[alternative] ?? 0);
+        found = true;
+        continue;
+      }
+      let all = true;
+      let sum = 0;
+      for (const key of alternative) {
+        if (key in stats) {
+          consumed.add(key);
+          sum += stats[key] ?? 0;
+        } else all = false;
+      }
+      if (all && !found) {
+        line.set(stat.id, sum);
+        found = true;
+      }
     }
-    // Parts of a sum count as consumed even where the line used another spelling.
-    for (const alternative of stat.keys) for (const key of Array.isArray(alternative) ? alternative : [alternative]) if (key in stats) consumed.add(key);
   }
   return line;
 }
