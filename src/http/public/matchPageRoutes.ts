@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../../domain/errors.js';
+import { notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { summarizeMatch } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
@@ -9,7 +9,7 @@ import { type PublicViewDoc, readPublicMatch, readPublicPayload } from '../../..
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
 import { renderHistoryPage } from './views/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
-import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage } from './views/matchPage.js';
+import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, renderPlaysPage } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
 import { pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
@@ -20,6 +20,7 @@ interface PageQuery {
   order?: string;
   from?: string;
   part?: string;
+  page?: string;
 }
 
 export interface MatchPageDeps {
@@ -98,8 +99,28 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return sendRendered(request, reply, body, compress);
   }
 
+  /** A page of plays of the current version (`?part=plays&page=N`), rendered once per revision and page. */
+  async function servePlays(request: FastifyRequest<{ Params: { id: string }; Querystring: PageQuery }>, reply: FastifyReply) {
+    const { id } = request.params;
+    const number = revisionParam(request.query.page ?? '1');
+    if (number === null || number === 0) throw validationError('page must be a page number of plays: 1, 2, …');
+    const doc = isMatchId(id) ? await currentPublicView(id) : null;
+    if (doc === null) throw noMatch(id);
+    const key = `${doc.id}\0${doc.revision}\0plays\0${number}`;
+    let body = rendered.get(key);
+    if (body === undefined) {
+      const page = renderPlaysPage(viewOf(doc, await readPublicPayload(eventStore, doc)), number);
+      if (page === null) throw notFound(`match "${id}" has no page ${number} of plays`);
+      body = renderedBody(page);
+      rendered.set(key, body);
+    }
+    reply.header('cache-control', 'no-cache');
+    return sendRendered(request, reply, body, compress);
+  }
+
   app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
+    if (request.query.part === 'plays' && request.query.revision === undefined) return servePlays(request, reply);
     if (request.query.revision === undefined) return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
     const revision = revisionParam(request.query.revision);
     if (!isMatchId(id)) throw noMatch(id);
