@@ -59,6 +59,7 @@ t.test('36,000 actions: PLAYS_PER_PAGE rows on the page, older ones on pages of 
   t.ok(bytes(second) < PAGE_BYTES);
   t.match(second, `Plays ${PLAYS_PER_PAGE + 1}–${2 * PLAYS_PER_PAGE} of 36000`);
   t.match(second, 'rel="prev"');
+  t.match(second, '(1000 of 9000 actions here)', 'a set cut by the page says so');
   const last = renderPlaysPage(v, 36)!;
   t.match(last, 'Plays 35001–36000 of 36000');
   t.notMatch(last, 'rel="next"', 'the last page links no further');

@@ -197,6 +197,13 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
     else group.push(a);
   }
   const phases = [...groups.entries()];
+  // On a page of part of the plays, a set cut by the page says how many of its actions are here.
+  const perPhase = new Map<string, number>();
+  if (page.start > 0 || page.from > 0) for (const a of actions) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
+  const counted = (phase: string, n: number) => {
+    const all = perPhase.get(phase) ?? n;
+    return all > n ? `${n} of ${all} actions here` : `${n} ${n === 1 ? 'action' : 'actions'}`;
+  };
   const hasClock = actions.some((a) => a.clock !== null);
   const latest = phases.length - 1;
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
@@ -217,7 +224,7 @@ ${[...phases].reverse().map(([phase, actions], reversedIndex) => {
   // Long phases show their newest actions; the rest fold under "show all" (no script needed).
   const shown = rows.slice(0, RECENT_ACTIONS);
   const folded = rows.slice(RECENT_ACTIONS);
-  return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${actions.length} ${actions.length === 1 ? 'action' : 'actions'})</span></summary>
+  return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${counted(phase, actions.length)})</span></summary>
 <div class="scroll"><table class="pbp">${head}<tbody>${shown}</tbody></table></div>
 ${folded.length > 0 ? html`<details class="more"><summary>Show all ${actions.length} actions of ${phase}</summary><div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>` : ''}</details>`;
 })}${playsPager(view, page, number, actions.length)}</section>`;
