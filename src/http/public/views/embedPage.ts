@@ -1,6 +1,6 @@
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { PAGE_BYTES } from '../../views/renderCaps.js';
+import { fits, PAGE_BYTES } from '../../views/renderCaps.js';
 import { headline, lineScore, liveBar, MATCH_STYLE, type MatchPageView, scoreboard, tooLargePage } from './matchPage.js';
 
 const EMBED_STYLE = new SafeHtml(`
@@ -31,5 +31,5 @@ ${new SafeHtml(renderEmbedMain(view))}
     new SafeHtml(`${MATCH_STYLE.value}${EMBED_STYLE.value}`),
     { scripts: ['/assets/live.js'], bare: true },
   );
-  return Buffer.byteLength(page) <= PAGE_BYTES ? page : tooLargePage(view);
+  return fits(page, PAGE_BYTES) ? page : tooLargePage(view);
 }

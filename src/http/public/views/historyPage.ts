@@ -4,7 +4,7 @@ import type { MatchSummary } from '../../../domain/matchPayload.js';
 import type { HistoryPage } from '../../../history/historyQueries.js';
 import { html } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { CHANGE_SHOWN, PAGE_BYTES } from '../../views/renderCaps.js';
+import { CHANGE_SHOWN, fits, PAGE_BYTES } from '../../views/renderCaps.js';
 import { matchTitle } from './matchPage.js';
 
 export interface HistoryPageView {
@@ -24,7 +24,7 @@ const WRITE_LABEL: Record<string, string> = { MatchCreated: 'created', MatchRepl
  */
 export function renderHistoryPage(view: HistoryPageView): string {
   const page = fullHistoryPage(view);
-  if (Buffer.byteLength(page) <= PAGE_BYTES) return page;
+  if (fits(page, PAGE_BYTES)) return page;
   return layout(
     `History of match ${view.id}`,
     html`<h1>History of match <code>${view.id}</code></h1>

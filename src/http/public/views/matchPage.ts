@@ -3,7 +3,7 @@ import { clip } from '../../../domain/clippedText.js';
 import { boxScore, type BoxCell } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { CHART_POINTS, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
+import { CHART_POINTS, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { escapedLength, type PlaysPage, playsPage } from './playsPages.js';
 import { phaseScores, scoreChart } from './scoreChart.js';
 import { timeTag } from './timeText.js';
@@ -182,7 +182,15 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   };
   const side = (team: string | null) => (team === 'home' ? shortName(s.home, 'Home') : team === 'away' ? shortName(s.away, 'Away') : clip(team ?? '', NAME_SHOWN));
   // A row's markup is ~200 bytes besides its texts. Pages are found from the newest, so page N is the same for every request.
-  const rowBytes = (a: ActionLine) => 200 + escapedLength(a.description) + escapedLength(who(a)) + escapedLength(side(a.team));
+  const whoBytes = new Map<string | null, number>();
+  const sideBytes = new Map<string | null, number>();
+  const rowBytes = (a: ActionLine) => {
+    let w = whoBytes.get(a.playerId);
+    if (w === undefined) whoBytes.set(a.playerId, (w = escapedLength(who(a))));
+    let t = sideBytes.get(a.team);
+    if (t === undefined) sideBytes.set(a.team, (t = escapedLength(side(a.team))));
+    return 200 + escapedLength(a.description) + w + t;
+  };
   let page = playsPage(actions, 0, rowBytes);
   for (let n = 1; n < number; n += 1) {
     if (page.next === null) return null;
@@ -279,7 +287,7 @@ const MAIN_BYTES = PAGE_BYTES - 48 * 1024;
  */
 export function renderMatchMain(view: MatchPageView): string {
   const main = fullMatchMain(view);
-  return Buffer.byteLength(main) <= MAIN_BYTES ? main : tooLargeMain(view);
+  return fits(main, MAIN_BYTES) ? main : tooLargeMain(view);
 }
 
 function tooLargeMain(view: MatchPageView): string {
@@ -446,7 +454,7 @@ ${view.asOf ? '' : share(view)}
     MATCH_STYLE,
     { head: sharingCard(view), scripts: ['/assets/live.js'] },
   );
-  return Buffer.byteLength(page) <= PAGE_BYTES ? page : tooLargePage(view);
+  return fits(page, PAGE_BYTES) ? page : tooLargePage(view);
 }
 
 /**
@@ -464,7 +472,7 @@ export function renderPlaysPage(view: MatchPageView, number: number): string | n
 ${plays}`,
     MATCH_STYLE,
   );
-  return Buffer.byteLength(page) <= PAGE_BYTES ? page : tooLargePage(view, 'Its plays are too large to show here');
+  return fits(page, PAGE_BYTES) ? page : tooLargePage(view, 'Its plays are too large to show here');
 }
 
 /** The last bound of any public page: a short page linking the JSON when the page would exceed PAGE_BYTES. */
