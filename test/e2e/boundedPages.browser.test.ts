@@ -14,7 +14,7 @@ browserTest('capped pages in Chromium: no sideways scroll of the page at 360 px,
   const page = await context.newPage();
   for (const path of pages) {
     t.equal((await page.goto(`${base}${path}`))?.status(), 200, path);
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     t.ok(width <= 360, `${path}: the page is ${width} px wide at 360 (wide tables scroll inside their box)`);
   }
   await page.goto(`${base}/match/long`);
