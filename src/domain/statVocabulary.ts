@@ -1,3 +1,5 @@
+import { clip } from './clippedText.js';
+
 /**
  * The words of each sport: box-score columns in their standard order with standard
  * abbreviations, the payload keys apps use for them, derived percentages, and readable words
@@ -183,24 +185,43 @@ export interface BoxCell {
 
 export interface BoxScore {
   columns: BoxColumn[];
-  /** One row per input line, in the order given. */
+  /** One row per input line, in the order given (only the first `rows` lines when that option is given). */
   rows: BoxCell[][];
   totals: BoxCell[];
+  /** Unknown stat names left out beyond UNKNOWN_STAT_COLUMNS: a page says "+k more stats" and links the JSON. */
+  moreStats: number;
 }
 
-/** Counted stats of a line under the sport's ids; the payload keys they came from are consumed. */
+/**
+ * Counted stats of a line under the sport's ids (first alternative whose parts are all there
+ * wins); every payload key of the vocabulary that the line has is consumed, even where the line
+ * used another spelling. No allocation but the line's map: it runs once per player.
+ */
 function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): Map<string, number> {
   const line = new Map<string, number>();
   for (const stat of vocab.stats) {
+    let found = false;
     for (const alternative of stat.keys) {
-      const parts = Array.isArray(alternative) ? alternative : [alternative];
-      if (!parts.every((key) => key in stats)) continue;
-      line.set(stat.id, parts.reduce((sum, key) => sum + (stats[key] ?? 0), 0));
-      for (const key of parts) consumed.add(key);
-      break;
+      if (typeof alternative === 'string') {
+        if (!(alternative in stats)) continue;
+        consumed.add(alternative);
+        if (!found) line.set(stat.id, stats[alternative] ?? 0);
+        found = true;
+        continue;
+      }
+      let all = true;
+      let sum = 0;
+      for (const key of alternative) {
+        if (key in stats) {
+          consumed.add(key);
+          sum += stats[key] ?? 0;
+        } else all = false;
+      }
+      if (all && !found) {
+        line.set(stat.id, sum);
+        found = true;
+      }
     }
-    // Parts of a sum count as consumed even where the line used another spelling.
-    for (const alternative of stat.keys) for (const key of Array.isArray(alternative) ? alternative : [alternative]) if (key in stats) consumed.add(key);
   }
   return line;
 }
@@ -248,22 +269,61 @@ function cellsFor(vocab: SportVocabulary, columns: ColumnSpec[], line: Map<strin
 }
 
 /**
- * The box score of some players (one team's, say): the sport's known columns that any of them
- * has, in standard order, then unknown stats by their payload names; a totals row summing the
- * counted stats, rates derived from the totals (never averaged). Without a known sport every
- * stat is shown by name.
+ * At most this many columns for stats the sport's vocabulary does not know (all of them for an
+ * unknown sport): NBA's full feed read as an unknown sport has 20, so realistic payloads keep
+ * every column; a payload with thousands of made-up names costs 24 columns, not thousands.
  */
-export function boxScore(sport: string | null, lines: Stats[]): BoxScore {
+export const UNKNOWN_STAT_COLUMNS = 24;
+/** Characters of an unknown stat's name shown in a column head (its abbreviation) and its title. */
+const STAT_ABBR_SHOWN = 32;
+const STAT_TITLE_SHOWN = 80;
+
+/**
+ * The unknown stat names shown: all of them in first-seen order when there are at most `max`;
+ * else the `max` that most lines have (ties: first seen first), still in first-seen order.
+ * Linear in the number of keys: a histogram of counts finds the cut, no sort of the names.
+ */
+function shownUnknown(lines: Stats[], consumed: Set<string>, max: number): { shown: string[]; hidden: number } {
+  const counts = new Map<string, number>();
+  for (const stats of lines) for (const key in stats) if (!consumed.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  if (counts.size <= max) return { shown: [...counts.keys()], hidden: 0 };
+  const perCount = new Array<number>(lines.length + 1).fill(0);
+  for (const count of counts.values()) perCount[count] = (perCount[count] ?? 0) + 1;
+  // The smallest count still shown, and how many names of exactly that count fit.
+  let cut = lines.length;
+  let above = 0;
+  while (cut > 0 && above + (perCount[cut] ?? 0) < max) above += perCount[cut--] ?? 0;
+  let atCut = max - above;
+  const shown: string[] = [];
+  for (const [key, count] of counts) {
+    if (count > cut) shown.push(key);
+    else if (count === cut && atCut > 0) {
+      shown.push(key);
+      atCut -= 1;
+    }
+  }
+  return { shown, hidden: counts.size - shown.length };
+}
+
+/**
+ * The box score of some players (one team's, say): the sport's known columns that any of them
+ * has, in standard order, then at most UNKNOWN_STAT_COLUMNS unknown stats by their payload
+ * names; a totals row summing the counted stats of every line, rates derived from the totals
+ * (never averaged). Without a known sport every stat is an unknown one. Work is linear in the
+ * keys of the lines plus (rows made) × (columns shown); `rows` limits the rows made, not the totals.
+ */
+export function boxScore(sport: string | null, lines: Stats[], options: { rows?: number } = {}): BoxScore {
   const vocab = VOCABULARIES[sportOf(sport) ?? 'volleyball'];
   const known = sportOf(sport) !== null;
   const consumed = new Set<string>();
   const counted = known ? lines.map((stats) => countedLine(vocab, stats, consumed)) : lines.map(() => new Map<string, number>());
   for (const column of vocab.columns) if (column.kind === 'rate') for (const key of column.spec.keys) consumed.add(key);
   const has = (id: string) => counted.some((line) => line.has(id));
+  const countedTotals = sumLines(counted);
   const shownSpecs = known
-    ? vocab.columns.filter((c) => (c.kind === 'stat' ? has(c.id) : c.kind === 'madeAttempted' ? has(c.spec.attempted) : c.spec.compute(sumLines(counted)) !== null))
+    ? vocab.columns.filter((c) => (c.kind === 'stat' ? has(c.id) : c.kind === 'madeAttempted' ? has(c.spec.attempted) : c.spec.compute(countedTotals) !== null))
     : [];
-  const unknown = [...new Set(lines.flatMap((stats) => Object.keys(stats)))].filter((key) => !consumed.has(key));
+  const { shown: unknown, hidden } = shownUnknown(lines, consumed, UNKNOWN_STAT_COLUMNS);
   const columns: BoxColumn[] = [
     ...shownSpecs.map((c) =>
       c.kind === 'stat'
@@ -272,16 +332,22 @@ export function boxScore(sport: string | null, lines: Stats[]): BoxScore {
           ? { id: c.spec.id, abbr: c.spec.abbr, title: c.spec.title, format: 'madeAttempted' as const }
           : { id: c.spec.id, abbr: c.spec.abbr, title: c.spec.title, format: c.spec.format },
     ),
-    ...unknown.map((key) => ({ id: `x:${key}`, abbr: statLabel(key), title: key, format: 'count' as const })),
+    ...unknown.map((key) => ({ id: `x:${key}`, abbr: clip(statLabel(key.slice(0, STAT_ABBR_SHOWN * 2)), STAT_ABBR_SHOWN), title: clip(key, STAT_TITLE_SHOWN), format: 'count' as const })),
   ];
   const unknownCells = (stats: Stats): BoxCell[] => unknown.map((key) => ({ text: formatStat(stats[key] ?? null, 'decimal'), sort: stats[key] ?? null }));
-  const rows = lines.map((stats, i) => [...cellsFor(vocab, shownSpecs, counted[i] ?? new Map()), ...unknownCells(stats)]);
+  const made = Math.min(lines.length, options.rows ?? lines.length);
+  const rows: BoxCell[][] = [];
+  for (let i = 0; i < made; i += 1) rows.push([...cellsFor(vocab, shownSpecs, counted[i] ?? new Map()), ...unknownCells(lines[i] ?? {})]);
   const totalUnknown: Stats = {};
   for (const key of unknown) {
-    const values = lines.map((stats) => stats[key]).filter((v): v is number => v !== undefined);
-    if (values.length > 0) totalUnknown[key] = values.reduce((a, b) => a + b, 0);
+    let sum: number | undefined;
+    for (const stats of lines) {
+      const value = stats[key];
+      if (value !== undefined) sum = (sum ?? 0) + value;
+    }
+    if (sum !== undefined) totalUnknown[key] = sum;
   }
-  return { columns, rows, totals: [...cellsFor(vocab, shownSpecs, sumLines(counted)), ...unknownCells(totalUnknown)] };
+  return { columns, rows, totals: [...cellsFor(vocab, shownSpecs, countedTotals), ...unknownCells(totalUnknown)], moreStats: hidden };
 }
 
 /** Adds lines stat by stat; a stat no line has stays absent. */

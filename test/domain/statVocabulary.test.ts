@@ -1,5 +1,5 @@
 import t from 'tap';
-import { actionWords, boxScore } from '../../src/domain/statVocabulary.js';
+import { actionWords, boxScore, UNKNOWN_STAT_COLUMNS } from '../../src/domain/statVocabulary.js';
 
 const texts = (cells: { text: string }[]) => cells.map((c) => c.text);
 
@@ -31,6 +31,35 @@ t.test('basketball: made-attempted pairs from 2pt and 3pt parts, percentages, NB
 t.test('an unknown sport shows every stat by name', async (t) => {
   const box = boxScore('curling', [{ stonesInHouse: 3 }]);
   t.same(box.columns.map((c) => [c.abbr, c.title]), [['Stones in house', 'stonesInHouse']]);
+});
+
+t.test('unknown stats: at most UNKNOWN_STAT_COLUMNS columns, those most players have, in first-seen order; the rest counted', async (t) => {
+  const lines = Array.from({ length: 300 }, (_, p) => Object.fromEntries([['kills', 1], ['shared', p], ...Array.from({ length: 300 }, (_, s) => [`own_${p}_${s}`, s])]));
+  lines[7]!['common'] = 2;
+  lines[9]!['common'] = 3;
+  const box = boxScore('volleyball', lines, { rows: 5 });
+  const unknown = box.columns.filter((c) => c.id.startsWith('x:')).map((c) => c.title);
+  t.equal(unknown.length, UNKNOWN_STAT_COLUMNS);
+  t.same(unknown.slice(0, 4), ['shared', 'own_0_0', 'own_0_1', 'own_0_2'], 'the stat every player has, then ties in first-seen order');
+  t.ok(unknown.includes('common'), 'a stat two players have beats those only one has');
+  t.equal(box.moreStats, 300 * 300 + 2 - UNKNOWN_STAT_COLUMNS, 'the names left out are counted for "+k more stats"');
+  t.equal(box.rows.length, 5, 'rows only for the lines asked for');
+  t.equal(box.totals[0]?.text, '300', 'the totals count every line');
+  t.equal(box.totals[box.columns.findIndex((c) => c.title === 'shared')]?.text, String((299 * 300) / 2));
+});
+
+t.test('the same unknown stats in the same order for lines whose keys come in the same order', async (t) => {
+  const lines = (offset: number) => Array.from({ length: 40 }, (_, p) => Object.fromEntries(Array.from({ length: 40 }, (_, s) => [`s${s}`, p + offset])));
+  const titles = (box: ReturnType<typeof boxScore>) => box.columns.map((c) => c.title);
+  t.same(titles(boxScore(null, lines(0))), titles(boxScore(null, lines(100))));
+  t.same(titles(boxScore(null, lines(0))), Array.from({ length: UNKNOWN_STAT_COLUMNS }, (_, s) => `s${s}`));
+});
+
+t.test('a 100 KB stat name shows cut, in its abbreviation and its title', async (t) => {
+  const name = 'x'.repeat(100_000);
+  const box = boxScore('curling', [{ [name]: 1 }]);
+  t.ok(box.columns[0]!.abbr.length <= 32 && box.columns[0]!.abbr.endsWith('…'));
+  t.ok(box.columns[0]!.title.length <= 80 && box.columns[0]!.title.endsWith('…'));
 });
 
 t.test('play-by-play words', async (t) => {

@@ -1,33 +1,50 @@
 import { stringify } from 'csv-stringify/sync';
-import { type BoxCell, boxScore, type StatFormat } from '../../domain/statVocabulary.js';
+import { type BoxCell, boxScore, type StatFormat, UNKNOWN_STAT_COLUMNS } from '../../domain/statVocabulary.js';
 import type { ClubMatchDoc } from '../../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../../projections/clubSeasonTotals.js';
+import { CSV_CELL_CHARS, CSV_COLUMNS, CSV_ROWS } from '../views/renderCaps.js';
+import { clip } from '../../domain/clippedText.js';
 
 /** Rows with a fixed column order: the header row of a CSV and the keys of its JSON twin. */
 export interface ExportTable {
   columns: string[];
   rows: (string | number | null)[][];
+  /** Rows and stat columns left out beyond CSV_ROWS and CSV_COLUMNS (and UNKNOWN_STAT_COLUMNS per team); absent when nothing was. */
+  omitted?: { rows: number; columns: number };
 }
+
+const omission = (rows: number, columns: number) => (rows > 0 || columns > 0 ? { omitted: { rows, columns } } : {});
 
 /**
  * Players with their season totals, one row each: who they are, then the sport's stats in the
  * order and words of the Stats page (made-attempted pairs as two columns, percentages as
- * numbers), blank where a player has none.
+ * numbers), blank where a player has none. At most CSV_ROWS rows and CSV_COLUMNS stat columns;
+ * what is left out is counted in `omitted`.
  */
 export function playersTable(players: PlayerTotals[], teamName: (teamId: string) => string): ExportTable {
   // Each team in its own sport's words; the file's columns are those of every team, first seen first.
   const columns: string[] = [];
+  const known = new Set<string>();
   const rows: (string | number | null)[][] = [];
+  let moreColumns = 0;
   for (const teamId of new Set(players.map((p) => p.teamId))) {
     const team = players.filter((p) => p.teamId === teamId);
-    const box = boxScore(team[0]?.sport ?? null, team.map((p) => p.totals));
+    const room = CSV_ROWS - rows.length;
+    const box = boxScore(team[0]?.sport ?? null, team.map((p) => p.totals), { rows: room });
+    moreColumns += box.moreStats;
     // Column names are the stats' full names, without the formula a title may explain.
     const names = box.columns.flatMap((column) => {
       const title = column.title.split(':')[0] ?? column.title;
       return column.format === 'madeAttempted' ? [`${title} made`, `${title} attempted`] : [title];
     });
-    for (const name of names) if (!columns.includes(name)) columns.push(name);
-    team.forEach((p, i) => {
+    for (const name of names) {
+      if (known.has(name)) continue;
+      if (columns.length < CSV_COLUMNS) {
+        known.add(name);
+        columns.push(name);
+      } else moreColumns += 1;
+    }
+    team.slice(0, room).forEach((p, i) => {
       const values = new Map<string, string | number | null>();
       const cells = box.columns.flatMap((column, c) => csvCells(column.format, box.rows[i]?.[c]));
       names.forEach((name, n) => values.set(name, cells[n] ?? null));
@@ -35,7 +52,11 @@ export function playersTable(players: PlayerTotals[], teamName: (teamId: string)
     });
   }
   const width = 7 + columns.length;
-  return { columns: ['team', 'teamId', 'number', 'name', 'position', 'playerId', 'matchesPlayed', ...columns], rows: rows.map((row) => [...row, ...Array<null>(width - row.length).fill(null)]) };
+  return {
+    columns: ['team', 'teamId', 'number', 'name', 'position', 'playerId', 'matchesPlayed', ...columns],
+    rows: rows.map((row) => [...row, ...Array<null>(width - row.length).fill(null)]),
+    ...omission(players.length - rows.length, moreColumns),
+  };
 }
 
 /** A box-score cell as spreadsheet values: numbers stay numbers, "12-30" becomes 12 and 30. */
@@ -51,9 +72,11 @@ function csvCells(format: StatFormat, cell: BoxCell | undefined): (string | numb
   return [cell.sort];
 }
 
-/** The club's matches, newest first, as the Matches page lists them. */
-export function matchesTable(matches: ClubMatchDoc[], teamName: (teamId: string) => string, matchUrl: (id: string) => string): ExportTable {
+/** The club's matches, newest first, as the Matches page lists them: at most CSV_ROWS (read one more to know there are more). */
+export function matchesTable(all: ClubMatchDoc[], teamName: (teamId: string) => string, matchUrl: (id: string) => string): ExportTable {
+  const matches = all.length > CSV_ROWS ? all.slice(0, CSV_ROWS) : all;
   return {
+    ...omission(all.length - matches.length, 0),
     columns: ['matchId', 'date', 'home', 'away', 'homeScore', 'awayScore', 'scoreUnit', 'team', 'teamId', 'side', 'counted', 'season', 'category', 'competition', 'sync', 'url'],
     rows: matches.map((m) => [
       m.matchId,
@@ -79,8 +102,19 @@ export function matchesTable(matches: ClubMatchDoc[], teamName: (teamId: string)
 /**
  * CSV for spreadsheets: header row, RFC 4180 quoting, and text cells that a spreadsheet would
  * run as a formula (starting with = + - @, tab or CR) prefixed with ' (numbers stay numbers).
+ * A cut table ends with one comment row (starting with #) that says what was left out.
  */
-export const toCsv = (table: ExportTable): string => stringify([table.columns, ...table.rows], { escape_formulas: true, record_delimiter: 'windows' });
+export const toCsv = (table: ExportTable): string =>
+  stringify([table.columns, ...table.rows.map(clippedCells), ...(table.omitted ? [[omittedNote(table.omitted)]] : [])], { escape_formulas: true, record_delimiter: 'windows' });
+
+/** Text cells cut to CSV_CELL_CHARS: a name of a few hundred KB in every row would make a file of gigabytes. */
+const clippedCells = (row: (string | number | null)[]) => row.map((value) => (typeof value === 'string' ? clip(value, CSV_CELL_CHARS) : value));
+
+/** The CSV's last row when the table was cut: what is missing, and the caps. */
+export function omittedNote({ rows, columns }: { rows: number; columns: number }): string {
+  const parts = [rows > 0 ? `${rows} more ${rows === 1 ? 'row' : 'rows'}` : '', columns > 0 ? `${columns} more stat ${columns === 1 ? 'column' : 'columns'}` : ''].filter(Boolean);
+  return `# truncated: ${parts.join(' and ')} not in this file (at most ${CSV_ROWS} rows and ${CSV_COLUMNS} stat columns; at most ${UNKNOWN_STAT_COLUMNS} stats per team that are not in its sport's list); narrow the filter for the rest`;
+}
 
 /** The JSON twin: the same rows as objects keyed by the CSV's column names, in the same order. */
-export const toJsonRows = (table: ExportTable) => table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i] ?? null])));
+export const toJsonRows = (table: ExportTable) => table.rows.map(clippedCells).map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i] ?? null])));

@@ -14,6 +14,7 @@ import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projection
 import { classifyClientAddress } from '../clientAddress.js';
 import { formRefusal } from '../errorHandling.js';
 import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
+import { CSV_ROWS } from '../views/renderCaps.js';
 import { renderHomePage, renderMatchesPage, renderMatchPage } from './views/clubDataPages.js';
 import { query } from './views/frame.js';
 import { renderPlayerPage, renderPlayersPage, renderStatsPage } from './views/playerPages.js';
@@ -48,8 +49,8 @@ const MatchesQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 
 const PlayerQuery = Type.Object({ team: Type.String({ maxLength: 64 }), key: Type.String({ maxLength: 300 }), page: PageNumber });
 /** Matches, players' lines and sync rows are listed this many at a time: no page grows with the club. */
 const PAGE_SIZE = 50;
-/** The match list export: every match of a big club's seasons, with room to spare. */
-const EXPORT_MAX_MATCHES = 20_000;
+/** The match list export: every match of a big club's seasons, with room to spare (one more is read to know the file is cut). */
+const EXPORT_MAX_MATCHES = CSV_ROWS;
 const StatsQuery = Type.Object({
   team: Type.Optional(Type.String({ maxLength: 64 })),
   season: Type.Optional(Type.String({ maxLength: 100 })),
@@ -328,7 +329,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
     players: async (club: ExistingClub, query: Static<typeof StatsQuery>) =>
       playersTable(playerTotalsOf(await readSeasonTotals(readModel, club.clubId, filterOf(club, query))), teamNameOf(club)),
     matches: async (club: ExistingClub, query: Static<typeof StatsQuery>) =>
-      matchesTable(await readClubMatches(readModel, club.clubId, filterOf(club, query), { limit: EXPORT_MAX_MATCHES }), teamNameOf(club), matchUrl),
+      matchesTable(await readClubMatches(readModel, club.clubId, filterOf(club, query), { limit: EXPORT_MAX_MATCHES + 1 }), teamNameOf(club), matchUrl),
   };
   for (const [name, table] of Object.entries(exportTables)) {
     for (const format of ['csv', 'json'] as const) {
@@ -339,7 +340,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
         const file = `${parts.join(' ').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').toLowerCase() || name}.${format}`;
         reply.header('content-disposition', `attachment; filename="${file.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file)}`);
         if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(toCsv(rows));
-        return reply.type('application/json; charset=utf-8').send({ columns: rows.columns, rows: toJsonRows(rows) });
+        return reply.type('application/json; charset=utf-8').send({ columns: rows.columns, rows: toJsonRows(rows), ...(rows.omitted ? { omitted: rows.omitted } : {}) });
       });
     }
   }

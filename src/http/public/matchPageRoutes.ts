@@ -9,7 +9,7 @@ import { type PublicViewDoc, readPublicPayload } from '../../../projections/publ
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
 import { renderHistoryPage } from './views/historyPage.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
-import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, type TeamNames } from './views/matchPage.js';
+import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, renderPlaysPage, type TeamNames } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
 import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
@@ -21,6 +21,7 @@ interface PageQuery {
   order?: string;
   from?: string;
   part?: string;
+  page?: string;
 }
 
 /** A revision from a query string: a whole number from 0 to Number.MAX_SAFE_INTEGER, or null when absent or malformed. */
@@ -60,6 +61,9 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   // The app's one error mapping, rendered as a page (a missing match is the HTML 404).
   app.setErrorHandler(pageErrorHandler(renderMatchErrorPage));
   const noMatch = (id: string) => notFound(`no match with id "${id}"`);
+  const throwNotFound = (message: string): never => {
+    throw notFound(message);
+  };
 
   const RENDER: Record<Rendering, (view: MatchPageView) => string> = {
     page: renderMatchPage,
@@ -74,8 +78,12 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
    * logs the failure). Only the render is guarded: a failed read of the store is not kept.
    */
   function rendered(request: FastifyRequest, rendering: Rendering, view: () => MatchPageView): RenderedBody {
+    return guarded(request, () => RENDER[rendering](view()));
+  }
+
+  function guarded(request: FastifyRequest, render: () => string): RenderedBody {
     try {
-      return renderedBody(RENDER[rendering](view()));
+      return renderedBody(render());
     } catch (error) {
       const answered = errorAnswer((error instanceof Error ? error : new Error(String(error))) as FastifyError, request);
       return renderedBody(renderMatchErrorPage(answered), 'text/html; charset=utf-8', { status: answered.statusCode });
@@ -116,6 +124,22 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return sendRendered(request, reply, body, compress);
   }
 
+  /** A page of plays of the current version (`?part=plays&page=N`), rendered once per revision and page. */
+  async function servePlays(request: FastifyRequest<{ Params: { id: string }; Querystring: PageQuery }>, reply: FastifyReply) {
+    const { id } = request.params;
+    const number = revisionParam(request.query.page ?? '1');
+    if (number === null || number === 0) throw validationError('page must be a page number of plays: 1, 2, …');
+    const doc = isMatchId(id) ? await currentPublicView(id) : null;
+    if (doc === null) throw noMatch(id);
+    // A page past the last is kept as its 404 page, like a failed render: asking again costs nothing.
+    const body = await cachedBody(request, cache, `plays\0${doc.id}\0${doc.revision}\0${number}`, async () => {
+      const payload = await readPublicPayload(eventStore, doc);
+      return guarded(request, () => renderPlaysPage(viewOf(doc, payload), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`));
+    });
+    reply.header('cache-control', 'no-cache');
+    return sendRendered(request, reply, body, compress);
+  }
+
   /** An old version: what the log held at `revision`, rendered once per version it resolves to. */
   async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, given: string) {
     const { id } = request.params;
@@ -142,6 +166,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
 
   app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
     if (request.query.revision !== undefined) return serveRevision(request, reply, request.query.revision);
+    if (request.query.part === 'plays') return servePlays(request, reply);
     return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
   });
 

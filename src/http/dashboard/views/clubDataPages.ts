@@ -1,4 +1,5 @@
 import type { Team } from '../../../domain/club.js';
+import { clip } from '../../../domain/clippedText.js';
 import type { ActionLine } from '../../../domain/matchPayload.js';
 import { clubPlayers } from '../../../domain/clubSync.js';
 import { boxScore } from '../../../domain/statVocabulary.js';
@@ -6,13 +7,16 @@ import { type ClubMatchDoc, type ClubMatchFromLog, type ClubPlayerCopy, statsOf 
 import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../../views/html.js';
+import { DASHBOARD_ROWS, more, NAME_SHOWN, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { OUTCOME_LABELS } from './connectPages.js';
 import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, teamNames, when } from './frame.js';
 import { teamFilter } from './playerPages.js';
 import { matchDecisionControls, settleSideForm } from './matchDecisions.js';
 
 const score = (match: ClubMatchDoc) => `${match.home.score ?? '–'} : ${match.away.score ?? '–'}`;
-const matchTitle = (match: ClubMatchDoc) => `${match.home.name ?? 'Home'} vs ${match.away.name ?? 'Away'}`;
+/** A name from a payload as these pages show it: cut to NAME_SHOWN characters. */
+const shown = (name: string | null, fallback: string) => clip(name ?? fallback, NAME_SHOWN);
+const matchTitle = (match: ClubMatchDoc) => `${shown(match.home.name, 'Home')} vs ${shown(match.away.name, 'Away')}`;
 
 export interface HomePage {
   clubId: string;
@@ -62,7 +66,7 @@ export interface MatchesPage {
 function standing(match: ClubMatchDoc): SafeHtml {
   if (match.side === null) return html`<span class="side-unknown">side unknown</span>`;
   if (match.excluded) return html`<span class="excluded">excluded</span>`;
-  return html`<span class="muted">counted (${match.side === 'home' ? match.home.name ?? 'home' : match.away.name ?? 'away'})</span>`;
+  return html`<span class="muted">counted (${match.side === 'home' ? shown(match.home.name, 'home') : shown(match.away.name, 'away')})</span>`;
 }
 
 export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
@@ -91,7 +95,7 @@ ${page.matches.length === 0
 <td>${m.startedAt?.slice(0, 10) ?? ''}</td>
 <td class="num">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
 <td>${names.get(m.teamId) ?? m.teamId}</td>
-<td>${[m.season, m.category, m.competition].filter((v) => v !== null).join(' · ')}</td>
+<td>${clip([m.season, m.category, m.competition].filter((v) => v !== null).join(' · '), NAME_SHOWN * 3)}</td>
 <td class="num">${m.side === null ? '' : countedPlayers({ ...m, excluded: false }).length}</td><td class="num">${m.actionCount}</td>
 <td><span class="outcome-${m.outcome}">${m.outcome === 'synced' ? 'synced' : 'without valid key'}</span></td>
 <td><a href="${page.matchUrl(m.matchId)}">public page</a></td></tr>`,
@@ -100,16 +104,18 @@ ${pager(page.page, page.pages, link)}`,
   );
 }
 
-/** A side's players in the match, in the same vocabulary as the public page. */
-function playerLines(sport: string | null, title: string, players: ClubPlayerCopy[]): SafeHtml {
-  const box = boxScore(sport, players.map((p) => statsOf(p.stats)));
-  return scrollRegion(
+/** A side's players in the match, in the same vocabulary as the public page, as bounded (PLAYERS_PER_SIDE, UNKNOWN_STAT_COLUMNS). */
+function playerLines(sport: string | null, title: string, players: ClubPlayerCopy[], jsonHref: string): SafeHtml {
+  const box = boxScore(sport, players.map((p) => statsOf(p.stats)), { rows: PLAYERS_PER_SIDE });
+  const rows = players.slice(0, PLAYERS_PER_SIDE);
+  const notes = [rows.length < players.length ? more(players.length - rows.length, 'player', 'players') : '', box.moreStats > 0 ? more(box.moreStats, 'stat', 'stats') : ''].filter(Boolean);
+  return html`${scrollRegion(
     title,
     html`<table class="match-players">
 <thead><tr><th scope="col">Player</th>${box.columns.map((c) => html`<th scope="col" class="num"><abbr title="${c.title}">${c.abbr}</abbr></th>`)}</tr></thead>
-<tbody>${players.map((p, i) => html`<tr><th scope="row"><span class="no">${p.number ?? ''}</span> ${p.name ?? p.playerId ?? ''}</th>${(box.rows[i] ?? []).map((c) => html`<td class="num">${c.text}</td>`)}</tr>`)}</tbody>
+<tbody>${rows.map((p, i) => html`<tr><th scope="row"><span class="no">${clip(p.number ?? '', SHORT_SHOWN)}</span> ${shown(p.name ?? p.playerId, '')}</th>${(box.rows[i] ?? []).map((c) => html`<td class="num">${c.text}</td>`)}</tr>`)}</tbody>
 <tfoot><tr><th scope="row">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot></table>`,
-  );
+  )}${notes.length > 0 ? html`<p class="muted">${notes.join(' and ')} not shown: see <a href="${jsonHref}">the match’s JSON</a>. The totals count them all.</p>` : ''}`;
 }
 
 export interface ClubMatchPage {
@@ -126,30 +132,34 @@ export interface ClubMatchPage {
  * (from the log) by side, for the admin to see which side is theirs.
  */
 function playersOfMatch(match: ClubMatchDoc, fromLog: ClubMatchFromLog | null): SafeHtml {
-  const sideName = (side: 'home' | 'away') => (side === 'home' ? (match.home.name ?? 'Home') : (match.away.name ?? 'Away'));
+  const jsonHref = `/api/matches/${match.matchId}`;
+  const sideName = (side: 'home' | 'away') => (side === 'home' ? shown(match.home.name, 'Home') : shown(match.away.name, 'Away'));
   const players = match.side === null ? (fromLog?.players ?? match.players) : clubPlayers(match.players, match.side);
   if (players.length === 0) return html`<h2>Players</h2><p class="muted">The payload had no players.</p>`;
-  if (match.side !== null) return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players)}`;
+  if (match.side !== null) return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players, jsonHref)}`;
   const groups = [
     ...(['home', 'away'] as const).map((side) => ({ title: `${sideName(side)} (${side})`, label: `players of ${sideName(side)}`, players: players.filter((p) => p.team === side) })),
     { title: 'Side not given', label: 'players whose side the payload does not give', players: players.filter((p) => p.team !== 'home' && p.team !== 'away') },
   ];
-  return html`${groups.map((group) => (group.players.length === 0 ? '' : html`<h2>${group.title}</h2>${playerLines(match.sport, group.label, group.players)}`))}`;
+  return html`${groups.map((group) => (group.players.length === 0 ? '' : html`<h2>${group.title}</h2>${playerLines(match.sport, group.label, group.players, jsonHref)}`))}`;
 }
 
 export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
   const { match, fromLog } = page;
   const names = teamNames(page.teams);
-  const side = (team: string | null) => (team === 'home' ? (match.home.name ?? 'Home') : team === 'away' ? (match.away.name ?? 'Away') : (team ?? ''));
+  const side = (team: string | null) => (team === 'home' ? shown(match.home.name, 'Home') : team === 'away' ? shown(match.away.name, 'Away') : shown(team, ''));
   const playerNames = new Map(fromLog?.playerNames ?? []);
-  const who = (a: ActionLine) => (a.playerId === null ? '' : (playerNames.get(a.playerId) ?? a.playerId));
+  const who = (a: ActionLine) => (a.playerId === null ? '' : shown(playerNames.get(a.playerId) ?? a.playerId, ''));
+  const lines = match.lines.slice(0, PHASES_SHOWN);
+  const actions = fromLog?.actions.slice(0, DASHBOARD_ROWS) ?? [];
+  const moreActions = (fromLog?.actions.length ?? 0) - actions.length;
   return dashboardPage(
     frame,
     matchTitle(match),
     html`<h1>${matchTitle(match)}</h1>
 ${notice(page.info)}
 <p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
-<section class="scoreboard" aria-label="score"><span>${match.home.name ?? 'Home'}</span><span class="score">${score(match)}</span><span>${match.away.name ?? 'Away'}</span></section>
+<section class="scoreboard" aria-label="score"><span>${shown(match.home.name, 'Home')}</span><span class="score">${score(match)}</span><span>${shown(match.away.name, 'Away')}</span></section>
 <section class="standing" aria-label="in the club's numbers">
 <p>${match.side === null
   ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
@@ -158,19 +168,21 @@ ${notice(page.info)}
     : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`}</p>
 ${matchDecisionControls(frame.csrfToken, match, 'match')}
 </section>
-${match.lines.length > 0
-  ? scrollRegion('score by set or period', html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${match.lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
-<tbody><tr><th scope="row">${match.home.name ?? 'Home'}</th>${match.lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
-<tr><th scope="row">${match.away.name ?? 'Away'}</th>${match.lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`)
+${lines.length > 0
+  ? scrollRegion('score by set or period', html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
+<tbody><tr><th scope="row">${shown(match.home.name, 'Home')}</th>${lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
+<tr><th scope="row">${shown(match.away.name, 'Away')}</th>${lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`)
   : ''}
+${lines.length < match.lines.length ? html`<p class="muted">${more(match.lines.length - lines.length, 'set or period', 'sets or periods')} not shown.</p>` : ''}
 ${playersOfMatch(match, fromLog)}
 <h2>Actions (${fromLog?.actions.length ?? 0})</h2>
 ${fromLog === null || fromLog.actions.length === 0
   ? html`<p class="muted">The payload had no play-by-play.</p>`
   : scrollRegion('play-by-play', html`<table class="actions">
 <thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th><th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
-<tbody>${fromLog.actions.map(
+<tbody>${actions.map(
       (a) => html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
-    )}</tbody></table>`)}`,
+    )}</tbody></table>`)}
+${moreActions > 0 ? html`<p class="muted">${more(moreActions, 'action', 'actions')} not shown: <a href="${page.matchUrl}">the public page</a> has them all, page by page.</p>` : ''}`,
   );
 }

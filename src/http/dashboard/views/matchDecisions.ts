@@ -1,5 +1,7 @@
 import type { ClubMatchDoc } from '../../../../projections/clubDashboard.js';
+import { clip } from '../../../domain/clippedText.js';
 import { html, type SafeHtml } from '../../views/html.js';
+import { NAME_SHOWN } from '../../views/renderCaps.js';
 import { csrfField } from './frame.js';
 
 /** Where a decision's form sends the admin back to: fixed places, never a URL from the request. */
@@ -18,7 +20,7 @@ export interface MatchStanding {
 /** "Side unknown": one click says which side is the club's team (recorded in the club's stream). */
 export function settleSideForm(csrfToken: string, match: MatchStanding, returnTo: ReturnTo): SafeHtml {
   const button = (side: 'home' | 'away', name: string | null) =>
-    html`<button type="submit" name="side" value="${side}" class="quiet">${side === 'home' ? 'Home' : 'Away'}: ${name ?? (side === 'home' ? 'home team' : 'away team')}</button>`;
+    html`<button type="submit" name="side" value="${side}" class="quiet">${side === 'home' ? 'Home' : 'Away'}: ${clip(name ?? (side === 'home' ? 'home team' : 'away team'), NAME_SHOWN)}</button>`;
   return html`<form method="post" action="/dashboard/matches/${match.matchId}/side" class="inline settle" aria-label="which side is your team">
 ${csrfField(csrfToken)}<input type="hidden" name="returnTo" value="${returnTo}">
 <span class="side-unknown">Side unknown: which is your team?</span> ${button('home', match.home.name)} ${button('away', match.away.name)}

@@ -1,8 +1,10 @@
 import type { Team } from '../../../domain/club.js';
+import { clip } from '../../../domain/clippedText.js';
 import { boxScore, type BoxCell, type BoxScore } from '../../../domain/statVocabulary.js';
 import type { PlayerMatchLine } from '../../../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../../../projections/clubSeasonTotals.js';
 import { html, type SafeHtml } from '../../views/html.js';
+import { DASHBOARD_ROWS, more, NAME_SHOWN, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { current, dashboardPage, downloads, type Frame, pager, query, scrollRegion, teamNames } from './frame.js';
 
 /** Players, Stats and a player's page: season totals from the projection, in the public page's stat vocabulary. */
@@ -16,7 +18,12 @@ ${teams.map((team) => html`<a href="${base}${query({ ...extra, team: team.teamId
 }
 
 const playerHref = (player: Pick<PlayerTotals, 'teamId' | 'key'>) => `/dashboard/player${query({ team: player.teamId, key: player.key })}`;
-const who = (player: Pick<PlayerTotals, 'number' | 'name' | 'playerId' | 'key'>) => html`<span class="no">${player.number ?? ''}</span> ${player.name ?? player.playerId ?? player.key}`;
+const who = (player: Pick<PlayerTotals, 'number' | 'name' | 'playerId' | 'key'>) =>
+  html`<span class="no">${clip(player.number ?? '', SHORT_SHOWN)}</span> ${clip(player.name ?? player.playerId ?? player.key, NAME_SHOWN)}`;
+/** At most DASHBOARD_ROWS of a team's players, and a line saying how many more the downloads have. */
+const bounded = <T>(rows: T[]) => (rows.length > DASHBOARD_ROWS ? rows.slice(0, DASHBOARD_ROWS) : rows);
+const moreRows = (rows: unknown[]) =>
+  rows.length > DASHBOARD_ROWS ? html`<p class="muted">${more(rows.length - DASHBOARD_ROWS, 'player', 'players')} not shown: the CSV and JSON downloads list them.</p>` : '';
 const cell = (c: BoxCell) => html`<td class="num">${c.text}</td>`;
 const columnHeads = (box: BoxScore) => box.columns.map((c) => html`<th scope="col" class="num"><abbr title="${c.title}">${c.abbr}</abbr></th>`);
 const byTeam = (players: PlayerTotals[]) => [...new Set(players.map((p) => p.teamId))];
@@ -30,18 +37,19 @@ export function renderPlayersPage(frame: Frame, teams: Team[], teamId: string | 
 ${teamFilter('/dashboard/players', teams, teamId)}
 <p class="muted">Your team's players in the matches that count (side known, not excluded), merged by the app's player id, else by number and name.</p>
 ${players.length === 0 ? html`<p class="muted">No players yet: they appear when a match is synced and its side is known.</p>` : ''}
-${byTeam(players).map(
-  (id) => html`<h2>${names.get(id) ?? id}</h2>
+${byTeam(players).map((id) => {
+  const team = players.filter((p) => p.teamId === id);
+  return html`<h2>${names.get(id) ?? id}</h2>
 ${scrollRegion(
   `players of ${names.get(id) ?? id}`,
   html`<table class="players" data-team="${id}">
 <thead><tr><th scope="col">Player</th><th scope="col">Position</th><th scope="col" class="num"><abbr title="Matches played">MP</abbr></th><th scope="col">Player id</th></tr></thead>
-<tbody>${players
-    .filter((p) => p.teamId === id)
-    .map((p) => html`<tr class="player"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td>${p.position ?? ''}</td><td class="num">${p.matchesPlayed}</td><td><code>${p.playerId ?? ''}</code></td></tr>`)}</tbody>
+<tbody>${bounded(team).map(
+    (p) => html`<tr class="player"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td>${clip(p.position ?? '', SHORT_SHOWN)}</td><td class="num">${p.matchesPlayed}</td><td><code>${clip(p.playerId ?? '', NAME_SHOWN)}</code></td></tr>`,
+  )}</tbody>
 </table>`,
-)}`,
-)}`,
+)}${moreRows(team)}`;
+})}`,
   );
 }
 
@@ -59,16 +67,16 @@ function select(name: string, label: string, values: { value: string; label: str
 
 /** One team's season totals: the sport's known columns in standard order, unknown stats after, a totals row. */
 function teamStats(teamName: string, players: PlayerTotals[]): SafeHtml {
-  const box = boxScore(players[0]?.sport ?? null, players.map((p) => p.totals));
+  const box = boxScore(players[0]?.sport ?? null, players.map((p) => p.totals), { rows: DASHBOARD_ROWS });
   return html`<h2>${teamName}</h2>
 ${scrollRegion(
   `season totals of ${teamName}`,
   html`<table class="stats" data-team="${players[0]?.teamId ?? ''}">
 <thead><tr><th scope="col">Player</th><th scope="col" class="num"><abbr title="Matches played">MP</abbr></th>${columnHeads(box)}</tr></thead>
-<tbody>${players.map((p, i) => html`<tr class="player-total"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td class="num">${p.matchesPlayed}</td>${(box.rows[i] ?? []).map(cell)}</tr>`)}</tbody>
+<tbody>${bounded(players).map((p, i) => html`<tr class="player-total"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td class="num">${p.matchesPlayed}</td>${(box.rows[i] ?? []).map(cell)}</tr>`)}</tbody>
 <tfoot><tr><th scope="row">Team</th><td></td>${box.totals.map(cell)}</tr></tfoot>
 </table>`,
-)}`;
+)}${moreRows(players)}${box.moreStats > 0 ? html`<p class="muted">${more(box.moreStats, 'stat', 'stats')} not shown.</p>` : ''}`;
 }
 
 export function renderStatsPage(frame: Frame, page: StatsPage): string {
@@ -106,15 +114,15 @@ export function renderPlayerPage(frame: Frame, page: PlayerPage): string {
   const [season, ...lines] = box.rows;
   return dashboardPage(
     frame,
-    player.name ?? player.key,
+    clip(player.name ?? player.key, NAME_SHOWN),
     html`<h1>${who(player)}</h1>
-<p class="muted">${page.teamName}${player.position ? ` · ${player.position}` : ''} · ${player.matchesPlayed} ${player.matchesPlayed === 1 ? 'match' : 'matches'} counted · <a href="/dashboard/stats${query({ team: player.teamId })}">all players' stats</a></p>
+<p class="muted">${page.teamName}${player.position ? ` · ${clip(player.position, SHORT_SHOWN)}` : ''} · ${player.matchesPlayed} ${player.matchesPlayed === 1 ? 'match' : 'matches'} counted · <a href="/dashboard/stats${query({ team: player.teamId })}">all players' stats</a></p>
 ${scrollRegion(
-  `match by match lines of ${player.name ?? player.key}`,
+  `match by match lines of ${clip(player.name ?? player.key, NAME_SHOWN)}`,
   html`<table class="player-lines">
 <thead><tr><th scope="col">Match</th>${columnHeads(box)}</tr></thead>
 <tbody>${page.lines.map(
-    (line, i) => html`<tr><th scope="row"><a href="/dashboard/matches/${line.matchId}">${line.startedAt?.slice(0, 10) ?? ''} ${line.opponent === null ? line.matchId : `vs ${line.opponent}`}</a></th>${(lines[i] ?? []).map(cell)}</tr>`,
+    (line, i) => html`<tr><th scope="row"><a href="/dashboard/matches/${line.matchId}">${line.startedAt?.slice(0, 10) ?? ''} ${line.opponent === null ? line.matchId : `vs ${clip(line.opponent, NAME_SHOWN)}`}</a></th>${(lines[i] ?? []).map(cell)}</tr>`,
   )}</tbody>
 <tfoot><tr><th scope="row">All matches</th>${(season ?? []).map(cell)}</tr></tfoot>
 </table>`,

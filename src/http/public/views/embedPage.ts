@@ -1,6 +1,7 @@
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { headline, lineScore, liveBar, MATCH_STYLE, type MatchPageView, scoreboard } from './matchPage.js';
+import { fits, PAGE_BYTES } from '../../views/renderCaps.js';
+import { headline, lineScore, liveBar, MATCH_STYLE, type MatchPageView, scoreboard, tooLargePage } from './matchPage.js';
 
 const EMBED_STYLE = new SafeHtml(`
 main.bare { padding: .5rem; max-width: none; }
@@ -20,9 +21,9 @@ ${lineScore(view.summary)}
 </div>`.value;
 }
 
-/** The compact live widget other sites frame: links open the full page in a new tab. */
+/** The compact live widget other sites frame: links open the full page in a new tab. Bounded as the match page is. */
 export function renderEmbedPage(view: MatchPageView): string {
-  return layout(
+  const page = layout(
     headline(view.id, view.summary),
     html`${liveBar(view, `/match/${view.id}/embed?part=main`)}
 ${new SafeHtml(renderEmbedMain(view))}
@@ -30,4 +31,5 @@ ${new SafeHtml(renderEmbedMain(view))}
     new SafeHtml(`${MATCH_STYLE.value}${EMBED_STYLE.value}`),
     { scripts: ['/assets/live.js'], bare: true },
   );
+  return fits(page, PAGE_BYTES) ? page : tooLargePage(view);
 }

@@ -1,7 +1,9 @@
+import { clip } from '../../../domain/clippedText.js';
 import { describeDiff } from '../../../domain/matchDiff.js';
 import type { HistoryPage } from '../../../history/historyQueries.js';
 import { html } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
+import { CHANGE_SHOWN, fits, PAGE_BYTES } from '../../views/renderCaps.js';
 import { matchTitle, type TeamNames } from './matchPage.js';
 
 export interface HistoryPageView {
@@ -14,15 +16,30 @@ export interface HistoryPageView {
 
 const WRITE_LABEL: Record<string, string> = { MatchCreated: 'created', MatchReplaced: 'replaced' };
 
-/** The readable timeline of a match: who changed what, when, and what it said before. */
-export function renderHistoryPage({ id, teams, page, order }: HistoryPageView): string {
+/**
+ * The readable timeline of a match: who changed what, when, and what it said before. Each
+ * change is cut to CHANGE_SHOWN characters; a page that would still exceed PAGE_BYTES links the
+ * history's JSON instead.
+ */
+export function renderHistoryPage(view: HistoryPageView): string {
+  const page = fullHistoryPage(view);
+  if (fits(page, PAGE_BYTES)) return page;
+  return layout(
+    `History of match ${view.id}`,
+    html`<h1>History of match <code>${view.id}</code></h1>
+<section class="notice" role="note"><h2>This history is too large to show here</h2>
+<p>This page of it would be larger than ${PAGE_BYTES / 1024} KiB. <a href="/api/matches/${view.id}/history?order=${view.order}">See the history as JSON</a>.</p></section>`,
+  );
+}
+
+function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
   const title = matchTitle(id, teams);
   const other = order === 'newest' ? 'oldest' : 'newest';
   const rows = page.entries.map((e) => {
     const what = e.content
       ? html`<strong>${WRITE_LABEL[e.type] ?? e.type}</strong> by ${e.content.via}${e.content.protection ? html` (${e.content.protection})` : ''}`
       : html`<strong>${e.type}</strong>${e.details ? html` <code>${Object.entries(e.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}</code>` : ''}`;
-    const change = e.content ? (e.diff ? describeDiff(e.diff) : 'first version') : '';
+    const change = e.content ? (e.diff ? clip(describeDiff(e.diff), CHANGE_SHOWN) : 'first version') : '';
     const from = e.clientAddressClass ? `${e.clientAddressClass} address` : '';
     return html`<tr>
 <td class="num">${e.revision}</td>

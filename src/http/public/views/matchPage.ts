@@ -1,7 +1,10 @@
 import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
+import { clip } from '../../../domain/clippedText.js';
 import { boxScore, type BoxCell } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
+import { CHART_POINTS, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
+import { escapedLength, type PlaysPage, playsPage } from './playsPages.js';
 import { phaseScores, scoreChart } from './scoreChart.js';
 import { timeTag } from './timeText.js';
 
@@ -20,7 +23,8 @@ export interface MatchPageView {
   asOf?: { revision: number; latestRevision: number };
 }
 
-export const teamName = (name: string | null, fallback: string) => name ?? fallback;
+/** A team's name as pages show it: cut to NAME_SHOWN characters (the JSON has it whole). */
+export const teamName = (name: string | null, fallback: string) => clip(name ?? fallback, NAME_SHOWN);
 
 /** The team names a title needs: a summary's, or the ones the public view keeps (history page). */
 export type TeamNames = { home: Pick<TeamSummary, 'name'>; away: Pick<TeamSummary, 'name'> };
@@ -30,6 +34,9 @@ export function matchTitle(id: string, s: TeamNames): string {
 }
 
 const historyUrl = (id: string) => `/match/${id}/history`;
+export const jsonUrl = (view: Pick<MatchPageView, 'id' | 'asOf'>) => `/api/matches/${view.id}${view.asOf ? `?revision=${view.asOf.revision}` : ''}`;
+/** Sets or periods a page renders (PHASES_SHOWN); the rest are counted in a note. */
+const shownLines = (s: MatchSummary) => (s.lines.length > PHASES_SHOWN ? s.lines.slice(0, PHASES_SHOWN) : s.lines);
 const scoreText = (n: number | null) => (n === null ? '–' : String(n));
 
 /** "Hillcrest Owls 2–3 Stonebridge Lynx", for titles and sharing cards. */
@@ -40,7 +47,7 @@ export function headline(id: string, s: MatchSummary): string {
 }
 
 /** A name short enough for a narrow column: the payload's own short name, else the name. */
-const shortName = (t: TeamSummary, fallback: string) => t.short ?? t.name ?? fallback;
+const shortName = (t: TeamSummary, fallback: string) => clip(t.short ?? t.name ?? fallback, NAME_SHOWN);
 
 const STATUS_WORD: Record<string, string> = { live: 'Live', final: 'Final', scheduled: 'Scheduled' };
 
@@ -53,7 +60,7 @@ function statusBadge(s: MatchSummary): SafeHtml | string {
 export function scoreboard(view: MatchPageView): SafeHtml {
   const s = view.summary;
   const team = (t: TeamSummary, side: 'home' | 'away', fallback: string) =>
-    html`<div class="team ${side}"><span class="name" title="${teamName(t.name, fallback)}">${teamName(t.name, fallback)}</span>${t.short ? html`<span class="short" aria-hidden="true">${t.short}</span>` : ''}</div>`;
+    html`<div class="team ${side}"><span class="name" title="${teamName(t.name, fallback)}">${teamName(t.name, fallback)}</span>${t.short ? html`<span class="short" aria-hidden="true">${clip(t.short, SHORT_SHOWN)}</span>` : ''}</div>`;
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
   const when = s.startedAt ? timeTag(s.startedAt) : '';
   const meta = [s.competition, s.category].filter((x): x is string => x !== null);
@@ -64,8 +71,8 @@ ${team(s.home, 'home', 'Home')}
 <div class="score" data-testid="score" aria-label="${unit ? `score in ${unit}` : 'score'}"><span>${scoreText(s.home.score)}</span><span class="colon"> : </span><span>${scoreText(s.away.score)}</span></div>
 ${team(s.away, 'away', 'Away')}
 </div>
-${unit === 'sets' && s.lines.length > 0 ? html`<p class="sets-inline">${s.lines.map((l) => html`<span class="${l.label === s.current ? 'current' : ''}">${scoreText(l.home)}–${scoreText(l.away)}</span>`)}</p>` : ''}
-<p class="where muted">${[s.venue ? html`<span>${s.venue}</span>` : '', when ? html`<span>${when}</span>` : ''].filter(Boolean).map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>
+${unit === 'sets' && s.lines.length > 0 ? html`<p class="sets-inline">${shownLines(s).map((l) => html`<span class="${l.label === s.current ? 'current' : ''}">${scoreText(l.home)}–${scoreText(l.away)}</span>`)}</p>` : ''}
+<p class="where muted">${[s.venue ? html`<span>${clip(s.venue, NAME_SHOWN)}</span>` : '', when ? html`<span>${when}</span>` : ''].filter(Boolean).map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>
 </section>`;
 }
 
@@ -76,21 +83,26 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
   const head = (l: ScoreLine) =>
     html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
   const won = (l: ScoreLine, side: 'home' | 'away') => l.home !== null && l.away !== null && (side === 'home' ? l.home > l.away : l.away > l.home);
+  const lines = shownLines(s);
   const row = (side: 'home' | 'away', t: TeamSummary, fallback: string) =>
-    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${shortName(t, fallback)}</th>${s.lines.map(
+    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${shortName(t, fallback)}</th>${lines.map(
       (l) => html`<td class="num${won(l, side) ? ' won' : ''}${l.label === s.current ? ' current' : ''}">${scoreText(l[side])}</td>`,
     )}<td class="num total">${isSets ? scoreText(t.score) : t.score ?? total(side)}</td></tr>`;
   return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${isSets ? 'set' : 'period'}</h2>
 <div class="scroll fit"><table class="line-score">
-<thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${s.lines.map(head)}<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
+<thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map(head)}<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
 <tbody>
 ${row('home', s.home, 'Home')}
 ${row('away', s.away, 'Away')}
-</tbody></table></div></section>`;
+</tbody></table></div>${lines.length < s.lines.length ? morePhases(s.lines.length - lines.length, s.scoreUnit) : ''}</section>`;
+}
+
+function morePhases(count: number, unit: MatchSummary['scoreUnit']): SafeHtml {
+  return html`<p class="more-note muted">${more(count, unit === 'sets' ? 'set' : 'period', unit === 'sets' ? 'sets' : 'periods')} in the JSON (the total counts them all).</p>`;
 }
 
 function charts(s: MatchSummary): SafeHtml | string {
-  const phases = phaseScores(s.actions());
+  const phases = phaseScores(s.actions(), PHASES_SHOWN, CHART_POINTS);
   if (phases.length === 0) return '';
   const home = teamName(s.home.name, 'Home');
   const away = teamName(s.away.name, 'Away');
@@ -108,23 +120,33 @@ function cell(c: BoxCell): SafeHtml {
   return html`<td class="num"${c.sort === null ? '' : html` data-sort="${c.sort}"`}>${c.text}</td>`;
 }
 
-function playerTable(sport: string | null, title: string, side: string, players: PlayerLine[]): SafeHtml {
+/** A player's name or id as a page shows it. */
+const playerName = (p: PlayerLine) => clip(p.name ?? p.playerId ?? '', NAME_SHOWN);
+
+function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[]): SafeHtml {
   const ordered = [...players].sort(byShirt);
-  const box = boxScore(sport, ordered.map((p) => p.stats));
+  // Totals count every player; rows and columns are capped (PLAYERS_PER_SIDE, UNKNOWN_STAT_COLUMNS).
+  const box = boxScore(view.summary.sport, ordered.map((p) => p.stats), { rows: PLAYERS_PER_SIDE });
+  const shown = ordered.length > PLAYERS_PER_SIDE ? ordered.slice(0, PLAYERS_PER_SIDE) : ordered;
+  const notes = [
+    shown.length < ordered.length ? more(ordered.length - shown.length, 'player', 'players') : '',
+    box.moreStats > 0 ? more(box.moreStats, 'stat', 'stats') : '',
+  ].filter(Boolean);
   const caption = `${title}: player stats`;
   return html`<div class="box"><h3 class="${side}">${title}</h3>
 <div class="scroll" tabindex="0" role="region" aria-label="${caption}, scrolls sideways"><table class="player-stats" data-sortable>
 <thead><tr><th scope="col" class="player" data-sort-type="number"><button type="button" class="sort">Player</button></th>${box.columns.map(
     (c) => html`<th scope="col" class="num"><button type="button" class="sort"><abbr title="${c.title}">${c.abbr}</abbr></button></th>`,
   )}</tr></thead>
-<tbody>${ordered.map(
-    (p, i) => html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number ?? ''}</span> ${p.name ?? p.playerId ?? ''}${p.position ? html` <span class="pos muted">${p.position}</span>` : ''}</th>${(box.rows[i] ?? []).map(cell)}</tr>`,
+<tbody>${shown.map(
+    (p, i) => html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number === null ? '' : clip(p.number, SHORT_SHOWN)}</span> ${playerName(p)}${p.position ? html` <span class="pos muted">${clip(p.position, SHORT_SHOWN)}</span>` : ''}</th>${(box.rows[i] ?? []).map(cell)}</tr>`,
   )}</tbody>
 <tfoot><tr><th scope="row" class="player">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot>
-</table></div></div>`;
+</table></div>${notes.length > 0 ? html`<p class="more-note muted">${notes.join(' and ')} of ${title} in <a href="${jsonUrl(view)}">the match’s JSON</a>; the totals count them all.</p>` : ''}</div>`;
 }
 
-function playerStats(s: MatchSummary): SafeHtml | string {
+function playerStats(view: MatchPageView): SafeHtml | string {
+  const s = view.summary;
   if (s.players.length === 0) return '';
   const sides = [
     { key: 'home', title: teamName(s.home.name, 'Home') },
@@ -137,28 +159,62 @@ function playerStats(s: MatchSummary): SafeHtml | string {
     .filter((g) => g.players.length > 0);
   return html`<section aria-labelledby="box"><h2 id="box">Box score</h2>
 <p class="hint muted">Tap a column to sort. Abbreviations explain themselves on hover and to screen readers.</p>
-${groups.map((g) => playerTable(s.sport, g.title, g.key, g.players))}</section>`;
+${groups.map((g) => playerTable(view, g.title, g.key, g.players))}</section>`;
 }
 
 /** How many of a phase's actions show before "show all". */
 const RECENT_ACTIONS = 15;
 
-function playByPlay(s: MatchSummary): SafeHtml | string {
+/** Where a page of plays is, on its own: page 1 has the newest. */
+export const playsUrl = (id: string, page: number) => `/match/${id}?part=plays&page=${page}`;
+
+/**
+ * One page of the play-by-play (playsPage: at most PLAYS_PER_PAGE rows, PLAYS_PAGE_BYTES,
+ * PHASES_SHOWN sets or periods), newest first, grouped by set or period; older plays are
+ * linked as further pages (only for the current version: an old one links its JSON).
+ */
+function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
+  const s = view.summary;
   const actions = s.actions();
-  if (actions.length === 0) return '';
+  if (actions.length === 0) return null;
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
   const who = (a: ActionLine) => {
     if (a.playerId === null) return '';
     const p = names.get(a.playerId);
-    return p ? `${p.number !== null ? `#${p.number} ` : ''}${p.name ?? p.playerId}` : a.playerId;
+    return p ? `${p.number !== null ? `#${clip(p.number, SHORT_SHOWN)} ` : ''}${playerName(p)}` : clip(a.playerId, NAME_SHOWN);
   };
-  const side = (team: string | null) => (team === 'home' ? shortName(s.home, 'Home') : team === 'away' ? shortName(s.away, 'Away') : (team ?? ''));
+  const side = (team: string | null) => (team === 'home' ? shortName(s.home, 'Home') : team === 'away' ? shortName(s.away, 'Away') : clip(team ?? '', NAME_SHOWN));
+  // A row's markup is ~200 bytes besides its texts. Pages are found from the newest, so page N is the same for every request.
+  const whoBytes = new Map<string | null, number>();
+  const sideBytes = new Map<string | null, number>();
+  const rowBytes = (a: ActionLine) => {
+    let w = whoBytes.get(a.playerId);
+    if (w === undefined) whoBytes.set(a.playerId, (w = escapedLength(who(a))));
+    let t = sideBytes.get(a.team);
+    if (t === undefined) sideBytes.set(a.team, (t = escapedLength(side(a.team))));
+    return 200 + escapedLength(a.description) + w + t;
+  };
+  let page = playsPage(actions, 0, rowBytes);
+  for (let n = 1; n < number; n += 1) {
+    if (page.next === null) return null;
+    page = playsPage(actions, page.next, rowBytes);
+  }
   const groups = new Map<string, ActionLine[]>();
-  for (const a of actions) {
+  for (let i = page.start; i < page.end; i += 1) {
+    const a = actions[i]!;
     const key = a.phase ?? 'Match';
-    groups.set(key, [...(groups.get(key) ?? []), a]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [a]);
+    else group.push(a);
   }
   const phases = [...groups.entries()];
+  // On a page of part of the plays, a set cut by the page says how many of its actions are here.
+  const perPhase = new Map<string, number>();
+  if (page.start > 0 || page.from > 0) for (const a of actions) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
+  const counted = (phase: string, n: number) => {
+    const all = perPhase.get(phase) ?? n;
+    return all > n ? `${n} of ${all} actions here` : `${n} ${n === 1 ? 'action' : 'actions'}`;
+  };
   const hasClock = actions.some((a) => a.clock !== null);
   const latest = phases.length - 1;
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
@@ -166,20 +222,33 @@ function playByPlay(s: MatchSummary): SafeHtml | string {
     const teamClass = a.team === 'home' || a.team === 'away' ? a.team : '';
     return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${a.description}${who(a) ? html`<span class="who">${who(a)}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
   };
+  // The action before a page's oldest, when it is of the same set, says whether that one scored.
+  const before = page.start > 0 ? actions[page.start - 1] : undefined;
+  const previousOf = (group: ActionLine[], i: number) => group[i - 1] ?? (before !== undefined && before.phase === group[0]?.phase ? before : undefined);
   return html`<section aria-labelledby="pbp"><h2 id="pbp">Play-by-play</h2>
 <p class="hint muted">Newest first. ${phases.length > 1 ? 'Earlier sets and periods are folded: open them to read.' : ''}</p>
 ${[...phases].reverse().map(([phase, actions], reversedIndex) => {
   const index = latest - reversedIndex;
   const last = actions.at(-1);
-  const rows = actions.map((a, i) => row(a, actions[i - 1])).reverse();
+  const rows = actions.map((a, i) => row(a, previousOf(actions, i))).reverse();
   const head = html`<thead><tr>${hasClock ? html`<th class="num" scope="col">Clock</th>` : ''}<th scope="col">Team</th><th scope="col">Action</th><th class="num" scope="col">Score</th></tr></thead>`;
   // Long phases show their newest actions; the rest fold under "show all" (no script needed).
   const shown = rows.slice(0, RECENT_ACTIONS);
   const folded = rows.slice(RECENT_ACTIONS);
-  return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${actions.length} ${actions.length === 1 ? 'action' : 'actions'})</span></summary>
+  return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${counted(phase, actions.length)})</span></summary>
 <div class="scroll"><table class="pbp">${head}<tbody>${shown}</tbody></table></div>
 ${folded.length > 0 ? html`<details class="more"><summary>Show all ${actions.length} actions of ${phase}</summary><div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>` : ''}</details>`;
-})}</section>`;
+})}${playsPager(view, page, number, actions.length)}</section>`;
+}
+
+/** Links to the newer and older pages of plays, when the play-by-play does not fit one page. */
+function playsPager(view: MatchPageView, page: PlaysPage, number: number, total: number): SafeHtml | string {
+  if (page.from === 0 && page.next === null) return '';
+  const range = html`<span class="muted">Plays ${total - page.end + 1}–${total - page.start} of ${total}, newest first.</span>`;
+  if (view.asOf) return html`<nav class="pages">${range} <a href="${jsonUrl(view)}">Older plays of this revision in its JSON</a></nav>`;
+  return html`<nav class="pages" aria-label="pages of plays">${range}${number > 2 ? html`<a href="${playsUrl(view.id, 1)}">Newest plays</a>` : ''}${
+    number > 1 ? html`<a href="${playsUrl(view.id, number - 1)}" rel="prev">← Newer plays</a>` : ''
+  }${page.next === null ? '' : html`<a href="${playsUrl(view.id, number + 1)}" rel="next">Older plays →</a>`}</nav>`;
 }
 
 function provenance(view: MatchPageView): SafeHtml {
@@ -211,8 +280,32 @@ function share(view: MatchPageView): SafeHtml {
 <details><summary>Embed the live score on your club’s site</summary><p class="muted">Paste this where the score should show; it updates itself.</p><pre><code>${embed}</code></pre></details></div></div></section>`;
 }
 
-/** The part of the page that a live update replaces: everything that depends on the match. */
+/** Bytes left for the main part of a page within PAGE_BYTES: the frame, style, sharing card and links take the rest. */
+const MAIN_BYTES = PAGE_BYTES - 48 * 1024;
+
+/**
+ * The part of the page that a live update replaces: everything that depends on the match.
+ * Bounded by the caps of renderCaps.ts; if it would still take more than MAIN_BYTES, the score
+ * and a note linking the JSON instead.
+ */
 export function renderMatchMain(view: MatchPageView): string {
+  const main = fullMatchMain(view);
+  return fits(main, MAIN_BYTES) ? main : tooLargeMain(view);
+}
+
+function tooLargeMain(view: MatchPageView): string {
+  const plays = view.asOf === undefined && view.summary.actionCount > 0 ? html`, or read <a href="${playsUrl(view.id, 1)}">its play-by-play page by page</a>` : '';
+  return html`<div id="match-main" data-revision="${view.revision}">
+<h1 class="visually-hidden">${matchTitle(view.id, view.summary)}</h1>
+${view.asOf ? provenance(view) : ''}
+${scoreboard(view)}
+<section class="notice" role="note"><h2>This match is too large to show in full</h2>
+<p>Its page would be larger than ${PAGE_BYTES / 1024} KiB, so only the score is shown here. <a href="${jsonUrl(view)}">See the whole match as JSON</a>${plays}.</p></section>
+${view.asOf ? '' : provenance(view)}
+</div>`.value;
+}
+
+function fullMatchMain(view: MatchPageView): string {
   const s = view.summary;
   const title = matchTitle(view.id, s);
   const isOld = view.asOf !== undefined;
@@ -223,8 +316,8 @@ ${scoreboard(view)}
 ${s.recognised === false ? unrecognised(view) : ''}
 ${lineScore(s)}
 ${charts(s)}
-${playerStats(s)}
-${playByPlay(s)}
+${playerStats(view)}
+${playByPlay(view) ?? ''}
 ${isOld ? '' : provenance(view)}
 </div>`.value;
 }
@@ -239,8 +332,9 @@ function sharingCard(view: MatchPageView): SafeHtml {
   const s = view.summary;
   const title = headline(view.id, s);
   const status = s.status === 'live' ? `Live${s.current ? `, ${s.current}` : ''}` : s.status === 'final' ? 'Final' : null;
-  const description = [status, s.lines.length > 0 ? s.lines.map((l) => `${scoreText(l.home)}–${scoreText(l.away)}`).join(', ') : null, s.competition, s.venue]
+  const description = [status, s.lines.length > 0 ? shownLines(s).map((l) => `${scoreText(l.home)}–${scoreText(l.away)}`).join(', ') : null, s.competition, s.venue]
     .filter((x): x is string => x !== null)
+    .map((x) => clip(x, NAME_SHOWN * 4))
     .join(' · ');
   const text = description || 'Live score, box score and play-by-play on matchlog.';
   return html`<meta name="description" content="${text}">
@@ -354,14 +448,44 @@ figure.chart text { fill: var(--muted); font-size: 10px; }
 export function renderMatchPage(view: MatchPageView): string {
   const s = view.summary;
   const title = headline(view.id, s);
-  return layout(
+  const page = layout(
     view.asOf ? `${title} (revision ${view.asOf.revision})` : title,
     html`${liveBar(view)}
 ${new SafeHtml(renderMatchMain(view))}
 ${view.asOf ? '' : share(view)}
-<p class="muted small"><a href="/api/matches/${view.id}${view.asOf ? `?revision=${view.asOf.revision}` : ''}">This match as JSON</a> · <a href="${historyUrl(view.id)}">History</a></p>`,
+<p class="muted small"><a href="${jsonUrl(view)}">This match as JSON</a> · <a href="${historyUrl(view.id)}">History</a></p>`,
     MATCH_STYLE,
     { head: sharingCard(view), scripts: ['/assets/live.js'] },
+  );
+  return fits(page, PAGE_BYTES) ? page : tooLargePage(view);
+}
+
+/**
+ * A page of plays on its own (`/match/:id?part=plays&page=N`): page 1 has the newest plays, as
+ * the match page does; each is as bounded as the match page's. Null when there is no page N.
+ */
+export function renderPlaysPage(view: MatchPageView, number: number): string | null {
+  const plays = Number.isSafeInteger(number) && number >= 1 ? playByPlay(view, number) : null;
+  if (plays === null) return null;
+  const title = matchTitle(view.id, view.summary);
+  const page = layout(
+    `Play-by-play of ${title}`,
+    html`<h1>Play-by-play of ${title}</h1>
+<nav class="pages"><a href="/match/${view.id}">The match</a><a href="${jsonUrl(view)}">as JSON</a></nav>
+${plays}`,
+    MATCH_STYLE,
+  );
+  return fits(page, PAGE_BYTES) ? page : tooLargePage(view, 'Its plays are too large to show here');
+}
+
+/** The last bound of any public page: a short page linking the JSON when the page would exceed PAGE_BYTES. */
+export function tooLargePage(view: Pick<MatchPageView, 'id' | 'asOf'>, what = 'This match is too large to show in full'): string {
+  return layout(
+    `Match ${view.id}`,
+    html`<h1>Match <code>${view.id}</code></h1>
+<section class="notice" role="note"><h2>${what}</h2>
+<p>Its page would be larger than ${PAGE_BYTES / 1024} KiB. <a href="${jsonUrl(view)}">See the whole match as JSON</a>.</p></section>`,
+    MATCH_STYLE,
   );
 }
 
