@@ -42,6 +42,8 @@ t.test('a bad variable fails with one line naming it', async (t) => {
     [{ REQUEST_TIMEOUT_MS: 'soon' }, 'REQUEST_TIMEOUT_MS', /integer/],
     [{ PAGE_CACHE_BYTES: '48MB' }, 'PAGE_CACHE_BYTES', /integer from 0/],
     [{ PAGE_CACHE_BYTES: '-1' }, 'PAGE_CACHE_BYTES', /integer from 0/],
+    [{ DELTA_KEYFRAME_INTERVAL: '1001' }, 'DELTA_KEYFRAME_INTERVAL', /integer from 0 to 1000/],
+    [{ DELTA_CACHE_BYTES: '32MiB' }, 'DELTA_CACHE_BYTES', /integer from 0/],
   ];
   for (const [env, variable, problem] of bad) {
     try {
@@ -92,4 +94,9 @@ t.test('connection caps of issue 33: defaults stay under the open-files limit, e
   const { openFilesLimit } = await import('../src/platform/openFilesLimit.js');
   t.equal(typeof openFilesLimit(), 'number', 'read from /proc/self/limits on Linux');
   t.equal(openFilesLimit('/nonexistent/limits'), null);
+});
+
+t.test('DELTA_KEYFRAME_INTERVAL and DELTA_CACHE_BYTES: 32 versions and 32 MiB unless set; 0 stores versions whole', async (t) => {
+  t.match(loadConfig({}), { deltaKeyframeInterval: 32, deltaCacheBytes: 32 * 1024 * 1024 });
+  t.match(loadConfig({ DELTA_KEYFRAME_INTERVAL: '0', DELTA_CACHE_BYTES: '0' }), { deltaKeyframeInterval: 0, deltaCacheBytes: 0 });
 });

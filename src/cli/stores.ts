@@ -1,4 +1,4 @@
-import { loadConfig } from '../runtime/config.js';
+import { deltaOptions, loadConfig } from '../runtime/config.js';
 import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
 import { matchEvents } from '../history/historyQueries.js';
 import type { PublicEvent } from '../history/publicEvent.js';
@@ -14,7 +14,7 @@ import type { ReadModelStore } from '../readmodel/readModel.js';
  */
 export async function openStores(env: Record<string, string | undefined>): Promise<{ eventStore: EventStore; readModel: ReadModelStore; close(): Promise<void> }> {
   const config = loadConfig(env, { hashesWriteTokens: false });
-  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes });
+  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, deltas: deltaOptions(config) });
   const readModel = await openReadModel(config.readModelUrl);
   return {
     eventStore,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UnreadableEventError } from '../eventstore/eventStore.js';
 import { checkPayloadDigests } from '../history/payloadDigestCheck.js';
 import { openSqliteReadModel } from '../readmodel/sqliteReadModel.js';
 import { allProjections } from '../../projections/all.js';
@@ -15,7 +16,7 @@ const clip = (value: unknown) => {
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
-  summary: 'check every version against its digest, replay the whole log into a scratch read model and compare it with the live one',
+  summary: 'rebuild every stored version and check it against its digest, replay the whole log into a scratch read model and compare it with the live one',
   usage: 'matchlog verify',
   async run(_args, io) {
     const stores = await openStores(io.env);
@@ -23,7 +24,16 @@ export const verifyCommand: CliCommand = {
     const scratch = openSqliteReadModel(join(scratchDir, 'scratch.sqlite'));
     let total = 0;
     try {
-      const digests = await checkPayloadDigests(stores.eventStore);
+      // Every version is rebuilt from its stored encoding (whole, deflated or a delta) before its digest is checked.
+      let digests: Awaited<ReturnType<typeof checkPayloadDigests>>;
+      try {
+        digests = await checkPayloadDigests(stores.eventStore);
+      } catch (error) {
+        if (!(error instanceof UnreadableEventError)) throw error;
+        io.out(`payloads: the log cannot be read from position ${error.position} on: ${error.message}\n`);
+        io.out('FAILED: a stored version cannot be rebuilt; nothing after it was checked\n');
+        return 1;
+      }
       total += digests.mismatches.length;
       const older = digests.undigested > 0 ? `; ${digests.undigested} stored before digests were kept` : '';
       io.out(`payloads: ${digests.mismatches.length === 0 ? `${digests.checked} version(s) match their digests` : `${digests.mismatches.length} of ${digests.checked} version(s) do not match their digests`}${older}\n`);

@@ -4,6 +4,7 @@ import { createEsdbReads } from './esdbReads.js';
 import { subscribeToEsdbAll } from './esdbSubscription.js';
 import { invalidAppend } from './eventChecks.js';
 import type { AllSubscription, EventStore } from './eventStore.js';
+import type { DeltaOptions } from './storedVersions.js';
 import { namedWithPrefix, SERVICE_STREAM_PREFIXES } from './streamPrefixes.js';
 
 export interface EsdbLogger {
@@ -29,6 +30,8 @@ export interface EsdbEventStoreOptions {
   /** First wait before such an attempt; doubles. */
   appendRetryDelayMs?: number;
   logger?: EsdbLogger;
+  /** How versions are stored (./storedVersions.ts). */
+  deltas?: DeltaOptions;
 }
 
 /**

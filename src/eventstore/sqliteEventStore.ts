@@ -6,6 +6,7 @@ import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
 import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
 import { createStreamEnds } from './streamEnds.js';
+import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from './storedVersions.js';
 
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
 const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
@@ -15,6 +16,8 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** Most appends committed together under one fsync. */
   maxGroupSize?: number;
+  /** How versions are stored as deltas (./storedVersions.ts); DELTA_KEYFRAME_INTERVAL and DELTA_CACHE_BYTES. */
+  deltas?: DeltaOptions;
 }
 
 /**
@@ -27,11 +30,16 @@ export interface SqliteEventStoreOptions {
  * committed, and with synchronous=FULL a WAL commit is fsync'd. Appends that arrive while a
  * commit is running are grouped into the next transaction (group commit), so many requests
  * share one fsync; each append still succeeds or fails on its own (a savepoint per append).
+ *
+ * Storage: a stream's versions after its first are stored as deltas against the one before,
+ * with a keyframe at least every `deltas.keyframeInterval` (./storedVersions.ts). A delta is
+ * written in the same transaction as, or a later one than, every version it needs, so each
+ * committed version can be rebuilt whatever the moment a crash came; reads give whole data.
  */
 export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const db = openSqliteFile(file, 'FULL');
-  const table = openEventTable(db);
+  const table = openEventTable(db, options.deltas ?? DEFAULT_DELTA_OPTIONS);
 
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
   const ends = createStreamEnds(table.dataVersion);
@@ -51,7 +59,14 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   /** Commits a group; its events are kept for this process's subscriptions only once committed. */
   function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
     const committed: RecordedEvent[] = [];
-    const outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
+    let outcomes: Outcome<AppendResult>[];
+    try {
+      outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
+    } catch (error) {
+      table.dropPending();
+      throw error;
+    }
+    table.keepPending();
     recent.add(committed);
     // Only events inserted now: an append retried with the same ids inserts none, and its stream may have gone on since.
     for (const event of committed) ends.endsAt(event.streamId, event.revision + 1);
@@ -115,6 +130,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       wakeAll();
       wakers.clear();
       recent.clear();
+      table.clearCaches();
       db.close();
     },
   };

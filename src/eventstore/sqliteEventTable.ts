@@ -7,22 +7,50 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type Revision,
+  UnreadableEventError,
   WrongExpectedRevisionError,
 } from './eventStore.js';
+import {
+  decodeBytes,
+  type DeltaOptions,
+  encodeVersion,
+  MIN_VERSION_BYTES,
+  storedEncoding,
+  type StoredEvent,
+  UndecodableVersionError,
+  type VersionTip,
+  wholeData,
+} from './storedVersions.js';
+import { createVersionCache } from './versionCache.js';
 
-/** The log's one table: an event per row, its position the row id, one revision per stream. */
+/**
+ * The log's one table: an event per row, its position the row id, one revision per stream.
+ * `data` holds the text as given when `encoding` is NULL (every row written before encodings
+ * existed), else the stored bytes as a BLOB (./storedVersions.ts).
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
-  position    INTEGER PRIMARY KEY AUTOINCREMENT,
-  stream_id   TEXT    NOT NULL,
-  revision    INTEGER NOT NULL,
-  event_id    TEXT    NOT NULL UNIQUE,
-  type        TEXT    NOT NULL,
-  data        TEXT    NOT NULL,
-  metadata    TEXT    NOT NULL,
-  recorded_at TEXT    NOT NULL,
+  position      INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream_id     TEXT    NOT NULL,
+  revision      INTEGER NOT NULL,
+  event_id      TEXT    NOT NULL UNIQUE,
+  type          TEXT    NOT NULL,
+  data          TEXT    NOT NULL,
+  metadata      TEXT    NOT NULL,
+  recorded_at   TEXT    NOT NULL,
+  encoding      TEXT,
+  base_revision INTEGER,
   UNIQUE (stream_id, revision)
 );`;
+
+/** Columns a log written before stored encodings lacks; added empty (NULL: whole). */
+const ENCODING_COLUMNS = { encoding: 'TEXT', base_revision: 'INTEGER' };
+
+/** How far back from a stream's end the write path looks for its newest version. */
+const TIP_SEARCH_ROWS = 64;
+/** Streams whose newest version this process knows: beyond it, all are forgotten at once. */
+const MAX_TIPS = 10_000;
 
 interface EventRow {
   position: number;
@@ -30,10 +58,14 @@ interface EventRow {
   revision: number;
   event_id: string;
   type: string;
-  data: string;
+  data: string | Buffer;
   metadata: string;
   recorded_at: string;
+  encoding: string | null;
+  base_revision: number | null;
 }
+
+type ChainRow = Pick<EventRow, 'revision' | 'encoding' | 'base_revision' | 'data'>;
 
 export interface StreamAppend {
   streamId: string;
@@ -41,15 +73,24 @@ export interface StreamAppend {
   expectedRevision: ExpectedRevision;
 }
 
+/** What the write path knows of a stream: where it ends and its newest version. */
+interface StreamTip {
+  head: Revision;
+  version: { revision: Revision; depth: number } | null;
+}
+
 /** Every SQL statement of the SQLite event store: the revision check, inserts and reads. */
-export function openEventTable(db: Database.Database) {
+export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
   db.exec(SCHEMA);
+  const columns = new Set(db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'events\')').all().map((c) => c.name));
+  for (const [name, type] of Object.entries(ENCODING_COLUMNS)) if (!columns.has(name)) db.exec(`ALTER TABLE events ADD COLUMN ${name} ${type}`);
+
   const statements = {
     head: db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream_id = ?'),
     byEventId: db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
     insert: db.prepare(
-      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-       VALUES (@streamId, @revision, @id, @type, @data, @metadata, @recordedAt)`,
+      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, encoding, base_revision)
+       VALUES (@streamId, @revision, @id, @type, @data, @metadata, @recordedAt, @encoding, @baseRevision)`,
     ),
     streamForwards: db.prepare<[string, number, number], EventRow>(
       'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
@@ -60,7 +101,65 @@ export function openEventTable(db: Database.Database) {
     all: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?'),
     headPosition: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
     dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
+    // octet_length reads a value's size without its bytes.
+    lastRows: db.prepare<[string, number, number], { revision: number; encoding: string | null; bytes: number }>(
+      'SELECT revision, encoding, octet_length(data) AS bytes FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+    ),
+    chainStep: db.prepare<[string, number], Pick<EventRow, 'encoding' | 'base_revision'>>('SELECT encoding, base_revision FROM events WHERE stream_id = ? AND revision = ?'),
+    version: db.prepare<[string, number], ChainRow>('SELECT revision, encoding, base_revision, data FROM events WHERE stream_id = ? AND revision = ?'),
   };
+
+  const versions = createVersionCache(deltas.cacheBytes);
+  const tips = new Map<string, StreamTip>();
+  /** Tips of the transaction under way: kept once it commits, dropped if it does not. */
+  const pending = new Map<string, { head: Revision; version: VersionTip | null }>();
+
+  const storedOf = (row: ChainRow, streamId: string) => ({
+    data: row.data,
+    encoding: storedEncoding(row.encoding, streamId, row.revision),
+    baseRevision: row.base_revision,
+  });
+
+  /**
+   * The bytes of a stream's version: from the cache, else rebuilt from its keyframe (at most
+   * the keyframe interval of rows; fewer when a version on the way is cached).
+   */
+  function versionBytes(streamId: string, revision: Revision): Buffer {
+    const cached = versions.get(streamId, revision);
+    if (cached) return cached;
+    const chain: ChainRow[] = [];
+    let base: Buffer | undefined;
+    for (let at: number | null = revision; at !== null; ) {
+      const row = statements.version.get(streamId, at);
+      if (!row) throw new UndecodableVersionError(streamId, revision, `its chain names revision ${at}, which is not stored`);
+      chain.push(row);
+      if (row.encoding !== 'delta') break;
+      const next: number | null = row.base_revision;
+      if (next === null || next >= at) throw new UndecodableVersionError(streamId, at, 'a delta without an earlier base');
+      base = versions.get(streamId, next);
+      at = base ? null : next;
+    }
+    for (const row of chain.reverse()) {
+      base = decodeBytes(streamId, row.revision, storedOf(row, streamId), () => base!);
+    }
+    versions.set(streamId, revision, base!);
+    return base!;
+  }
+
+  /** The stream's newest version at or before `head`, found in the last rows of the stream. */
+  function findTip(streamId: string, head: Revision): VersionTip | null {
+    const known = tips.get(streamId);
+    if (known?.head === head) return known.version && { ...known.version, bytes: versionBytes(streamId, known.version.revision) };
+    const last = statements.lastRows.all(streamId, head, TIP_SEARCH_ROWS).find((row) => row.encoding !== null || row.bytes >= MIN_VERSION_BYTES);
+    if (!last) return null;
+    let depth = 0;
+    for (let at = last.revision, step = statements.chainStep.get(streamId, at); step?.encoding === 'delta' && step.base_revision !== null && step.base_revision < at; ) {
+      depth += 1;
+      at = step.base_revision;
+      step = statements.chainStep.get(streamId, at);
+    }
+    return { revision: last.revision, depth, bytes: versionBytes(streamId, last.revision) };
+  }
 
   /** A retried append (same event ids, same stream, same order) returns the first result. */
   function alreadyAppended(streamId: string, events: NewEvent[]): AppendResult | null {
@@ -76,10 +175,35 @@ export function openEventTable(db: Database.Database) {
     return { nextExpectedRevision: lastRow.revision, position: lastRow.position };
   }
 
+  /** The whole events of rows read in ascending revision per stream. */
+  function toRecorded(rows: EventRow[]): RecordedEvent[] {
+    const stored: StoredEvent[] = rows.map((row) => ({ streamId: row.stream_id, revision: row.revision, stored: storedOf(row, row.stream_id) }));
+    let data: string[];
+    try {
+      data = wholeData(stored, versionBytes, (streamId, revision, bytes) => versions.set(streamId, revision, bytes));
+    } catch (error) {
+      if (!(error instanceof UndecodableVersionError)) throw error;
+      const row = rows.find((r) => r.stream_id === error.streamId && r.revision === error.revision) ?? rows[0]!;
+      throw new UnreadableEventError(error.streamId, String(row.position), error.message);
+    }
+    return rows.map((row, i) => ({
+      id: row.event_id,
+      streamId: row.stream_id,
+      revision: row.revision,
+      position: row.position,
+      type: row.type,
+      data: data[i]!,
+      metadata: readEventMetadata(JSON.parse(row.metadata), row.event_id),
+      recordedAt: row.recorded_at,
+    }));
+  }
+
   return {
     /**
-     * Checks the expected revision and inserts the events; call inside a transaction. The
-     * events inserted are added to `recorded` as a read would return them.
+     * Checks the expected revision and inserts the events, each version stored against the
+     * stream's previous one (./storedVersions.ts); call inside a transaction, then
+     * `keepPending` once it committed or `dropPending` if it did not. The events inserted are
+     * added to `recorded` as a read would return them.
      */
     append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string, recorded: RecordedEvent[]): AppendResult {
       const already = alreadyAppended(streamId, events);
@@ -89,35 +213,55 @@ export function openEventTable(db: Database.Database) {
       if (!matches) throw new WrongExpectedRevisionError(streamId, expectedRevision, current ?? 'no_stream');
       let revision = current ?? -1;
       let position = 0;
+      const inTransaction = pending.get(streamId);
+      const hasVersion = events.some((event) => event.data.length >= MIN_VERSION_BYTES);
+      let tip = !hasVersion || current === null ? null : inTransaction?.head === current ? inTransaction.version : findTip(streamId, current);
       for (const event of events) {
         revision += 1;
+        const encoded = encodeVersion(event.data, revision, tip, deltas.keyframeInterval);
+        tip = encoded.tip;
         const info = statements.insert.run({
           streamId,
           revision,
           id: event.id,
           type: event.type,
-          data: event.data,
+          data: encoded.stored.data,
           metadata: JSON.stringify(event.metadata),
           recordedAt,
+          encoding: encoded.stored.encoding,
+          baseRevision: encoded.stored.baseRevision,
         });
         position = Number(info.lastInsertRowid);
         const { id, type, data } = event;
         recorded.push({ id, streamId, revision, position, type, data, metadata: readEventMetadata(event.metadata, id), recordedAt });
       }
+      // Without a version appended and none known, the next append looks the tip up again.
+      if (hasVersion || inTransaction || tips.has(streamId)) pending.set(streamId, { head: revision, version: tip });
       return { nextExpectedRevision: revision, position };
+    },
+
+    /** The transaction holding the appends committed: their streams' newest versions are known. */
+    keepPending() {
+      for (const [streamId, { head, version }] of pending) {
+        if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
+        tips.set(streamId, { head, version: version && { revision: version.revision, depth: version.depth } });
+        if (version) versions.set(streamId, version.revision, version.bytes);
+      }
+      pending.clear();
+    },
+
+    dropPending() {
+      pending.clear();
     },
 
     readStream(streamId: string, { fromRevision, direction = 'forwards', maxCount }: ReadStreamOptions = {}): RecordedEvent[] {
       const limit = maxCount ?? -1;
-      const rows =
-        direction === 'forwards'
-          ? statements.streamForwards.all(streamId, fromRevision ?? 0, limit)
-          : statements.streamBackwards.all(streamId, fromRevision ?? Number.MAX_SAFE_INTEGER, limit);
-      return rows.map(toRecorded);
+      if (direction === 'forwards') return toRecorded(statements.streamForwards.all(streamId, fromRevision ?? 0, limit));
+      return toRecorded(statements.streamBackwards.all(streamId, fromRevision ?? Number.MAX_SAFE_INTEGER, limit).reverse()).reverse();
     },
 
     readAll({ after, maxCount }: ReadAllOptions): RecordedEvent[] {
-      return statements.all.all(after ?? 0, maxCount).map(toRecorded);
+      return toRecorded(statements.all.all(after ?? 0, maxCount));
     },
 
     headPosition(): number | null {
@@ -128,18 +272,10 @@ export function openEventTable(db: Database.Database) {
     dataVersion(): number {
       return statements.dataVersion.get() as number;
     },
-  };
-}
 
-function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: row.data,
-    metadata: readEventMetadata(JSON.parse(row.metadata), row.event_id),
-    recordedAt: row.recorded_at,
+    clearCaches() {
+      versions.clear();
+      tips.clear();
+    },
   };
 }

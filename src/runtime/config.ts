@@ -1,4 +1,5 @@
 import type { RateLimit } from '../http/api/tokenFailures.js';
+import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from '../eventstore/storedVersions.js';
 import { resolve } from 'node:path';
 import { redactUrl } from '../platform/redactUrl.js';
 import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
@@ -54,6 +55,10 @@ export interface Config {
   projectionStallMs: number;
   /** Bytes of rendered pages, embeds, API answers and QR codes kept (compressed copies included); 0 keeps none. */
   pageCacheBytes: number;
+  /** Event store: a keyframe at least every this many versions of a stream, deltas between (0: versions stored whole, as before). */
+  deltaKeyframeInterval: number;
+  /** Event store: bytes of whole versions kept to make and read deltas without going back to a keyframe. */
+  deltaCacheBytes: number;
   /** The process's soft open-files limit (`ulimit -n`) when known: the connection caps' defaults stay below it. */
   openFilesLimit: number | null;
   /** Client connections held at once (server.maxConnections); beyond it new ones are closed at once. */
@@ -248,6 +253,16 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', DEFAULT_PAGE_CACHE_BYTES, 0, 16 * 1024 * 1024 * 1024),
+    deltaKeyframeInterval: integer(env, 'DELTA_KEYFRAME_INTERVAL', DEFAULT_DELTA_OPTIONS.keyframeInterval, 0, 1000),
+    deltaCacheBytes: integer(env, 'DELTA_CACHE_BYTES', DEFAULT_DELTA_OPTIONS.cacheBytes, 0, 16 * 1024 * 1024 * 1024),
     ...connectionCaps(env, openFiles),
+  };
+}
+
+/** The event store's delta settings from the configuration; the defaults where it has none. */
+export function deltaOptions(config: Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes'>>): DeltaOptions {
+  return {
+    keyframeInterval: config.deltaKeyframeInterval ?? DEFAULT_DELTA_OPTIONS.keyframeInterval,
+    cacheBytes: config.deltaCacheBytes ?? DEFAULT_DELTA_OPTIONS.cacheBytes,
   };
 }

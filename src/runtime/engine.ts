@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { type Config, deltaOptions } from './config.js';
 import { openEventStore } from '../eventstore/openEventStore.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
 import type { LocalCommits } from '../live/changeSignal.js';
@@ -30,10 +30,10 @@ export interface Engine {
  * process. Without in-process projections, read-your-writes polls the stored checkpoints.
  */
 export async function openEngine(
-  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'>,
+  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'> & Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes'>>,
   logger: ProjectionLogger,
 ): Promise<Engine> {
-  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, logger });
+  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, logger, deltas: deltaOptions(config) });
   const readModel = await openReadModel(config.readModelUrl);
   for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
   const reported = reportingPublicViewCommits(readModel, PUBLIC_VIEW);
@@ -95,3 +95,4 @@ export async function openEngine(
     },
   };
 }
+

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
+import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { runMatchlog } from '../helpers/cli.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
@@ -111,5 +112,26 @@ t.test('verify fails, naming the version, when a payload in the log is edited', 
   const { code, stdout } = await runMatchlog(['verify'], { DATA_DIR: dataDir });
   t.equal(code, 1, stdout);
   t.match(stdout, /payloads: 1 of 2 version\(s\) do not match their digests\n {2}match-edited revision 0: the payload text is not what was stored\n/);
+  t.match(stdout, /FAILED/);
+});
+
+t.test('verify rebuilds every version of a live match stored as deltas and checks each against its digest; an edited keyframe fails it, naming the version', async (t) => {
+  const { app, dataDir } = await startTestApp(t);
+  const uploads = liveMatchUploads().slice(0, 40);
+  for (const payload of uploads) t.equal((await app.inject({ method: 'PUT', url: '/api/matches/live', headers: json, payload })).statusCode, 200);
+  await app.close();
+  const stored = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
+  const encodings = stored.prepare<[], { encoding: string | null }>("SELECT encoding FROM events WHERE stream_id = 'match-live' ORDER BY revision").all().map((row) => row.encoding);
+  stored.close();
+  t.same([encodings[0], new Set(encodings.slice(1))], [null, new Set(['delta', 'deflate'])], 'a keyframe, then deltas and deflated keyframes');
+  const ok = await runMatchlog(['verify'], { DATA_DIR: dataDir });
+  t.equal(ok.code, 0, ok.stdout);
+  t.match(ok.stdout, /payloads: 40 version\(s\) match their digests/);
+  const db = new Database(join(dataDir, 'events.sqlite'));
+  db.prepare(`UPDATE events SET data = replace(data, '"setsWon":0', '"setsWon":3') WHERE stream_id = 'match-live' AND revision = 0`).run();
+  db.close();
+  const { code, stdout } = await runMatchlog(['verify'], { DATA_DIR: dataDir });
+  t.equal(code, 1, stdout);
+  t.match(stdout, /payloads: the log cannot be read from position \d+ on: .*match-live revision 1: .*checksum/);
   t.match(stdout, /FAILED/);
 });
