@@ -37,6 +37,7 @@ t.test('a bad variable fails with one line naming it', async (t) => {
     [{ MAX_BYTES_IN_FLIGHT: '2048' }, 'MAX_BYTES_IN_FLIGHT', /at least MAX_BODY_BYTES/],
     [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS', /integer from 1/],
     [{ MAX_LIVE_STREAMS: 'many' }, 'MAX_LIVE_STREAMS', /integer/],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'MAX_CONNECTIONS_PER_ADDRESS', /integer from 1/],
     [{ MAX_LIVE_STREAMS_PER_ADDRESS: '-1' }, 'MAX_LIVE_STREAMS_PER_ADDRESS', /integer from 0/],
     [{ MAX_JSON_DEPTH: '1' }, 'MAX_JSON_DEPTH', /integer from 2/],
     [{ REQUEST_TIMEOUT_MS: 'soon' }, 'REQUEST_TIMEOUT_MS', /integer/],
@@ -86,7 +87,7 @@ t.test('PAGE_CACHE_BYTES: 48 MiB unless set; 0 keeps nothing', async (t) => {
 
 t.test('connection caps of issue 33: defaults stay under the open-files limit, explicit values win', async (t) => {
   t.match(loadConfig({}, { openFiles: 20_000 }), { openFilesLimit: 20_000, maxConnections: 18_976, maxLiveStreams: 17_078, maxLiveStreamsPerAddress: 200 });
-  t.match(loadConfig({}, { openFiles: 4096 }), { maxConnections: 3584, maxLiveStreams: 3225, maxLiveStreamsPerAddress: 200 });
+  t.match(loadConfig({}, { openFiles: 4096 }), { maxConnections: 3584, maxLiveStreams: 3225, maxLiveStreamsPerAddress: 200, maxConnectionsPerAddress: 400 });
   t.match(loadConfig({}, { openFiles: 1_048_576 }), { maxConnections: 50_000, maxLiveStreams: 20_000 }, 'a high limit: the fixed defaults');
   t.match(loadConfig({}, { openFiles: null }), { openFilesLimit: null, maxConnections: 50_000, maxLiveStreams: 20_000 }, 'an unknown limit: the fixed defaults');
   t.match(loadConfig({ MAX_LIVE_STREAMS: '10' }, { openFiles: 4096 }), { maxLiveStreams: 10, maxLiveStreamsPerAddress: 10 }, 'the per-address default is at most the total');

@@ -63,6 +63,8 @@ export interface Config {
   openFilesLimit: number | null;
   /** Client connections held at once (server.maxConnections); beyond it new ones are closed at once. */
   maxConnections: number;
+  /** Connections one peer address may hold (off behind a trusted proxy, whose address all clients share); beyond it a new one is closed at once. */
+  maxConnectionsPerAddress: number;
   /** Live update streams (GET /match/:id/live) held at once; beyond it 503 with Retry-After. */
   maxLiveStreams: number;
   /** Live update streams one client address may hold; beyond it 429 with Retry-After. */
@@ -196,7 +198,9 @@ function connectionCaps(env: Env, limit: number | null) {
   // A tenth of the connections stays free for page loads and uploads while streams are full.
   const maxLiveStreams = integer(env, 'MAX_LIVE_STREAMS', Math.max(1, Math.min(20_000, maxConnections - Math.ceil(maxConnections / 10))), 0, 1_000_000);
   const maxLiveStreamsPerAddress = integer(env, 'MAX_LIVE_STREAMS_PER_ADDRESS', Math.min(200, Math.max(1, maxLiveStreams)), 0, 1_000_000);
-  return { openFilesLimit: limit, maxConnections, maxLiveStreams, maxLiveStreamsPerAddress };
+  // A peer's streams and as many again for its page loads and uploads.
+  const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', Math.min(maxConnections, Math.max(64, 2 * maxLiveStreamsPerAddress)), 1, 1_000_000);
+  return { openFilesLimit: limit, maxConnections, maxConnectionsPerAddress, maxLiveStreams, maxLiveStreamsPerAddress };
 }
 
 /** Reads and checks the environment; throws one ConfigError naming the bad variable. */

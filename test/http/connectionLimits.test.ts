@@ -138,3 +138,32 @@ t.test('item 3: a GET that declares a body reserves nothing', async (t) => {
   const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'after-get', pad: 'x'.repeat(300_000) }) });
   t.equal(res.status, 201, 'the whole budget is still free for an upload');
 });
+
+t.test('connections are capped per peer address: one client cannot take the connections everyone needs', async (t) => {
+  const { app } = await startTestApp(t, { MAX_CONNECTIONS_PER_ADDRESS: '20' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = new URL(base);
+  const sockets = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      new Promise<{ socket: Socket; closedEarly: boolean }>((resolve) => {
+        const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.6' });
+        socket.on('error', () => {});
+        const timer = setTimeout(() => resolve({ socket, closedEarly: false }), 500);
+        socket.once('close', () => {
+          clearTimeout(timer);
+          resolve({ socket, closedEarly: true });
+        });
+      }),
+    ),
+  );
+  t.teardown(() => sockets.forEach(({ socket }) => socket.destroy()));
+  t.equal(sockets.filter((s) => !s.closedEarly).length, 20, '20 idle connections held from one address');
+  t.equal(sockets.filter((s) => s.closedEarly).length, 10, 'the 10 beyond are closed at once');
+  const other = await fetch(`${base}/healthz`);
+  t.equal(other.status, 200, 'another address is served');
+  sockets.forEach(({ socket }) => socket.destroy());
+  await wait(100);
+  const stream = await openLiveStream(base, '/healthz', '127.0.0.6');
+  t.equal(stream.status, 200, 'the address is served again once its connections close');
+  stream.close();
+});
