@@ -213,60 +213,65 @@ async function corpusPhase(server) {
   return rows;
 }
 
+/** Idle live streams from `addresses` loopback addresses, attempted in waves until `--streams`. */
+async function liveStreamFlood(server, addresses) {
+  const target = smoke ? 200 : Number(opts.streams);
+  const held = [];
+  let accepted = 0;
+  let refused = 0;
+  const result = await underAttack(server, async (until) => {
+    for (let opened = 0; opened < target && !server.exited; ) {
+      const wave = Math.min(1000, target - opened);
+      await Promise.all(
+        Array.from({ length: wave }, (_, i) =>
+          new Promise((resolve) => {
+            const socket = connect({ host: '127.0.0.1', port: server.port, localAddress: `127.0.0.${2 + ((opened + i) % addresses)}` });
+            let head = '';
+            let settled = false;
+            const done = (ok) => {
+              if (settled) return;
+              settled = true;
+              if (ok) {
+                accepted += 1;
+                held.push(socket);
+              } else {
+                refused += 1;
+                socket.destroy();
+              }
+              resolve();
+            };
+            socket.setTimeout(5000, () => done(false));
+            socket.on('error', () => done(false));
+            socket.on('close', () => done(false));
+            socket.on('data', (chunk) => {
+              if (head.length > 0) return;
+              head = chunk.toString('latin1');
+              socket.setTimeout(0);
+              done(/^HTTP\/1\.1 200/.test(head));
+            });
+            socket.write(`GET /match/manyPeriods/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+          }),
+        ),
+      );
+      opened += wave;
+    }
+    while (Date.now() < until) await sleep(100);
+    return { attempted: target, accepted, refused };
+  });
+  for (const socket of held) socket.destroy();
+  await sleep(500);
+  return result;
+}
+
 const ATTACKS = {
   /** 8 clients read the wide box score's page, current and old revisions. */
   async boxScore(server) {
     return underAttack(server, (until) => loop(until, 8, (c, i) => send(server, 'GET', i % 3 === 0 ? '/match/wideBoxScore' : `/match/wideBoxScore?revision=${i % 2}`)));
   },
-  /** Idle live streams from 50 loopback addresses, attempted in waves until `--streams`. */
-  async liveStreams(server) {
-    const target = smoke ? 200 : Number(opts.streams);
-    const held = [];
-    let accepted = 0;
-    let refused = 0;
-    const result = await underAttack(server, async (until) => {
-      for (let opened = 0; opened < target && !server.exited; ) {
-        const wave = Math.min(1000, target - opened);
-        await Promise.all(
-          Array.from({ length: wave }, (_, i) =>
-            new Promise((resolve) => {
-              const socket = connect({ host: '127.0.0.1', port: server.port, localAddress: `127.0.0.${2 + ((opened + i) % 50)}` });
-              let head = '';
-              let settled = false;
-              const done = (ok) => {
-                if (settled) return;
-                settled = true;
-                if (ok) {
-                  accepted += 1;
-                  held.push(socket);
-                } else {
-                  refused += 1;
-                  socket.destroy();
-                }
-                resolve();
-              };
-              socket.setTimeout(5000, () => done(false));
-              socket.on('error', () => done(false));
-              socket.on('close', () => done(false));
-              socket.on('data', (chunk) => {
-                if (head.length > 0) return;
-                head = chunk.toString('latin1');
-                socket.setTimeout(0);
-                done(/^HTTP\/1\.1 200/.test(head));
-              });
-              socket.write(`GET /match/manyPeriods/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
-            }),
-          ),
-        );
-        opened += wave;
-      }
-      while (Date.now() < until) await sleep(100);
-      return { attempted: target, accepted, refused };
-    });
-    for (const socket of held) socket.destroy();
-    await sleep(500);
-    return result;
-  },
+  /** Idle live streams from two loopback addresses (as issue 33 found them), attempted in waves until `--streams`. */
+  liveStreams: (server) => liveStreamFlood(server, 2),
+  /** The same from 50 addresses: more than the server's connections; it must live, new connections are shed meanwhile. */
+  liveStreamsFrom50: (server) => liveStreamFlood(server, 50),
   /** 16 sockets declare 4 MiB bodies and send a byte a second; another client keeps uploading. */
   async slowUploads(server) {
     const sockets = Array.from({ length: 16 }, (_, i) => {
@@ -396,8 +401,10 @@ for (const name of Object.keys(ATTACKS)) {
     return `${fmt(a.healthz.p50)}/${fmt(a.healthz.p99)}, ${answers}${extra}${a.exited ? ', **exited**' : ''}`;
   });
   const a = after.attacks[name];
-  const ok = !a.exited && a.healthz.p99 !== null && a.healthz.p99 <= 100 && (name !== 'slowUploads' || a.refused + a.failed === 0);
-  lines.push(`| ${name} | ${cells.join(' | ')} | /healthz p99 ≤ 100 ms, no exit${name === 'slowUploads' ? ', honest uploads all 2xx' : ''} | ${check(ok, `${name}: /healthz p99 ${a.healthz.p99} ms${a.exited ? ', exited' : ''}`)} |`);
+  const distributed = name === 'liveStreamsFrom50';
+  const ok = !a.exited && (distributed || (a.healthz.p99 !== null && a.healthz.p99 <= 100)) && (name !== 'slowUploads' || a.refused + a.failed === 0);
+  const target = distributed ? 'no exit (more connections than MAX_CONNECTIONS: new ones are shed while it lasts)' : `/healthz p99 ≤ 100 ms, no exit${name === 'slowUploads' ? ', honest uploads all 2xx' : ''}`;
+  lines.push(`| ${name} | ${cells.join(' | ')} | ${target} | ${check(ok, `${name}: /healthz p99 ${a.healthz.p99} ms${a.exited ? ', exited' : ''}`)} |`);
 }
 lines.push('');
 lines.push(`| measure | ${cols.join(' | ')} | target | |`);
