@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, MongoServerError } from 'mongodb';
 import type { Position } from '../eventstore/eventStore.js';
-import { CheckpointMovedError } from './readModel.js';
+import { CheckpointMovedError, movesBack } from './readModel.js';
 
 /** Where a projection's checkpoint was last seen, and which generation of it (reset and promote start a new one). */
 interface CheckpointHint {
@@ -75,9 +75,8 @@ export function createMongoCheckpoints(db: Db) {
      * not at `expected` (before or after the write): CheckpointMovedError, checkpoint unmoved.
      */
     async move(projection: string, expected: Position | null, checkpoint: Position, write: () => Promise<void>): Promise<void> {
-      if (expected !== null && checkpoint < expected) throw new Error(`checkpoint of ${projection} cannot move back from ${expected} to ${checkpoint}`);
       const before = await current(projection);
-      if (before.position !== expected) throw new CheckpointMovedError(projection, expected, before.position);
+      if (before.position !== expected || movesBack(expected, checkpoint)) throw new CheckpointMovedError(projection, expected, before.position, checkpoint);
       await write();
       if (checkpoint === expected) {
         // Nothing to claim; still say so if it moved while the documents were written.
