@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, MongoServerError } from 'mongodb';
+import { type Db, MongoServerError, ReadPreference } from 'mongodb';
 import type { Position } from '../eventstore/eventStore.js';
 import { CheckpointMovedError, movesBack } from './readModel.js';
 
@@ -36,10 +36,20 @@ const claimId = (projection: string, generation: string, from: Position | null) 
  * can. The claim is the commit; the hint document only shortens the walk along the claims and
  * may lag behind them. Reset and promote start a new generation, so old claims stop counting.
  */
-export function createMongoCheckpoints(db: Db) {
-  const hints = db.collection<CheckpointHint>('matchlog_checkpoints');
-  const claims = db.collection<CheckpointClaim>('matchlog_checkpoint_claims');
-  let lastPrune = 0;
+export function createMongoCheckpoints(db: Db, now: () => number = Date.now) {
+  // Read from the primary whatever the URL asks for documents: a lagging secondary would show
+  // an old checkpoint and its claims; and each claim is the commit, so it waits for a majority.
+  const options = { readPreference: ReadPreference.primary, writeConcern: { w: 'majority' as const } };
+  const hints = db.collection<CheckpointHint>('matchlog_checkpoints', options);
+  const claims = db.collection<CheckpointClaim>('matchlog_checkpoint_claims', options);
+  /** When each projection last pruned its claims: each prunes its own. */
+  const lastPrune = new Map<string, number>();
+  /** The index the prune and reset deletes use (projection, generation, then `to`), made once. */
+  let indexed: Promise<unknown> | null = null;
+  const claimIndex = () => (indexed ??= claims.createIndex({ projection: 1, generation: 1, to: 1 }).catch((error: unknown) => {
+    indexed = null;
+    throw error;
+  }));
 
   async function current(projection: string): Promise<{ position: Position | null; generation: string }> {
     const hint = await hints.findOne({ _id: projection });
@@ -53,15 +63,17 @@ export function createMongoCheckpoints(db: Db) {
   }
 
   async function prune(projection: string, generation: string, upTo: Position) {
-    if (Date.now() - lastPrune < CLAIM_RETENTION_MS / 4) return;
-    lastPrune = Date.now();
-    await claims.deleteMany({ projection, generation, to: { $lte: upTo }, at: { $lt: new Date(Date.now() - CLAIM_RETENTION_MS) } });
+    if (now() - (lastPrune.get(projection) ?? 0) < CLAIM_RETENTION_MS / 4) return;
+    lastPrune.set(projection, now());
+    await claimIndex();
+    await claims.deleteMany({ projection, generation, to: { $lte: upTo }, at: { $lt: new Date(now() - CLAIM_RETENTION_MS) } });
   }
 
   /** Starts a new generation at `position`, leaving every earlier claim behind. */
   async function restart(projection: string, position: Position | null) {
     const generation = randomUUID();
     await hints.replaceOne({ _id: projection }, { position, generation }, { upsert: true });
+    await claimIndex();
     await claims.deleteMany({ projection, generation: { $ne: generation } });
   }
 
@@ -90,7 +102,7 @@ export function createMongoCheckpoints(db: Db) {
           projection,
           generation: before.generation,
           to: checkpoint,
-          at: new Date(),
+          at: new Date(now()),
         });
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
