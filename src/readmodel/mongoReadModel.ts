@@ -74,6 +74,12 @@ function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocum
  * revision), since a crash can leave part of a batch applied. On FerretDB 1.x a guarded write
  * is not atomic (mongoGuardedWrites.ts), so two workers running the same projection at once
  * could, rarely, leave a document a version behind there; on MongoDB they cannot.
+ *
+ * A projection's checkpoint document also names the MongoDB collection each of its read-model
+ * collections lives in (the same name until it is first rebuilt or reset). A promote or reset
+ * replaces that document in one write, pointing at collections built (or made empty) under new
+ * names: nothing is renamed, so no runner committing meanwhile can recreate or write what
+ * readers see, on MongoDB and FerretDB alike.
  */
 export interface MongoReadModelOptions {
   /**

@@ -78,8 +78,9 @@ export interface ReadModelStore extends ReadModelReader {
    * checkpoint is not `expected` (another worker, or a rebuild that was promoted, moved it) the
    * checkpoint is left alone and the call rejects with CheckpointMovedError: reload the
    * checkpoint and go on from there. A `checkpoint` behind `expected` is refused the same way
-   * (a checkpoint never moves back; only `promote` and `reset` set it outright). SQLite does it all in one transaction; MongoDB per
-   * document in the order given, checkpoint last, so a crash leaves a prefix of the changes.
+   * (a checkpoint never moves back; only `promote` and `reset` set it outright). SQLite does
+   * it all in one transaction; MongoDB per document in the order given, checkpoint last, so a
+   * crash leaves a prefix of the changes.
    */
   commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
   /**
@@ -90,10 +91,12 @@ export interface ReadModelStore extends ReadModelReader {
   /**
    * Makes what was built under `staged` names live: each live collection is replaced by its
    * staged twin, the projection's checkpoint becomes the staged projection's, and the staged
-   * names are emptied. Atomic in SQLite; in MongoDB collection by collection, checkpoint last.
+   * names are emptied. One atomic step in both stores (SQLite: a transaction; MongoDB: the
+   * checkpoint document that names the collections, replaced in one write): a runner committing
+   * meanwhile is told its checkpoint moved, and writes nothing readers see.
    */
   promote(projection: string, staged: { projection: string; collections: { live: string; staged: string }[] }): Promise<void>;
-  /** Removes the collections' documents and the projection's checkpoint. */
+  /** Removes the collections' documents and the projection's checkpoint, in one atomic step as `promote`. */
   reset(projection: string, collections: string[]): Promise<void>;
   close(): Promise<void>;
 }
