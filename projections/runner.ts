@@ -48,10 +48,8 @@ class MemberFailed extends Error {
   }
 }
 
-function advance(member: Member, position: Position | null) {
-  const { state } = member;
-  if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
-  state.checkpoint = position;
+/** Resolves the waiters for `position` or earlier. */
+function wake(member: Member, position: Position) {
   for (const waiter of member.waiters) {
     if (waiter.position <= position) {
       member.waiters.delete(waiter);
@@ -60,10 +58,19 @@ function advance(member: Member, position: Position | null) {
   }
 }
 
+function advance(member: Member, position: Position | null) {
+  const { state } = member;
+  if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
+  state.checkpoint = position;
+  wake(member, position);
+}
+
 /**
  * Runs projections together: one subscription to the log from the earliest of their stored
  * checkpoints, each batch applied to every projection (an event only to those whose checkpoint
  * is behind it), and all their documents and checkpoints committed in one read-model commit.
+ * A checkpoint never moves back: a projection whose checkpoint is at or past a batch's end (one
+ * added later, rebuilt, or restarted alone is behind the others) is left out of its commit.
  * The log is read, and each payload decoded, once per batch for all of them.
  *
  * A failing event is never skipped. A projection that throws leaves the group and runs alone
@@ -99,9 +106,10 @@ export function runProjections(
       for (const member of group) {
         const checkpoint = await readModel.getCheckpoint(member.projection.name);
         stored.set(member, checkpoint);
-        // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild.
+        // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild;
+        // a waiter registered before it was read is woken by it all the same.
         member.state.checkpoint = checkpoint;
-        advance(member, checkpoint);
+        if (checkpoint !== null) wake(member, checkpoint);
         logger.info({ projection: member.projection.name, checkpoint }, 'projection running from its stored checkpoint');
       }
       const positions = [...stored.values()];
@@ -114,7 +122,12 @@ export function runProjections(
         const last = events.at(-1);
         if (!last) return;
         const commits: ProjectionCommit[] = [];
-        for (const member of group) {
+        /** Members with events of this batch to apply; one whose checkpoint is at or past its end keeps it. */
+        const behind = group.filter((member) => {
+          const after = stored.get(member) ?? null;
+          return after === null || after < last.position;
+        });
+        for (const member of behind) {
           const after = stored.get(member) ?? null;
           const unseen = after === null ? events : events.filter((event) => event.position > after);
           const changes = await applyBatch(member.projection, readModel, unseen, (event, error) => {
@@ -129,11 +142,11 @@ export function runProjections(
         } catch (error) {
           // Shown in status (and /readyz) like an apply error: a full disk must not look ready.
           if (!(error instanceof CheckpointMovedError)) {
-            for (const member of group) member.state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
+            for (const member of behind) member.state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
           }
           throw error;
         }
-        for (const member of group) {
+        for (const member of behind) {
           stored.set(member, last.position);
           member.state.failure = null;
           advance(member, last.position);

@@ -23,8 +23,17 @@ function progressReporter(io: CliIo, name: string, isTty: boolean) {
 export const rebuildCommand: CliCommand = {
   name: 'rebuild',
   summary: 'rebuild read models from the log into a fresh copy, then switch (the service keeps serving)',
-  usage: 'matchlog rebuild [projection]   (projections: ' + allProjections.map((p) => p.name).join(', ') + ')',
+  usage:
+    'matchlog rebuild [--start-over] [projection]   (projections: ' +
+    allProjections.map((p) => p.name).join(', ') +
+    ')\n  --start-over   empty the live read model and its checkpoint instead; running projections replay the log into it',
   async run(args, io) {
+    const unknownOption = args.find((a) => a.startsWith('-') && a !== '--start-over');
+    if (unknownOption !== undefined) {
+      io.err(`unknown option "${unknownOption}"; usage: ${rebuildCommand.usage}\n`);
+      return 2;
+    }
+    const startOver = args.includes('--start-over');
     const [name] = args.filter((a) => !a.startsWith('-'));
     const selected = name === undefined ? allProjections : allProjections.filter((p) => p.name === name);
     if (selected.length === 0) {
@@ -33,6 +42,14 @@ export const rebuildCommand: CliCommand = {
     }
     const stores = await openStores(io.env);
     try {
+      if (startOver) {
+        for (const projection of selected) {
+          // One atomic step in either store: a runner committing meanwhile is told its checkpoint moved.
+          await stores.readModel.reset(projection.name, projection.collections);
+          io.out(`started ${projection.name} over: its read model is empty, and running projections replay the log into it\n`);
+        }
+        return 0;
+      }
       for (const projection of selected) {
         const started = process.hrtime.bigint();
         const result = await rebuildProjection(projection, stores.eventStore, stores.readModel, progressReporter(io, projection.name, process.stderr.isTTY === true));

@@ -1,13 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, MongoServerError } from 'mongodb';
+import { type Db, MongoServerError, ReadPreference } from 'mongodb';
 import type { Position } from '../eventstore/eventStore.js';
-import { CheckpointMovedError } from './readModel.js';
+import { CheckpointMovedError, movesBack } from './readModel.js';
 
-/** Where a projection's checkpoint was last seen, and which generation of it (reset and promote start a new one). */
-interface CheckpointHint {
+/**
+ * A projection's pointer: where its checkpoint was last seen, which generation of it (reset and
+ * promote start a new one), and the MongoDB collection that holds each of its read-model
+ * collections in this generation (absent: the collection of the same name, as before pointers).
+ * Replacing it is the one atomic step of a reset or a promote.
+ */
+export interface CheckpointHint {
   _id: string;
   position: Position | null;
   generation: string;
+  collections?: Record<string, string>;
+  /** Collections the last switch left behind: dropped at the next switch (readers may still be on them). */
+  retired?: string[];
+}
+
+/** What a projection's pointer says now, its checkpoint walked along the claims. */
+export interface Pointer {
+  position: Position | null;
+  generation: string;
+  collections: Record<string, string>;
+  retired: string[];
 }
 
 /** One move of a checkpoint, from `_id`'s position to `to`: inserted once, never changed. */
@@ -36,33 +52,48 @@ const claimId = (projection: string, generation: string, from: Position | null) 
  * can. The claim is the commit; the hint document only shortens the walk along the claims and
  * may lag behind them. Reset and promote start a new generation, so old claims stop counting.
  */
-export function createMongoCheckpoints(db: Db) {
-  const hints = db.collection<CheckpointHint>('matchlog_checkpoints');
-  const claims = db.collection<CheckpointClaim>('matchlog_checkpoint_claims');
-  let lastPrune = 0;
+export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onPointer: (hint: CheckpointHint) => void = () => {}) {
+  // Read from the primary whatever the URL asks for documents: a lagging secondary would show
+  // an old checkpoint and its claims; and each claim is the commit, so it waits for a majority.
+  const options = { readPreference: ReadPreference.primary, writeConcern: { w: 'majority' as const } };
+  const hints = db.collection<CheckpointHint>('matchlog_checkpoints', options);
+  const claims = db.collection<CheckpointClaim>('matchlog_checkpoint_claims', options);
+  /** When each projection last pruned its claims: each prunes its own. */
+  const lastPrune = new Map<string, number>();
+  /** The index the prune and reset deletes use (projection, generation, then `to`), made once. */
+  let indexed: Promise<unknown> | null = null;
+  const claimIndex = () => (indexed ??= claims.createIndex({ projection: 1, generation: 1, to: 1 }).catch((error: unknown) => {
+    indexed = null;
+    throw error;
+  }));
 
-  async function current(projection: string): Promise<{ position: Position | null; generation: string }> {
+  async function current(projection: string): Promise<Pointer> {
     const hint = await hints.findOne({ _id: projection });
+    if (hint !== null) onPointer(hint);
     const generation = hint?.generation ?? FIRST_GENERATION;
+    const pointer = { collections: hint?.collections ?? {}, retired: hint?.retired ?? [], generation };
     let position = hint?.position ?? null;
     for (;;) {
       const claim = await claims.findOne({ _id: claimId(projection, generation, position) });
-      if (claim === null) return { position, generation };
+      if (claim === null) return { ...pointer, position };
       position = claim.to;
     }
   }
 
   async function prune(projection: string, generation: string, upTo: Position) {
-    if (Date.now() - lastPrune < CLAIM_RETENTION_MS / 4) return;
-    lastPrune = Date.now();
-    await claims.deleteMany({ projection, generation, to: { $lte: upTo }, at: { $lt: new Date(Date.now() - CLAIM_RETENTION_MS) } });
+    if (now() - (lastPrune.get(projection) ?? 0) < CLAIM_RETENTION_MS / 4) return;
+    lastPrune.set(projection, now());
+    await claimIndex();
+    await claims.deleteMany({ projection, generation, to: { $lte: upTo }, at: { $lt: new Date(now() - CLAIM_RETENTION_MS) } });
   }
 
-  /** Starts a new generation at `position`, leaving every earlier claim behind. */
-  async function restart(projection: string, position: Position | null) {
-    const generation = randomUUID();
-    await hints.replaceOne({ _id: projection }, { position, generation }, { upsert: true });
-    await claims.deleteMany({ projection, generation: { $ne: generation } });
+  /** Starts a new generation at `position` with these collections, in one write; every earlier claim is left behind. */
+  async function restart(projection: string, position: Position | null, collections: Record<string, string> = {}, retired: string[] = []) {
+    const hint: CheckpointHint = { _id: projection, position, generation: randomUUID(), collections, retired };
+    await hints.replaceOne({ _id: projection }, hint, { upsert: true });
+    onPointer(hint);
+    await claimIndex();
+    await claims.deleteMany({ projection, generation: { $ne: hint.generation } });
   }
 
   return {
@@ -70,15 +101,27 @@ export function createMongoCheckpoints(db: Db) {
       return (await current(projection)).position;
     },
 
+    /** The projection's pointer: checkpoint, generation, collections. */
+    pointer: current,
+
+    /** Every projection's collections, as their pointers name them. */
+    async allCollections(): Promise<Map<string, string>> {
+      const found = new Map<string, string>();
+      for (const hint of await hints.find({}, { projection: { collections: 1 } }).toArray()) {
+        for (const [name, stored] of Object.entries(hint.collections ?? {})) found.set(name, stored);
+      }
+      return found;
+    },
+
     /**
      * Runs `write` and then moves the checkpoint from `expected` to `checkpoint`, unless it is
      * not at `expected` (before or after the write): CheckpointMovedError, checkpoint unmoved.
      */
-    async move(projection: string, expected: Position | null, checkpoint: Position, write: () => Promise<void>): Promise<void> {
-      if (expected !== null && checkpoint < expected) throw new Error(`checkpoint of ${projection} cannot move back from ${expected} to ${checkpoint}`);
+    async move(projection: string, expected: Position | null, checkpoint: Position, write: (collections: Record<string, string>) => Promise<void>): Promise<void> {
       const before = await current(projection);
-      if (before.position !== expected) throw new CheckpointMovedError(projection, expected, before.position);
-      await write();
+      if (before.position !== expected || movesBack(expected, checkpoint)) throw new CheckpointMovedError(projection, expected, before.position, checkpoint);
+      // Into the collections of this generation: after a switch they are no longer read, and the claim below no longer counts.
+      await write(before.collections);
       if (checkpoint === expected) {
         // Nothing to claim; still say so if it moved while the documents were written.
         const after = await current(projection);
@@ -91,7 +134,7 @@ export function createMongoCheckpoints(db: Db) {
           projection,
           generation: before.generation,
           to: checkpoint,
-          at: new Date(),
+          at: new Date(now()),
         });
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
@@ -106,7 +149,7 @@ export function createMongoCheckpoints(db: Db) {
       await prune(projection, before.generation, checkpoint);
     },
 
-    /** Sets the checkpoint outright (promote), or clears it (null). */
+    /** Sets the checkpoint outright, or clears it (null), and the collections with it: a new generation. */
     set: restart,
   };
 }

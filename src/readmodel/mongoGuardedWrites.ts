@@ -31,15 +31,17 @@ function onlyDuplicateKeys(error: unknown): boolean {
  * MongoDB: each write is one conditional replace (`position < new`), atomic on the server, sent
  * together in one round trip. A duplicate key means the upsert found no older version yet hit
  * the id: a newer version is there (leave it), or another worker inserted an older one meanwhile
- * (replace it, without upsert this time). Some servers stop an unordered bulk at its first error,
- * so after one every write is redone on its own; each is idempotent.
+ * (replace it, without upsert this time). The bulk is ordered: a write fails, or the process
+ * dies, and the writes after it are not made, so what is stored is a prefix of the changes, in
+ * the order the unit of work made them (a copy before the delete of its source). After a
+ * duplicate key every write is redone on its own, in order; each is idempotent.
  */
 export async function writeConditionally(target: Collection<StoredDocument>, writes: GuardedWrite[]): Promise<void> {
   const operations = writes.map(({ id, position, replacement }) => ({ filter: { _id: id, position: { $lt: position } }, replacement }));
   try {
     await target.bulkWrite(
       operations.map((operation): AnyBulkWriteOperation<StoredDocument> => ({ replaceOne: { ...operation, upsert: true } })),
-      { ordered: false },
+      { ordered: true },
     );
     return;
   } catch (error) {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { type Collection, type Filter, MongoClient, MongoServerError } from 'mongodb';
+import type { Position } from '../eventstore/eventStore.js';
 import { decodeDocument, encodeDocument, encodeQueryValue } from './documentEncoding.js';
 import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
 import { type GuardedWrite, type StoredDocument, writeAfterReading, writeConditionally } from './mongoGuardedWrites.js';
@@ -14,11 +16,12 @@ import {
   type ReadModelStore,
 } from './readModel.js';
 
-const NOT_IMPLEMENTED = 238;
 const NAMESPACE_NOT_FOUND = 26;
 const INDEX_CONFLICTS = [85, 86];
 const LIVE: Filter<StoredDocument> = { deleted: { $ne: true } };
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
+/** How long a reader may go on reading the collections a pointer named before the switch. */
+const POINTER_REFRESH_MS = 1000;
 
 /** The database named in the URL's path, `matchlog` when it names none. */
 function databaseName(url: string): string {
@@ -71,6 +74,12 @@ function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocum
  * revision), since a crash can leave part of a batch applied. On FerretDB 1.x a guarded write
  * is not atomic (mongoGuardedWrites.ts), so two workers running the same projection at once
  * could, rarely, leave a document a version behind there; on MongoDB they cannot.
+ *
+ * A projection's checkpoint document also names the MongoDB collection each of its read-model
+ * collections lives in (the same name until it is first rebuilt or reset). A promote or reset
+ * replaces that document in one write, pointing at collections built (or made empty) under new
+ * names: nothing is renamed, so no runner committing meanwhile can recreate or write what
+ * readers see, on MongoDB and FerretDB alike.
  */
 export interface MongoReadModelOptions {
   /**
@@ -85,19 +94,86 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
   const client = new MongoClient(url, { appName: 'matchlog' });
   await client.connect();
   const db = client.db(databaseName(url));
-  const checkpoints = createMongoCheckpoints(db);
+  /** Each read-model collection's MongoDB collection, as the pointers last read said (absent: the same name). */
+  const storedNames = new Map<string, string>();
+  let namesReadAt = -Infinity;
+  let namesReading: Promise<void> | null = null;
+  const checkpoints = createMongoCheckpoints(db, Date.now, (hint) => {
+    for (const [name, stored] of Object.entries(hint.collections ?? {})) storedNames.set(name, stored);
+  });
   // FerretDB answers buildInfo with its own version.
   const access = options.access ?? 'auto';
   const byIdAlone =
     access === 'auto' ? typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string' : access === 'ferretdb';
 
+  /** A MongoDB collection by its own name (a read-model collection's, or one a pointer names). */
   function collection(name: string): Collection<StoredDocument> {
     if (!COLLECTION_NAME.test(name) || CHECKPOINT_COLLECTIONS.includes(name)) throw new Error(`invalid read-model collection name: ${name}`);
     return db.collection<StoredDocument>(name);
   }
 
-  async function collectionExists(name: string): Promise<boolean> {
-    return (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
+  /**
+   * The MongoDB collection a reader finds a read-model collection in. Pointers are read again
+   * when older than POINTER_REFRESH_MS, and whenever a checkpoint is read (a write waiting for
+   * its projection reads the pointer with the checkpoint, so it then reads the right collection).
+   */
+  async function readable(name: string): Promise<Collection<StoredDocument>> {
+    collection(name);
+    if (Date.now() - namesReadAt > POINTER_REFRESH_MS) {
+      namesReading ??= (async () => {
+        try {
+          const names = await checkpoints.allCollections();
+          for (const [logical, stored] of names) storedNames.set(logical, stored);
+          namesReadAt = Date.now();
+        } finally {
+          namesReading = null;
+        }
+      })();
+      await namesReading;
+    }
+    return collection(storedNames.get(name) ?? name);
+  }
+
+  /** A new, empty MongoDB collection's name for a read-model collection: `<name>__g<12 hex digits>`. */
+  const freshName = (name: string) => `${name}__g${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+  async function dropAll(names: Iterable<string>): Promise<void> {
+    for (const name of names) {
+      try {
+        await collection(name).drop();
+      } catch (error) {
+        if (!(error instanceof MongoServerError) || error.code !== NAMESPACE_NOT_FOUND) throw error;
+      }
+    }
+  }
+
+  /** Gives `to` the indexes `from` has (by key; one already there under another name is good enough). */
+  async function copyIndexes(from: string, to: string): Promise<void> {
+    const indexes = (await db.listCollections({ name: from }, { nameOnly: true }).toArray()).length > 0 ? await collection(from).indexes() : [];
+    for (const index of indexes) {
+      if (index.name === '_id_') continue;
+      try {
+        await collection(to).createIndex(index.key, { name: index.name });
+      } catch (error) {
+        if (!(error instanceof MongoServerError) || !(typeof error.code === 'number' && INDEX_CONFLICTS.includes(error.code))) throw error;
+      }
+    }
+  }
+
+  /**
+   * Points `projection` at new collections and checkpoint in one write (its pointer document):
+   * a runner still committing to the old ones writes where no reader looks, and its claim is of
+   * the old generation. What the previous switch left behind is dropped now; what this one
+   * leaves behind, at the next (a reader may still be on it for up to POINTER_REFRESH_MS).
+   */
+  async function switchTo(projection: string, position: Position | null, collections: Record<string, string>): Promise<void> {
+    const before = await checkpoints.pointer(projection);
+    const live = new Set(Object.values(collections));
+    const leftBehind = Object.keys(collections)
+      .map((name) => before.collections[name] ?? name)
+      .filter((name) => !live.has(name));
+    await checkpoints.set(projection, position, { ...before.collections, ...collections }, leftBehind);
+    await dropAll(before.retired.filter((name) => !live.has(name)));
   }
 
   async function writeChanges(name: string, changes: DocumentChange[]): Promise<void> {
@@ -114,58 +190,37 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
     await (byIdAlone ? writeAfterReading : writeConditionally)(collection(name), writes);
   }
 
-  /** renameCollection with dropTarget, or drop-then-rename where the server lacks it (FerretDB 1.x). */
-  async function replaceCollection(live: string, staged: string): Promise<void> {
-    const liveIndexes = (await collectionExists(live)) ? await collection(live).indexes() : [];
-    for (const index of liveIndexes) {
-      if (index.name === '_id_') continue;
-      try {
-        await collection(staged).createIndex(index.key, { name: index.name });
-      } catch (error) {
-        // The staged collection has it already, under another name: good enough.
-        if (!(error instanceof MongoServerError) || !(typeof error.code === 'number' && INDEX_CONFLICTS.includes(error.code))) throw error;
-      }
-    }
-    try {
-      await collection(staged).rename(live, { dropTarget: true });
-    } catch (error) {
-      if (!(error instanceof MongoServerError) || error.code !== NOT_IMPLEMENTED) throw error;
-      try {
-        await collection(live).drop();
-      } catch (dropError) {
-        if (!(dropError instanceof MongoServerError) || dropError.code !== NAMESPACE_NOT_FOUND) throw dropError;
-      }
-      await collection(staged).rename(live);
-    }
-  }
-
   async function commitOne({ projection, changes, checkpoint, expected }: ProjectionCommit) {
-    await checkpoints.move(projection, expected, checkpoint, async () => {
+    await checkpoints.move(projection, expected, checkpoint, async (collections) => {
       // In the given order, since a crash may stop it anywhere; a run of one collection at a time.
-      for (const run of runsByCollection(changes)) await writeChanges(run.collection, run.changes);
+      for (const run of runsByCollection(changes)) {
+        collection(run.collection);
+        await writeChanges(collections[run.collection] ?? run.collection, run.changes);
+      }
     });
   }
 
   return {
     async ensureIndexes(indexes) {
       for (const { collection: name, fields } of indexes) {
-        await collection(name).createIndex(Object.fromEntries(fields.map((field) => [`doc.${assertFieldPath(field)}`, 1])));
+        await (await readable(name)).createIndex(Object.fromEntries(fields.map((field) => [`doc.${assertFieldPath(field)}`, 1])));
       }
     },
 
     async get<Doc extends Document>(name: DocumentCollection<Doc>, id: string) {
-      return decode(name, await collection(name).findOne({ _id: id }));
+      return decode(name, await (await readable(name)).findOne({ _id: id }));
     },
 
     async getMany<Doc extends Document>(name: DocumentCollection<Doc>, ids: string[]) {
       const unique = [...new Set(ids)];
+      const stored = await readable(name);
       // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
       // filter of `_id` alone to SQLite, which stops at the match: so there, one find per id.
-      const stored = byIdAlone
-        ? await Promise.all(unique.map((id) => collection(name).findOne({ _id: id })))
-        : await collection(name).find({ _id: { $in: unique } }).toArray();
+      const docs = byIdAlone
+        ? await Promise.all(unique.map((id) => stored.findOne({ _id: id })))
+        : await stored.find({ _id: { $in: unique } }).toArray();
       const found = new Map<string, Doc>();
-      for (const one of stored) {
+      for (const one of docs) {
         const doc = decode(name, one);
         if (one !== null && doc !== null) found.set(one._id, doc);
       }
@@ -177,7 +232,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       const sort: Record<string, 1 | -1> = {};
       for (const { field, direction } of query.orderBy ?? []) sort[`doc.${assertFieldPath(field)}`] = direction === 'desc' ? -1 : 1;
       sort._id = 1;
-      let cursor = collection(name).find(whereFilter(query.where)).sort(sort);
+      let cursor = (await readable(name)).find(whereFilter(query.where)).sort(sort);
       if (query.offset) cursor = cursor.skip(query.offset);
       if (query.limit !== undefined) cursor = cursor.limit(query.limit);
       const docs = await cursor.toArray();
@@ -185,7 +240,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
     },
 
     async count(name, where) {
-      return collection(name).countDocuments(whereFilter(where));
+      return (await readable(name)).countDocuments(whereFilter(where));
     },
 
     getCheckpoint: checkpoints.get,
@@ -197,18 +252,31 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
     },
 
     async promote(projection, staged) {
-      for (const { live, staged: from } of staged.collections) {
-        if (await collectionExists(from)) await replaceCollection(live, from);
-        else await collection(live).deleteMany({});
+      const built = await checkpoints.pointer(staged.projection);
+      const live = await checkpoints.pointer(projection);
+      const collections: Record<string, string> = {};
+      for (const { live: name, staged: from } of staged.collections) {
+        collection(name);
+        collections[name] = built.collections[from] ?? from;
+        // With at least the live collection's indexes (those made at start).
+        await copyIndexes(live.collections[name] ?? name, collections[name]);
       }
-      await checkpoints.set(projection, await checkpoints.get(staged.projection));
-      await checkpoints.set(staged.projection, null);
+      await switchTo(projection, built.position, collections);
+      // The staged names start empty; what they held is live now.
+      await checkpoints.set(staged.projection, null, Object.fromEntries(staged.collections.map(({ staged: from }) => [from, freshName(from)])));
+      await dropAll(built.retired);
     },
 
     async reset(projection, collections) {
-      // Emptied rather than dropped, so the indexes made at start stay.
-      for (const name of collections) await collection(name).deleteMany({});
-      await checkpoints.set(projection, null);
+      const live = await checkpoints.pointer(projection);
+      const fresh: Record<string, string> = {};
+      for (const name of collections) {
+        collection(name);
+        fresh[name] = freshName(name);
+        // The indexes made at start stay.
+        await copyIndexes(live.collections[name] ?? name, fresh[name]);
+      }
+      await switchTo(projection, null, fresh);
     },
 
     async close() {

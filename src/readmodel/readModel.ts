@@ -77,8 +77,10 @@ export interface ReadModelStore extends ReadModelReader {
    * revive; so redelivered, recomputed or reordered changes are harmless. When the stored
    * checkpoint is not `expected` (another worker, or a rebuild that was promoted, moved it) the
    * checkpoint is left alone and the call rejects with CheckpointMovedError: reload the
-   * checkpoint and go on from there. SQLite does it all in one transaction; MongoDB per
-   * document in the order given, checkpoint last, so a crash leaves a prefix of the changes.
+   * checkpoint and go on from there. A `checkpoint` behind `expected` is refused the same way
+   * (a checkpoint never moves back; only `promote` and `reset` set it outright). SQLite does
+   * it all in one transaction; MongoDB per document in the order given, checkpoint last, so a
+   * crash leaves a prefix of the changes.
    */
   commit(projection: string, changes: DocumentChange[], checkpoint: Position, expected: Position | null): Promise<void>;
   /**
@@ -89,24 +91,38 @@ export interface ReadModelStore extends ReadModelReader {
   /**
    * Makes what was built under `staged` names live: each live collection is replaced by its
    * staged twin, the projection's checkpoint becomes the staged projection's, and the staged
-   * names are emptied. Atomic in SQLite; in MongoDB collection by collection, checkpoint last.
+   * names are emptied. One atomic step in both stores (SQLite: a transaction; MongoDB: the
+   * checkpoint document that names the collections, replaced in one write): a runner committing
+   * meanwhile is told its checkpoint moved, and writes nothing readers see.
    */
   promote(projection: string, staged: { projection: string; collections: { live: string; staged: string }[] }): Promise<void>;
-  /** Removes the collections' documents and the projection's checkpoint. */
+  /** Removes the collections' documents and the projection's checkpoint, in one atomic step as `promote`. */
   reset(projection: string, collections: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
+/**
+ * A commit found the checkpoint elsewhere than `expected` (another worker or a promoted rebuild
+ * moved it), or asked to move it back behind `expected` (`requested`): nothing was applied.
+ */
 export class CheckpointMovedError extends Error {
   constructor(
     readonly projection: string,
     readonly expected: Position | null,
     readonly actual: Position | null,
+    readonly requested: Position | null = null,
   ) {
-    super(`checkpoint of ${projection} is at ${String(actual)}, expected ${String(expected)}`);
+    super(
+      requested !== null && expected !== null && requested < expected
+        ? `checkpoint of ${projection} cannot move back from ${String(expected)} to ${String(requested)}`
+        : `checkpoint of ${projection} is at ${String(actual)}, expected ${String(expected)}`,
+    );
     this.name = 'CheckpointMovedError';
   }
 }
+
+/** Whether a commit would move a checkpoint from `expected` back to `checkpoint`: refused by every store. */
+export const movesBack = (expected: Position | null, checkpoint: Position) => expected !== null && checkpoint < expected;
 
 const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 

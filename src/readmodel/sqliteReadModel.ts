@@ -1,6 +1,6 @@
 import { openSqliteFile } from '../platform/sqliteFile.js';
 import { collectionTables, jsonPath, table } from './sqliteCollectionTables.js';
-import { CheckpointMovedError, type Collection, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
+import { CheckpointMovedError, type Collection, movesBack, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -57,7 +57,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
   const commitAll = db.transaction((commits: ProjectionCommit[]) => {
     for (const { projection, changes, checkpoint, expected } of commits) {
       const stored = getCheckpoint(projection);
-      if (stored !== expected) throw new CheckpointMovedError(projection, expected, stored);
+      if (stored !== expected || movesBack(expected, checkpoint)) throw new CheckpointMovedError(projection, expected, stored, checkpoint);
       for (const change of changes) collection(change.collection).put.run(change.id, JSON.stringify(change.doc), change.position);
       checkpoints.set.run(projection, checkpoint);
     }

@@ -63,6 +63,23 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       t.equal(await store.getCheckpoint('p-checkpoint'), 9, 'and it stays where it was');
     });
 
+    t.test('a checkpoint never moves back: a commit behind the expected one is refused, and nothing of it applies', async (t) => {
+      const c = coll('back');
+      await store.commit('p-back', [{ collection: c, id: 'a', doc: { id: 'a', n: 9 }, position: 9 }], 9, null);
+      const refused = store.commit('p-back', [
+        { collection: c, id: 'a', doc: { id: 'a', n: 10 }, position: 10 },
+        { collection: c, id: 'b', doc: { id: 'b' }, position: 6 },
+      ], 6, 9);
+      await t.rejects(refused, CheckpointMovedError, 'the same error as a moved checkpoint');
+      await t.rejects(refused, { projection: 'p-back', expected: 9, actual: 9, requested: 6, message: 'checkpoint of p-back cannot move back from 9 to 6' });
+      t.equal(await store.getCheckpoint('p-back'), 9, 'the checkpoint stays');
+      t.same(await store.get(c, 'a'), { id: 'a', n: 9 }, 'no document is written');
+      t.equal(await store.get(c, 'b'), null);
+      await t.rejects(store.commitAll([{ projection: 'p-back', changes: [], checkpoint: 8, expected: 9 }]), CheckpointMovedError, 'in commitAll too');
+      await store.commit('p-back', [], 9, 9);
+      t.equal(await store.getCheckpoint('p-back'), 9, 'staying where it is is no move back');
+    });
+
     t.test('a change applies only over a document from an earlier position', async (t) => {
       const c = coll('guard');
       await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10, null);
