@@ -1,4 +1,4 @@
-import type { AllSubscription, EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
+import { type AllSubscription, type EventStore, type Position, type RecordedEvent, UnreadableEventError } from '../src/eventstore/eventStore.js';
 import { forgetDecodedPayloads } from '../src/domain/decodedPayloads.js';
 import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
@@ -153,22 +153,28 @@ export function runProjections(
         }
         forgetDecodedPayloads(events.map((event) => event.id));
       };
-      for await (const item of subscription) {
-        if (stopped) break;
-        if (item.kind === 'caughtUp') {
-          // Appends are atomic: caught up, the held append is whole.
-          await apply(held);
-          held = [];
-          for (const member of group) {
-            member.state.caughtUp = true;
-            advance(member, item.position);
+      try {
+        for await (const item of subscription) {
+          if (stopped) break;
+          if (item.kind === 'caughtUp') {
+            // Appends are atomic: caught up, the held append is whole.
+            await apply(held);
+            held = [];
+            for (const member of group) {
+              member.state.caughtUp = true;
+              advance(member, item.position);
+            }
+            continue;
           }
-          continue;
+          for (const member of group) member.state.caughtUp = false;
+          const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
+          held = rest;
+          await apply(ready);
         }
-        for (const member of group) member.state.caughtUp = false;
-        const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
-        held = rest;
-        await apply(ready);
+      } catch (error) {
+        // An unreadable event of another stream ends the held append: it is whole, apply it first.
+        if (error instanceof UnreadableEventError && held[0] !== undefined && held[0].streamId !== error.streamId) await apply(held);
+        throw error;
       }
     }
 
@@ -191,6 +197,13 @@ export function runProjections(
             group.splice(group.indexOf(error.member), 1);
             startGroup([error.member]);
             continue;
+          }
+          if (error instanceof UnreadableEventError) {
+            // The log holds an event the store cannot give whole: every member stops before it, and /readyz says where.
+            const position = Number(error.position);
+            for (const member of group) {
+              member.state.failure = { position: Number.isSafeInteger(position) ? position : (member.state.checkpoint ?? 0), streamId: error.streamId, message: error.message };
+            }
           }
           logger.error({ err: error, projections: names(), failure: group[0]?.state.failure }, 'projection failed; retrying');
           await retryPause.sleep(delay);

@@ -260,8 +260,19 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       return toRecorded(statements.streamBackwards.all(streamId, fromRevision ?? Number.MAX_SAFE_INTEGER, limit).reverse()).reverse();
     },
 
+    /**
+     * The log in order. An event that cannot be read ends the read after the readable ones
+     * before it are given; the next read, from there, fails with it (UnreadableEventError).
+     */
     readAll({ after, maxCount }: ReadAllOptions): RecordedEvent[] {
-      return toRecorded(statements.all.all(after ?? 0, maxCount));
+      const rows = statements.all.all(after ?? 0, maxCount);
+      try {
+        return toRecorded(rows);
+      } catch (error) {
+        const at = error instanceof UnreadableEventError ? rows.findIndex((row) => String(row.position) === error.position) : -1;
+        if (at <= 0) throw error;
+        return toRecorded(rows.slice(0, at));
+      }
     },
 
     headPosition(): number | null {

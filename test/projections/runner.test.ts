@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { Projection } from '../../projections/projection.js';
@@ -63,7 +64,7 @@ async function world(t: Test, adapter: (typeof adapters)[number]) {
   };
   /** The differences between a projection's documents and a replay of the whole log. */
   const differences = async (projection: Projection) => (await verifyProjection(projection, eventStore, readModel, scratch, 1)).differences;
-  return { eventStore, readModel, append, runUntil, differences };
+  return { dir, eventStore, readModel, append, runUntil, differences };
 }
 
 for (const adapter of adapters) {
@@ -113,6 +114,25 @@ for (const adapter of adapters) {
       t.equal(fragile!.status().failure, null);
       t.equal(await readModel.count('fragile'), 3, 'nothing was skipped');
       await fragile!.stop();
+    });
+
+    t.test('an event the store cannot read: the events before it are applied, and every member says where it stopped', async (t) => {
+      const { dir, readModel, append } = await world(t, adapter);
+      await append('s-1', 'X');
+      await append('s-2', 'X');
+      await append('s-3', 'X');
+      // A delta whose base is gone, as an edited or truncated log would hold it; read by a store that did not write it.
+      const db = new Database(join(dir, 'events.sqlite'));
+      db.prepare("UPDATE events SET encoding = 'delta', base_revision = 7, data = 'not a delta' WHERE position = 3").run();
+      db.close();
+      const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 20 });
+      t.teardown(() => eventStore.close());
+      const running = runProjections([counter('a'), counter('b')], eventStore, readModel, quiet, { retryDelayMs: 20, maxRetryDelayMs: 40 });
+      t.ok(await running[0]!.waitFor(2, 10_000), 'the events before it were applied');
+      t.notOk(await running[0]!.waitFor(3, 300), 'nothing from the unreadable event on');
+      for (const projection of running) t.match(projection.status().failure, { position: 3, streamId: 's-3', message: /position 3 of stream s-3 cannot be read/ }, `${projection.status().name} says where`);
+      t.equal(await readModel.count('a'), 2);
+      await running[0]!.stop();
     });
 
     t.test('a projection ahead of its group keeps its checkpoint and applies each event once', async (t) => {
