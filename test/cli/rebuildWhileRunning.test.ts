@@ -22,7 +22,7 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     const dataDir = tempDataDir(t);
     const readModelUrl = mongoUrl ?? `sqlite:${join(dataDir, 'readmodel.sqlite')}`;
     const env = { DATA_DIR: dataDir, READ_MODEL_URL: readModelUrl, READ_YOUR_WRITES_TIMEOUT_MS: '3000' };
-    const api = await startServerProcess({ ...env, RUN_PROJECTIONS: engine === 'sqlite' ? 'no' : 'yes' });
+    const api = await startServerProcess({ ...env, RUN_PROJECTIONS: engine === 'sqlite' ? 'no' : 'yes', WRITE_RATE_LIMIT: 'off' });
     t.teardown(() => api.child.kill('SIGKILL'));
     let worker = engine === 'sqlite' ? await startWorkerProcess(env) : null;
     t.teardown(() => worker?.child.kill('SIGKILL'));
