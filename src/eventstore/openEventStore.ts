@@ -6,6 +6,8 @@ export interface OpenEventStoreOptions {
   /** EventStoreDB's MaxAppendSize, from ESDB_MAX_APPEND_BYTES. */
   esdbMaxAppendBytes?: number;
   logger?: EsdbLogger;
+  /** SQLite log: told each group commit's size and COMMIT time (metrics). */
+  onGroupCommit?: (appends: number, commitSeconds: number) => void;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface OpenEventStoreOptions {
  * client (gRPC, ~25 MB resident) is loaded only when an esdb: URL asks for it.
  */
 export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
-  if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length), options.onGroupCommit ? { onGroupCommit: options.onGroupCommit } : {});
   if (url.startsWith('esdb:') || url.startsWith('esdb+discover:')) {
     const { openEsdbEventStore } = await import('./esdbEventStore.js');
     return openEsdbEventStore(url, { maxAppendBytes: options.esdbMaxAppendBytes, logger: options.logger });

@@ -53,6 +53,11 @@ export interface Config {
   projectionStallMs: number;
   /** Bytes of rendered pages, embeds, API answers and QR codes kept (compressed copies included); 0 keeps none. */
   pageCacheBytes: number;
+  /** Where GET /metrics answers (METRICS_PORT; null: no metrics listener), never the public port. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** LOG_FORMAT: JSON lines (default) or pretty lines for a terminal (pino-pretty). */
+  logFormat: 'json' | 'pretty';
 }
 
 
@@ -155,6 +160,13 @@ function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: numbe
  */
 const DEFAULT_PAGE_CACHE_BYTES = 48 * 1024 * 1024;
 
+/** METRICS_PORT (unset: off), METRICS_HOST (loopback) and LOG_FORMAT: how an operator watches the process. */
+function observability(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsHost' | 'logFormat'> {
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the public port`);
+  return { metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json') };
+}
+
 export interface LoadConfigOptions {
   /** Processes that never hash write tokens (projection workers) need no WRITE_TOKEN_KEY. */
   hashesWriteTokens?: boolean;
@@ -214,5 +226,6 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true }:
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     projectionStallMs: integer(env, 'PROJECTION_STALL_MS', 30_000, 100, 3_600_000),
     pageCacheBytes: integer(env, 'PAGE_CACHE_BYTES', DEFAULT_PAGE_CACHE_BYTES, 0, 16 * 1024 * 1024 * 1024),
+    ...observability(env, port),
   };
 }
