@@ -14,7 +14,10 @@ const codeOf = (error: unknown) => (error instanceof Error && 'code' in error &&
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 /** `error` in one line: its code and the first line of its message. */
-export const oneLine = (error: unknown) => `${codeOf(error).trim()}${codeOf(error) ? ': ' : ''}${firstLine(error)}`;
+export const oneLine = (error: unknown) => {
+  const code = error instanceof Error && 'code' in error && error.code !== undefined ? `${String(error.code)}: ` : '';
+  return `${code}${firstLine(error)}`;
+};
 
 /** Runs `open`; a failure becomes a StartupError: "<what> cannot be opened (<code>): <message>; <fix>". */
 export async function opening<T>(what: string, fix: string, open: () => Promise<T> | T): Promise<T> {
