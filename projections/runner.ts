@@ -27,7 +27,15 @@ export interface RunningProjection {
   stop(): Promise<void>;
 }
 
+/** Watches batches (metrics, traces): wraps each apply-and-commit, and hears of each failure. */
+export interface BatchObserver {
+  /** Runs `run` (one batch of these projections over `events`) and resolves or rejects as it does. */
+  batch<T>(projections: readonly string[], events: readonly RecordedEvent[], run: () => Promise<T>): Promise<T>;
+  failed(projection: string): void;
+}
+
 export interface RunnerOptions {
+  observer?: BatchObserver;
   batchSize?: number;
   /** Waits after a failure, doubling up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
@@ -118,7 +126,8 @@ export function runProjections(
       current.subscription = subscription;
       /** The last append delivered, held back until it is known whole (more events, or caught up). */
       let held: RecordedEvent[] = [];
-      const apply = async (events: RecordedEvent[]) => {
+      const apply = (events: RecordedEvent[]) => (options.observer && events.length > 0 ? options.observer.batch(names(), events, () => applyNow(events)) : applyNow(events));
+      const applyNow = async (events: RecordedEvent[]) => {
         const last = events.at(-1);
         if (!last) return;
         const commits: ProjectionCommit[] = [];
@@ -192,6 +201,7 @@ export function runProjections(
             logger.info({ projection: error.projection, checkpoint: error.actual }, 'checkpoint moved; resuming from it');
             continue;
           }
+          for (const member of error instanceof MemberFailed ? [error.member] : group) options.observer?.failed(member.projection.name);
           if (error instanceof MemberFailed) {
             logger.error({ err: error.error, projection: error.member.projection.name, failure: error.member.state.failure }, 'projection failed; it runs alone and retries, the others go on');
             group.splice(group.indexOf(error.member), 1);

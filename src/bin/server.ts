@@ -4,6 +4,10 @@ import { ConfigError, loadConfig } from '../runtime/config.js';
 import { openEngine } from '../runtime/engine.js';
 import { tuneGarbageCollector } from '../runtime/garbageCollector.js';
 import { loadWriteTokenKey } from '../runtime/writeTokenKey.js';
+import { createMetrics } from '../observability/metrics.js';
+import { type MetricsListener, startMetricsListener } from '../observability/metricsListener.js';
+import { startTracing } from '../observability/tracing.js';
+import { checkDataDir, oneLine, StartupError } from '../runtime/startupFailure.js';
 
 /** Reads the configuration, opens the stores, listens, and shuts down gracefully on signals. */
 async function main() {
@@ -18,21 +22,27 @@ async function main() {
     }
     throw error;
   }
+  checkDataDir(config);
   const writeTokenKey = loadWriteTokenKey(config);
+  const observability = {
+    metrics: config.metricsPort === null ? null : createMetrics(),
+    tracing: await startTracing(process.env, { serviceName: 'matchlog-api' }),
+  };
   // Projections start inside openEngine, before the app and its logger exist: their first lines wait.
   const early: { level: 'info' | 'error'; obj: object; msg: string }[] = [];
   let log: App['log'] | null = null;
   const engine = await openEngine(config, {
     info: (obj, msg) => (log ? log.info(obj, msg) : early.push({ level: 'info', obj, msg })),
     error: (obj, msg) => (log ? log.error(obj, msg) : early.push({ level: 'error', obj, msg })),
-  });
+  }, observability);
   let app: App;
   try {
-    app = await buildApp({ config, engine, writeTokenKey });
+    app = await buildApp({ config, engine, writeTokenKey, observability });
   } catch (error) {
     await engine.close();
     throw error;
   }
+  if (observability.tracing) app.addHook('onClose', () => observability.tracing?.shutdown());
   // The engine lives as long as the app: closing the app (signal, error, test) closes the stores.
   app.addHook('onClose', () => engine.close());
   log = app.log;
@@ -53,6 +63,19 @@ async function main() {
     },
   );
 
+  // Metrics on a listener of their own (METRICS_PORT), never on the public port.
+  let metricsListener: MetricsListener | null = null;
+  app.addHook('onClose', async () => metricsListener?.close());
+  if (observability.metrics && config.metricsPort !== null) {
+    try {
+      metricsListener = await startMetricsListener(observability.metrics.registry, config.metricsHost, config.metricsPort);
+      app.log.info({ url: metricsListener.url }, 'metrics listening');
+    } catch (error) {
+      process.stderr.write(`cannot listen for metrics on ${config.metricsHost}:${config.metricsPort} (${oneLine(error)}); set METRICS_PORT or METRICS_HOST to a free address\n`);
+      await app.close();
+      process.exit(1);
+    }
+  }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -64,4 +87,8 @@ async function main() {
   }
 }
 
-void main();
+// Every start-up failure is one line naming what to fix, and exit code 1; stores opened are closed before.
+main().catch((error: unknown) => {
+  process.stderr.write(`cannot start: ${error instanceof StartupError ? error.message : oneLine(error)}\n`);
+  process.exit(1);
+});

@@ -1,3 +1,4 @@
+import { backupCommand } from './backupCommand.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
 import { exportCommand } from './exportCommand.js';
@@ -5,10 +6,11 @@ import { openapiCommand } from './openapiCommand.js';
 import { projectionsCommand } from './projectionsCommand.js';
 import { rebuildCommand } from './rebuildCommand.js';
 import { replayCommand } from './replayCommand.js';
+import { restoreCommand } from './restoreCommand.js';
 import { verifyCommand } from './verifyCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, clubCreateCommand, projectionsCommand];
+const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, clubCreateCommand, projectionsCommand, backupCommand, restoreCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

@@ -9,6 +9,8 @@ export interface OpenEventStoreOptions {
   logger?: EsdbLogger;
   /** How versions are stored (DELTA_KEYFRAME_INTERVAL, DELTA_CACHE_BYTES); the defaults without. */
   deltas?: DeltaOptions;
+  /** SQLite log: told each group commit's size and COMMIT time (metrics). */
+  onGroupCommit?: (appends: number, commitSeconds: number) => void;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface OpenEventStoreOptions {
  */
 export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
   const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
-  if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length), { deltas });
+  if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length), { deltas, ...(options.onGroupCommit ? { onGroupCommit: options.onGroupCommit } : {}) });
   if (url.startsWith('esdb:') || url.startsWith('esdb+discover:')) {
     const { openEsdbEventStore } = await import('./esdbEventStore.js');
     return openEsdbEventStore(url, { maxAppendBytes: options.esdbMaxAppendBytes, logger: options.logger, deltas });

@@ -18,6 +18,8 @@ export interface SqliteEventStoreOptions {
   maxGroupSize?: number;
   /** How versions are stored as deltas (./storedVersions.ts); DELTA_KEYFRAME_INTERVAL and DELTA_CACHE_BYTES. */
   deltas?: DeltaOptions;
+  /** Told after each group commit: how many appends it held and how long its COMMIT (WAL write and fsync) took. */
+  onGroupCommit?: (appends: number, commitSeconds: number) => void;
 }
 
 /**
@@ -44,8 +46,10 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
   const ends = createStreamEnds(table.dataVersion);
   const appendInSavepoint = db.transaction(table.append);
-  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) =>
-    group.map((append): Outcome<AppendResult> => {
+  /** When the group's statements ended: what the transaction takes after it is its COMMIT. */
+  let statementsDone = 0;
+  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) => {
+    const outcomes = group.map((append): Outcome<AppendResult> => {
       const recorded: RecordedEvent[] = [];
       try {
         const result = appendInSavepoint(append, recordedAt, recorded);
@@ -54,8 +58,10 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       } catch (error) {
         return { ok: false, error };
       }
-    }),
-  );
+    });
+    statementsDone = performance.now();
+    return outcomes;
+  });
   /** Commits a group; its events are kept for this process's subscriptions only once committed. */
   function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
     const committed: RecordedEvent[] = [];
@@ -67,6 +73,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       throw error;
     }
     table.keepPending();
+    options.onGroupCommit?.(group.length, (performance.now() - statementsDone) / 1000);
     recent.add(committed);
     // Only events inserted now: an append retried with the same ids inserts none, and its stream may have gone on since.
     for (const event of committed) ends.endsAt(event.streamId, event.revision + 1);

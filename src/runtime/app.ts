@@ -36,6 +36,12 @@ import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
 import { createTokenFailureThrottle } from '../http/api/tokenFailures.js';
+import { watchCache, watchReadiness } from '../observability/cacheMetrics.js';
+import { observeFeed, registerHttpMetrics } from '../observability/httpMetrics.js';
+import { prettyLogStream } from '../observability/logFormat.js';
+import { watchDataDir } from '../observability/metrics.js';
+import { type Observability, observeUploads, unobserved } from '../observability/observability.js';
+import { watchProjections } from '../observability/projectionMetrics.js';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +53,8 @@ export interface AppDeps {
   dashboardRateLimits?: ClubDashboardDeps['rateLimits'];
   /** Where rendered bodies are kept (default: a cache of PAGE_CACHE_BYTES); tests pass one to weigh it. */
   renderedCache?: RenderedCache;
+  /** Metrics and traces (METRICS_PORT, OTEL_EXPORTER_OTLP_ENDPOINT); none by default. */
+  observability?: Observability;
 }
 
 /** Headers whose values are secrets: never written to a log. */
@@ -61,8 +69,10 @@ const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes) }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes), observability = unobserved }: AppDeps) {
   let shuttingDown = false;
+  const { metrics, tracing } = observability;
+  const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
   const app = Fastify({
     // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a
     // pipe, and in writes of 4 KB (about a dozen lines) or at least every second, not one system
@@ -70,7 +80,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      stream: logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
+      stream: logStream ?? prettyLines ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
     },
     bodyLimit: config.maxBodyBytes,
     genReqId: (req) => {
@@ -95,6 +105,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Before any route, so that every route gets its request span.
+  if (tracing) await tracing.register(app);
+  if (metrics) registerHttpMetrics(app, metrics);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -121,13 +134,13 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     eventStore: engine.eventStore,
     waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded']),
   });
-  const matches = createMatchCommands({
+  const matches = observeUploads(createMatchCommands({
     eventStore: engine.eventStore,
     hashWriteToken: createWriteTokenHasher(writeTokenKey),
     waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
     checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
-  });
+  }), observability);
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
   // Pages, embeds, API answers and QR codes share one byte budget.
@@ -143,7 +156,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });
   await app.register(assets, { compress: true });
-  const feed = createMatchFeed({
+  const matchFeed = createMatchFeed({
     signal: checkpointSignal({
       // The stored checkpoint: it moves only by commits, which this process hears when they are its own.
       checkpoint: () => engine.readModel.getCheckpoint(PUBLIC_VIEW),
@@ -156,6 +169,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     },
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading watched matches failed'),
   });
+  const feed = metrics ? observeFeed(matchFeed, metrics) : matchFeed;
   app.addHook('onClose', async () => feed.close());
   await app.register(liveUpdates, { feed, readModel: engine.readModel, maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress });
   await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
@@ -177,6 +191,12 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  if (metrics) {
+    watchCache(metrics, renderedCache);
+    watchProjections(metrics, engine);
+    watchDataDir(metrics, config.dataDir);
+    watchReadiness(metrics, async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
+  }
   return app;
 }
 

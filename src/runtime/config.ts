@@ -69,6 +69,11 @@ export interface Config {
   maxLiveStreams: number;
   /** Live update streams one client address may hold; beyond it 429 with Retry-After. */
   maxLiveStreamsPerAddress: number;
+  /** Where GET /metrics answers (METRICS_PORT; null: no metrics listener), never the public port. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** LOG_FORMAT: JSON lines (default) or pretty lines for a terminal (pino-pretty). */
+  logFormat: 'json' | 'pretty';
 }
 
 
@@ -181,6 +186,13 @@ function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: numbe
  */
 const DEFAULT_PAGE_CACHE_BYTES = 48 * 1024 * 1024;
 
+/** METRICS_PORT (unset: off), METRICS_HOST (loopback) and LOG_FORMAT: how an operator watches the process. */
+function observability(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsHost' | 'logFormat'> {
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the public port`);
+  return { metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json') };
+}
+
 export interface LoadConfigOptions {
   /** Processes that never hash write tokens (projection workers) need no WRITE_TOKEN_KEY. */
   hashesWriteTokens?: boolean;
@@ -260,6 +272,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     deltaKeyframeInterval: integer(env, 'DELTA_KEYFRAME_INTERVAL', DEFAULT_DELTA_OPTIONS.keyframeInterval, 0, 1000),
     deltaCacheBytes: integer(env, 'DELTA_CACHE_BYTES', DEFAULT_DELTA_OPTIONS.cacheBytes, 0, 16 * 1024 * 1024 * 1024),
     ...connectionCaps(env, openFiles),
+    ...observability(env, port),
   };
 }
 

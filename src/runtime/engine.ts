@@ -8,6 +8,9 @@ import type { ReadModelStore } from '../readmodel/readModel.js';
 import { allProjections, readYourWritesProjections } from '../../projections/all.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
 import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjections } from '../../projections/runner.js';
+import { type Observability, observeBatches, observeEventStore, unobserved } from '../observability/observability.js';
+import { redactUrl } from '../platform/redactUrl.js';
+import { opening } from './startupFailure.js';
 
 export interface Engine {
   eventStore: EventStore;
@@ -32,13 +35,39 @@ export interface Engine {
 export async function openEngine(
   config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'> & Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes'>>,
   logger: ProjectionLogger,
+  observability: Observability = unobserved,
 ): Promise<Engine> {
-  const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, logger, deltas: deltaOptions(config) });
-  const readModel = await openReadModel(config.readModelUrl);
-  for (const projection of allProjections) await readModel.ensureIndexes(projection.indexes);
+  const { metrics } = observability;
+  // A store that cannot open is a StartupError naming it; one already open is closed first.
+  const opened = await opening(`the event store ${redactUrl(config.eventStoreUrl)}`, 'check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup (matchlog restore)', () =>
+    openEventStore(config.eventStoreUrl, {
+      esdbMaxAppendBytes: config.esdbMaxAppendBytes,
+      logger,
+      deltas: deltaOptions(config),
+      ...(metrics ? { onGroupCommit: (appends: number, seconds: number) => (metrics.groupCommitAppends.observe(appends), metrics.fsyncSeconds.observe(seconds)) } : {}),
+    }),
+  );
+  const eventStore = observeEventStore(opened, observability);
+  let readModel: ReadModelStore;
+  try {
+    readModel = await opening(`the read models ${redactUrl(config.readModelUrl)}`, 'check READ_MODEL_URL; read models are rebuilt from the log, so a damaged SQLite read-model file may be removed', async () => {
+      const store = await openReadModel(config.readModelUrl);
+      try {
+        for (const projection of allProjections) await store.ensureIndexes(projection.indexes);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      return store;
+    });
+  } catch (error) {
+    await eventStore.close();
+    throw error;
+  }
   const reported = reportingPublicViewCommits(readModel, PUBLIC_VIEW);
+  const observer = observeBatches(observability);
   const running: RunningProjection[] = config.runProjections
-    ? runProjections(allProjections, eventStore, reported.store, logger)
+    ? runProjections(allProjections, eventStore, reported.store, logger, observer ? { observer } : {})
     : [];
 
   async function checkpoints(): Promise<Map<string, Position | null>> {

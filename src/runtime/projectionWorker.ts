@@ -4,6 +4,13 @@ import { type Engine, openEngine } from './engine.js';
 import { health, maxReadyLag } from '../http/health.js';
 import { redactUrl } from '../platform/redactUrl.js';
 import { allProjections } from '../../projections/all.js';
+import { watchReadiness } from '../observability/cacheMetrics.js';
+import { prettyLogStream } from '../observability/logFormat.js';
+import { createMetrics, watchDataDir } from '../observability/metrics.js';
+import { type MetricsListener, startMetricsListener } from '../observability/metricsListener.js';
+import { watchProjections } from '../observability/projectionMetrics.js';
+import { startTracing } from '../observability/tracing.js';
+import { checkDataDir } from './startupFailure.js';
 
 export interface ProjectionWorkerOptions {
   /** How often the worker logs each projection's checkpoint and lag. */
@@ -16,6 +23,8 @@ export interface ProjectionWorker {
   engine: Engine;
   /** Where /healthz and /readyz answer. */
   url: string;
+  /** Where GET /metrics answers (METRICS_PORT), or null. */
+  metricsUrl: string | null;
   /** Lets the batch in progress commit, then stops the projections and closes the stores. */
   close(): Promise<void>;
 }
@@ -30,11 +39,19 @@ export interface ProjectionWorker {
  * so duplicates are safe but not faster. A killed worker resumes from its stored checkpoint.
  */
 export async function startProjectionWorker(config: Config, options: ProjectionWorkerOptions = {}): Promise<ProjectionWorker> {
-  const app = Fastify({ logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) } });
+  checkDataDir(config, { keyFileNeeded: false });
+  const stream = options.logStream ?? (await prettyLogStream(config.logFormat));
+  const app = Fastify({ logger: { level: config.logLevel, ...(stream ? { stream } : {}) } });
+  const observability = {
+    metrics: config.metricsPort === null ? null : createMetrics(),
+    tracing: await startTracing(process.env, { serviceName: 'matchlog-projections' }),
+  };
   const engine = await openEngine(
     { ...config, runProjections: true },
     { info: (obj, msg) => app.log.info(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
+    observability,
   );
+  if (observability.tracing) app.addHook('onClose', () => observability.tracing?.shutdown());
   // The engine lives as long as the app: closing the app lets the batch in progress commit, then closes the stores.
   app.addHook('onClose', () => engine.close());
   let shuttingDown = false;
@@ -42,15 +59,24 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
     shuttingDown = true;
   });
   let url: string;
+  let metricsListener: MetricsListener | null = null;
   try {
     await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
+    const { metrics } = observability;
+    if (metrics && config.metricsPort !== null) {
+      watchProjections(metrics, engine);
+      watchDataDir(metrics, config.dataDir);
+      watchReadiness(metrics, async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
+      app.addHook('onClose', async () => metricsListener?.close());
+      metricsListener = await startMetricsListener(metrics.registry, config.metricsHost, config.metricsPort);
+    }
     url = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close();
     throw error;
   }
   app.log.info(
-    { eventStore: redactUrl(config.eventStoreUrl), readModel: redactUrl(config.readModelUrl), projections: allProjections.map((p) => p.name) },
+    { eventStore: redactUrl(config.eventStoreUrl), readModel: redactUrl(config.readModelUrl), projections: allProjections.map((p) => p.name), metrics: metricsListener?.url ?? null },
     'projection worker started',
   );
 
@@ -67,6 +93,7 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
   return {
     engine,
     url,
+    metricsUrl: metricsListener?.url ?? null,
     async close() {
       clearInterval(timer);
       await app.close();

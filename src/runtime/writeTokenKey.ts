@@ -3,6 +3,25 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
+import { StartupError } from './startupFailure.js';
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** The key file's text as a key: base64 of at least 32 bytes, or a StartupError saying what to do. */
+function keyFromFile(file: string, text: string): Buffer {
+  const key = Buffer.from(text.trim(), 'base64');
+  if (BASE64.test(text.trim()) && key.length >= 32) return key;
+  throw new StartupError(`the write-token key file ${file} is not base64 of at least 32 bytes; put back the key from your backup (without it no protected match can be changed), or set WRITE_TOKEN_KEY`);
+}
+
+function readKeyFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    throw new StartupError(`the write-token key file ${file} cannot be read (${String((error as NodeJS.ErrnoException).code)}); make it a readable file holding the key, or set WRITE_TOKEN_KEY`, { cause: error });
+  }
+}
 
 /**
  * The key write tokens are hashed with. WRITE_TOKEN_KEY wins; on the embedded default a
@@ -14,9 +33,9 @@ export function loadWriteTokenKey(config: Pick<Config, 'writeTokenKey' | 'dataDi
   if (config.writeTokenKey !== null) return Buffer.from(config.writeTokenKey, 'base64');
   const file = join(config.dataDir, 'write-token.key');
   try {
-    const text = readFileSync(file, 'utf8');
+    const key = keyFromFile(file, readKeyFile(file));
     makePrivateFile(file);
-    return Buffer.from(text.trim(), 'base64');
+    return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -28,5 +47,5 @@ export function loadWriteTokenKey(config: Pick<Config, 'writeTokenKey' | 'dataDi
     // Another process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  return keyFromFile(file, readKeyFile(file));
 }

@@ -8,6 +8,7 @@ const RANKS: [folder: string, rank: number][] = [
   ['src/bin', 7],
   ['src/cli', 6],
   ['src/runtime', 5],
+  ['src/observability', 4],
   ['src/http', 4],
   ['src/live', 3],
   ['src/commands', 3],

@@ -32,7 +32,7 @@ export function tempDataDir(t: { teardown(fn: () => void): void }, prefix = 'mat
 export async function startTestApp(
   t: { teardown(fn: () => void | Promise<void>): void },
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'renderedCache'> = {},
+  deps: Pick<AppDeps, 'renderedCache' | 'observability'> = {},
 ): Promise<TestApp> {
   const dataDir = env.DATA_DIR ?? tempDataDir(t);
   // test/e2e/httpOnWorkers.test.ts reruns the HTTP suites with read models on MongoDB and a worker process.
@@ -51,7 +51,7 @@ export async function startTestApp(
   const engine = await openEngine(config, {
     info: (obj, msg) => app?.log.info(obj, msg),
     error: (obj, msg) => app?.log.error(obj, msg),
-  });
+  }, deps.observability);
   app = await buildApp({
     config,
     engine,

@@ -117,8 +117,16 @@ const weightOf = (body: RenderedBody) => body.bytes.length + (body.gzip?.length 
  */
 export function createRenderedCache(budgetBytes: number) {
   const lru = createLru<RenderedBody>(budgetBytes, weightOf, { maxEntryWeight: Math.floor(budgetBytes / 8) });
+  const lookups = { hits: 0, misses: 0 };
   return {
-    get: lru.get,
+    get(key: string): RenderedBody | undefined {
+      const body = lru.get(key);
+      if (body === undefined) lookups.misses += 1;
+      else lookups.hits += 1;
+      return body;
+    },
+    /** Lookups since start that found a body (hits) or not (misses), for the metrics. */
+    lookups: () => ({ ...lookups }),
     /** Keeps `body` under `key`; false when it is too large to keep (it is still served). */
     set(key: string, body: RenderedBody): boolean {
       const kept = lru.set(key, body);

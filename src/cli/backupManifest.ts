@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../runtime/config.js';
+
+/** What a backup folder holds besides its files: checked by `matchlog restore` before anything is copied. */
+export interface BackupManifest {
+  format: 'matchlog-backup/1';
+  createdAt: string;
+  /** The log's newest position in the backup, and how many events it holds. */
+  log: { headPosition: number | null; events: number };
+  /** Each projection's checkpoint in the backed-up read models (never beyond the log: they are copied first). */
+  checkpoints: Record<string, number | null> | null;
+  files: BackupFile[];
+  /** Where the write-token key is: in this backup, or WRITE_TOKEN_KEY (kept in the operator's secret store). */
+  writeTokenKey: 'file' | 'WRITE_TOKEN_KEY';
+}
+
+export type BackupRole = 'log' | 'read models' | 'write-token key';
+
+export interface BackupFile {
+  name: string;
+  role: BackupRole;
+  bytes: number;
+  sha256: string;
+}
+
+export const MANIFEST = 'manifest.json';
+export const BACKUP_NAMES: Record<BackupRole, string> = { log: 'events.sqlite', 'read models': 'readmodel.sqlite', 'write-token key': 'write-token.key' };
+
+const sqlitePath = (url: string) => (url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : null);
+
+/** Where each part of a backup lives in the running service (null: not a file here, e.g. MongoDB or WRITE_TOKEN_KEY). */
+export function servicePaths(config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'dataDir' | 'writeTokenKey'>): Record<BackupRole, string | null> {
+  return {
+    log: sqlitePath(config.eventStoreUrl),
+    'read models': sqlitePath(config.readModelUrl),
+    'write-token key': config.writeTokenKey === null ? join(config.dataDir, 'write-token.key') : null,
+  };
+}
+
+/** SHA-256 of a file, read as a stream (logs are hundreds of MB). */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** A folder that does not exist or holds nothing. */
+export const isEmptyFolder = (path: string) => !existsSync(path) || readdirSync(path).length === 0;

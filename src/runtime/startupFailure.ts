@@ -1,0 +1,47 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+
+/** A start-up failure told in one line that names what to fix (the process exits 1 after it). */
+export class StartupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StartupError';
+  }
+}
+
+const codeOf = (error: unknown) => (error instanceof Error && 'code' in error && error.code !== undefined ? ` (${String(error.code)})` : '');
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+/** `error` in one line: its code and the first line of its message. */
+export const oneLine = (error: unknown) => {
+  const code = error instanceof Error && 'code' in error && error.code !== undefined ? `${String(error.code)}: ` : '';
+  return `${code}${firstLine(error)}`;
+};
+
+/** Runs `open`; a failure becomes a StartupError: "<what> cannot be opened (<code>): <message>; <fix>". */
+export async function opening<T>(what: string, fix: string, open: () => Promise<T> | T): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    throw new StartupError(`${what} cannot be opened${codeOf(error)}: ${firstLine(error)}; ${fix}`, { cause: error });
+  }
+}
+
+/**
+ * DATA_DIR, when this process keeps anything in it (SQLite stores, the write-token key file),
+ * must be a folder this user can write: created when missing, checked with a file written and
+ * removed, so that an unwritable one is named at start rather than by a store's own error.
+ */
+export function checkDataDir(config: Pick<Config, 'dataDir' | 'eventStoreUrl' | 'readModelUrl' | 'writeTokenKey'>, { keyFileNeeded = true } = {}): void {
+  const used = (keyFileNeeded && config.writeTokenKey === null) || config.eventStoreUrl.startsWith('sqlite:') || config.readModelUrl.startsWith('sqlite:');
+  if (!used) return;
+  const probe = join(config.dataDir, `.matchlog-write-check-${process.pid}`);
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    throw new StartupError(`DATA_DIR ${config.dataDir} is not a writable folder${codeOf(error)}: ${firstLine(error)}; create it, let this user write to it, or set DATA_DIR`, { cause: error });
+  }
+}
