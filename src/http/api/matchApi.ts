@@ -16,6 +16,7 @@ import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../public/renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
+import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -35,7 +36,9 @@ const CLUB_SYNC_DESCRIPTION =
   'Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club\'s dashboard, ' +
   'authenticated by the club\'s app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, ' +
   'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
-  'or a clubId or teamId that names no club or team of it).';
+  'or a clubId or teamId that names no club or team of it). The Matchlog-Club-Sync response header (on every upload that names a club and team) ' +
+  'says how the key was judged: processed (a valid key), flagged-no-key or flagged-bad-key (copied without a valid key and flagged in the dashboard), ' +
+  'or skipped; the last three with "; reason=" missing_key, malformed_key, bad_key, no_such_club or no_such_team. Apps can use it to tell their user the key is mistyped, or to test a connection.';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache }) => {
@@ -48,7 +51,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
   });
-  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
+  async function upload(request: FastifyRequest, reply: FastifyReply, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const raw = request.rawJson;
     if (raw === null) throw validationError('send the match as a JSON object');
     const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
@@ -74,6 +77,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       const { type, data } = result.clubSync;
       noteInAccessLog(request, { clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } });
     }
+    if (result.clubSync !== null) reply.header(CLUB_SYNC_HEADER, clubSyncHeader(result.clubSync));
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
     return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
   }
@@ -97,7 +101,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       },
     },
     async (request, reply) => {
-      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers);
+      const body = await upload(request, reply, 'POST', request.body.id ?? randomUUID(), request.headers);
       return reply.code(201).send(body);
     },
   );
@@ -119,12 +123,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       if (request.body.id !== undefined && request.body.id !== id) {
         throw validationError(`the body's id "${request.body.id}" differs from the id in the path "${id}"; send the same id or leave it out of the body`);
       }
-      return upload(request, 'PUT', id, request.headers);
+      return upload(request, reply, 'PUT', id, request.headers);
     },
   );
 
