@@ -54,7 +54,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
   async function upload(request: FastifyRequest, reply: FastifyReply, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const raw = request.rawJson;
     if (raw === null) throw validationError('send the match as a JSON object');
-    const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
+    const presentedToken = headers['x-write-token'] ?? null;
+    const wait = tokenFailures?.retryAfter(request.ip, matchId, presentedToken) ?? null;
     if (wait !== null) {
       throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
     }
@@ -64,12 +65,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       payload: raw.text,
       payloadDigest: raw.digest,
       body: request.body,
-      writeToken: headers['x-write-token'] ?? null,
+      writeToken: presentedToken,
       appKey: headers['x-app-key'] ?? null,
       requestId: request.id,
       clientAddressClass: classifyClientAddress(request.ip),
     }).catch((error: unknown) => {
-      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
+      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId, presentedToken);
       throw error;
     });
     if (!result.stored) noteInAccessLog(request, { upload: { matchId, revision: result.revision, stored: false } });
