@@ -1,7 +1,7 @@
 import { sameAppKeyHash, hashAppKey, parseAppKey } from './appKey.js';
 import type { ClubEvent } from './clubEvents.js';
 import { CLUB_NAME_MAX, nameProblem, TEAM_NAME_MAX } from './clubIds.js';
-import { normalTeamName } from './clubSync.js';
+import { normalTeamName } from './teamName.js';
 import { conflict, notFound, validationError } from './errors.js';
 
 /**
