@@ -88,6 +88,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     {
       schema: {
         tags: ['matches'],
+        operationId: 'postMatch',
         summary: 'Create or upsert a match',
         description:
           'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
@@ -112,6 +113,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     {
       schema: {
         tags: ['matches'],
+        operationId: 'putMatch',
         summary: 'Create (unprotected) or replace a match',
         description:
           'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
@@ -147,6 +149,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       compress: false,
       schema: {
         tags: ['matches'],
+        operationId: 'getMatch',
         summary: 'View a match',
         description:
           'The payload as last uploaded, with its metadata. No authentication. ' +

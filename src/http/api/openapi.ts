@@ -1,10 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { documentUploads } from './payloadDocument.js';
 
 /** The OpenAPI document, generated from the route schemas, at /openapi.json; a docs page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string) {
   await app.register(swagger, {
+    // The upload bodies are documented by the typed MatchPayload schema, with named examples.
+    transformObject: (document) => ('openapiObject' in document ? documentUploads(document.openapiObject) : document.swaggerObject),
     openapi: {
       openapi: '3.0.3',
       info: {
