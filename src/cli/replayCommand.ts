@@ -1,4 +1,4 @@
-import { diffMatch, type MatchDiff } from '../domain/matchDiff.js';
+import { diffItems, diffMatch, type MatchDiff } from '../domain/matchDiff.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { PublicEvent } from '../history/publicEvent.js';
 import type { CliCommand } from './command.js';
@@ -20,16 +20,10 @@ function headline(payload: unknown): string {
     .join(' · ');
 }
 
-/** A diff as lines for a terminal: every score change and every stat change, one per line. */
+/** A diff as lines for a terminal: what the history shows, every stat change on a line of its own (src/domain/matchDiff.ts). */
 function diffLines(diff: MatchDiff): string[] {
-  const out: string[] = [];
-  if (diff.score) out.push(`score ${n(diff.score.home.from)}:${n(diff.score.away.from)} → ${n(diff.score.home.to)}:${n(diff.score.away.to)}`);
-  for (const l of diff.lines) out.push(`${l.label} ${n(l.home.from)}–${n(l.away.from)} → ${n(l.home.to)}–${n(l.away.to)}`);
-  for (const s of diff.stats) out.push(`${s.player}: ${s.stat} ${n(s.from)} → ${n(s.to)}`);
-  const { added, removed, changed, before, after } = diff.actions;
-  if (added || removed || changed) out.push(`actions ${before} → ${after} (+${added} −${removed}, ${changed} edited)`);
-  for (const f of diff.fields) out.push(`${f.field} ${f.change}`);
-  return out.length > 0 ? out : ['no change'];
+  const items = diffItems(diff, 'each');
+  return items.length > 0 ? items : ['no change'];
 }
 
 function eventLine(e: PublicEvent): string {

@@ -11,7 +11,7 @@ import {
 } from '../domain/adminEmail.js';
 import { hashPassword, passwordProblem, UNUSED_PASSWORD_HASH, verifyPassword } from '../domain/adminPassword.js';
 import { generateAppKey, type IssuedAppKey } from '../domain/appKey.js';
-import { type ClubCommand, type ClubState, decideClub, evolveClub, type ExistingClub, initialClubState, type SettledSide, type Team, verifyAppKey } from '../domain/club.js';
+import { type ClubCommand, type ClubState, decideClub, evolveClub, type ExistingClub, initialClubState, namesOfTeam, type SettledSide, type Team, verifyAppKey } from '../domain/club.js';
 import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/clubEvents.js';
 import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
@@ -183,8 +183,8 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
     },
 
     /** The admin's decisions change the club's numbers: they return once the dashboard shows them. */
-    async settleMatchSide(clubId: string, matchId: string, side: SettledSide, context: RequestContext): Promise<void> {
-      await decisionCommand(clubId, { type: 'SettleMatchSide', matchId, side, at: now().toISOString() }, context);
+    async settleMatchSide(clubId: string, matchId: string, side: SettledSide, context: RequestContext, remember?: { teamId: string; name: string }): Promise<void> {
+      await decisionCommand(clubId, { type: 'SettleMatchSide', matchId, side, at: now().toISOString(), ...(remember ? { remember } : {}) }, context);
     },
 
     async setMatchCounted(clubId: string, matchId: string, counted: boolean, context: RequestContext): Promise<void> {
@@ -209,7 +209,7 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
         enforcement: club.appKeyRequiredSince !== null ? 'enforce' : globalEnforcement,
         found: team === null ? 'no_such_team' : 'club_and_team',
         key: verifyAppKey(club, appKey),
-        side: clubSide(payload, { teamId: target.teamId, names: team === null ? [] : [team.name, ...team.aliases], settled }),
+        side: clubSide(payload, { teamId: target.teamId, names: team === null ? [] : namesOfTeam(club, team), settled }),
       };
     },
   };

@@ -1,6 +1,7 @@
 import { sameAppKeyHash, hashAppKey, parseAppKey } from './appKey.js';
 import type { ClubEvent } from './clubEvents.js';
 import { CLUB_NAME_MAX, nameProblem, TEAM_NAME_MAX } from './clubIds.js';
+import { normalTeamName } from './teamName.js';
 import { conflict, notFound, validationError } from './errors.js';
 
 /**
@@ -69,7 +70,14 @@ export type ClubCommand =
   | { type: 'AddTeam'; teamId: string; name: string }
   | { type: 'SetTeamAliases'; teamId: string; aliases: string[] }
   | { type: 'SetAppKeyRequirement'; required: boolean; at: string }
-  | { type: 'SettleMatchSide'; matchId: string; side: SettledSide; at: string }
+  | {
+      type: 'SettleMatchSide';
+      matchId: string;
+      side: SettledSide;
+      at: string;
+      /** "Remember this name": the chosen side's name in the upload, kept as an alias of the match's team so later uploads are matched. */
+      remember?: { teamId: string; name: string };
+    }
   | { type: 'ExcludeMatch'; matchId: string; at: string }
   | { type: 'IncludeMatch'; matchId: string; at: string }
   | { type: 'RenameTeam'; teamId: string; name: string }
@@ -153,15 +161,38 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
     case 'SetAppKeyRequirement':
       // Setting what is already set changes nothing, so "since" keeps the first time.
       return (state.appKeyRequiredSince !== null) === command.required ? [] : [{ type: 'AppKeyRequirementSet', data: { required: command.required, at: command.at } }];
-    case 'SettleMatchSide':
-      return state.settledSides[command.matchId] === command.side
-        ? []
-        : [{ type: 'MatchSideSettled', data: { matchId: command.matchId, side: command.side, at: command.at } }];
+    case 'SettleMatchSide': {
+      const settled: ClubEvent[] = state.settledSides[command.matchId] === command.side ? [] : [{ type: 'MatchSideSettled', data: { matchId: command.matchId, side: command.side, at: command.at } }];
+      const { remember } = command;
+      const team = remember === undefined ? undefined : state.teams.find((t) => t.teamId === remember.teamId);
+      if (remember === undefined || team === undefined || nameToRemember(state, team, remember.name) !== 'new') return settled;
+      return [...settled, { type: 'TeamAliasesSet', data: { teamId: team.teamId, aliases: [...team.aliases, remember.name.trim()] } }];
+    }
     case 'ExcludeMatch':
       return Object.hasOwn(state.excludedMatches, command.matchId) ? [] : [{ type: 'MatchExcluded', data: { matchId: command.matchId, at: command.at } }];
     case 'IncludeMatch':
       return Object.hasOwn(state.excludedMatches, command.matchId) ? [{ type: 'MatchIncluded', data: { matchId: command.matchId, at: command.at } }] : [];
   }
+}
+
+/**
+ * The names that find a team's side of a match (compared by normalTeamName): its name, its
+ * aliases, and the club's name alone or followed by the team's ("Lakeside Volleyball Club U18
+ * Girls"), as scoring apps often write them. The teamId already says which team; a name only
+ * says which side, and a match whose two sides both answer stays "side unknown".
+ */
+export const namesOfTeam = (club: ExistingClub, team: Team): string[] => [team.name, ...team.aliases, `${club.name} ${team.name}`, club.name];
+
+/**
+ * Whether a side's name can be remembered as an alias of the team: `known` when it already finds
+ * the team, `full` when the team has MAX_TEAM_ALIASES, `invalid` when it is no valid team name.
+ */
+export function nameToRemember(club: ExistingClub, team: Team, name: string): 'new' | 'known' | 'full' | 'invalid' {
+  const trimmed = name.trim();
+  if (nameProblem('an alias', trimmed, TEAM_NAME_MAX) !== null || normalTeamName(trimmed) === '') return 'invalid';
+  const normal = normalTeamName(trimmed);
+  if (namesOfTeam(club, team).some((known) => normalTeamName(known) === normal)) return 'known';
+  return team.aliases.length >= MAX_TEAM_ALIASES ? 'full' : 'new';
 }
 
 /** Aliases trimmed, checked like team names, blank ones dropped, duplicates (by normal form) once. */

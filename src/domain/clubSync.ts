@@ -1,7 +1,9 @@
 import type { AppKeyVerdict } from './club.js';
 import type { ClubSyncEvent, Side } from './matchEvents.js';
 import type { PlayerLine } from './matchPayload.js';
-import { createLru } from '../platform/lru.js';
+import { normalTeamName } from './teamName.js';
+
+export { normalTeamName };
 
 /**
  * Club sync rules (spec sections 2, 4, 5): when a payload names both a club and a team, its
@@ -92,45 +94,6 @@ function teamObject(payload: Obj, side: 'home' | 'away'): Obj | null {
   const nested = isObj(payload.teams) ? payload.teams : {};
   const value = payload[`${side}Team`] ?? payload[side] ?? nested[side];
   return isObj(value) ? value : null;
-}
-
-/** Trailing words that say age group, sex or level, not which club: "U18", "Girls", "2nd", "JV". */
-const TEAM_SUFFIX = /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th)|girls?|boys?|women|womens|men|mens|ladies|youth|juniors?|seniors?|jr|sr|jv|varsity|reserves?|ii|iii|[ab])$/;
-
-/** Names normalised lately: a club's own names, and its opponents', come with every upload. */
-const normalised = createLru<string>(1000);
-const MEMO_NAME_MAX = 200;
-
-/**
- * A team name as compared when finding the club's side: case, accents and punctuation ignored,
- * trailing age-group and level words dropped ("Lakeside Herons U18 Girls" is "lakeside herons").
- */
-export function normalTeamName(name: string): string {
-  const known = normalised.get(name);
-  if (known !== undefined) return known;
-  const normal = normalise(name);
-  if (name.length <= MEMO_NAME_MAX) normalised.set(name, normal);
-  return normal;
-}
-
-function normalise(name: string): string {
-  const words = name
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/['’]s\b/g, 's')
-    // Initials: "L.H." is "lh".
-    .replace(/\./g, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
-  // "Under 18" and "U-16" are two words: drop the number with its "under" or "u".
-  while (words.length > 1) {
-    const last = words.at(-1) ?? '';
-    if (/^\d{1,2}$/.test(last) && (words.at(-2) === 'under' || words.at(-2) === 'u') && words.length > 2) words.splice(-2, 2);
-    else if (TEAM_SUFFIX.test(last)) words.pop();
-    else break;
-  }
-  return words.join(' ');
 }
 
 /** What the club says about its team: its id, its name and aliases, and a side the admin settled. */

@@ -272,8 +272,13 @@ export function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
   };
 }
 
-/** One line a person can read: "score 2:1 → 3:1; Set 4 25–23; 3 stats changed; +12 actions". */
-export function describeDiff(diff: MatchDiff): string {
+/**
+ * A diff as readable items, in one order for every reader: team renames, player renames and
+ * shirt numbers, score, sets or periods, stats, actions, other fields, what was left out.
+ * `stats: 'count'` gives one item for all stat changes (the history page's line); `'each'` one
+ * per change (the replay command's lines).
+ */
+export function diffItems(diff: MatchDiff, stats: 'count' | 'each'): string[] {
   const parts: string[] = [];
   const n = (value: number | null) => (value === null ? '–' : String(value));
   const n2 = (value: string | null) => (value === null ? '–' : `#${value}`);
@@ -282,12 +287,19 @@ export function describeDiff(diff: MatchDiff): string {
   for (const p of diff.players) parts.push(p.change === 'renamed' ? `player renamed ${q(p.from)} → ${q(p.to)}` : `${p.player}: shirt ${n2(p.from)} → ${n2(p.to)}`);
   if (diff.score) parts.push(`score ${n(diff.score.home.from)}:${n(diff.score.away.from)} → ${n(diff.score.home.to)}:${n(diff.score.away.to)}`);
   for (const line of diff.lines) parts.push(`${line.label} ${n(line.home.from)}–${n(line.away.from)} → ${n(line.home.to)}–${n(line.away.to)}`);
-  if (diff.stats.length > 0) parts.push(`${diff.stats.length} stat${diff.stats.length === 1 ? '' : 's'} changed`);
+  if (stats === 'each') for (const s of diff.stats) parts.push(`${s.player}: ${s.stat} ${n(s.from)} → ${n(s.to)}`);
+  else if (diff.stats.length > 0) parts.push(`${diff.stats.length} stat${diff.stats.length === 1 ? '' : 's'} changed`);
   const { added, removed, changed: edited } = diff.actions;
   if (added) parts.push(`+${added} action${added === 1 ? '' : 's'}`);
   if (removed) parts.push(`−${removed} action${removed === 1 ? '' : 's'}`);
   if (edited) parts.push(`${edited} action${edited === 1 ? '' : 's'} edited`);
   for (const f of diff.fields) parts.push(`${f.field} ${f.change}`);
   if (diff.omitted > 0) parts.push(`and ${diff.omitted} more change${diff.omitted === 1 ? '' : 's'}`);
+  return parts;
+}
+
+/** One line a person can read: "score 2:1 → 3:1; Set 4 25–23; 3 stats changed; +12 actions". */
+export function describeDiff(diff: MatchDiff): string {
+  const parts = diffItems(diff, 'count');
   return parts.length > 0 ? parts.join('; ') : 'no change';
 }

@@ -19,6 +19,8 @@ export interface PublicEvent {
     /** Only on MatchCreated: the protection fixed at creation. */
     protection: 'protected' | 'unprotected' | null;
     payloadText: string;
+    /** The SHA-256 digest stored with the version (src/domain/payloadDigest.ts); null for versions stored before digests were kept. */
+    payloadDigest: string | null;
   } | null;
   /** Other events: their public fields, when this service knows them. */
   details: Record<string, unknown> | null;
@@ -38,8 +40,8 @@ const hasPublicDetails = (type: string): type is keyof typeof PUBLIC_DETAILS => 
 
 function contentOf(event: MatchEvent): PublicEvent['content'] {
   return event.type === 'MatchCreated'
-    ? { via: event.data.createdVia, protection: event.data.protection, payloadText: event.data.payload }
-    : { via: event.data.replacedVia, protection: null, payloadText: event.data.payload };
+    ? { via: event.data.createdVia, protection: event.data.protection, payloadText: event.data.payload, payloadDigest: event.data.payloadDigest ?? null }
+    : { via: event.data.replacedVia, protection: null, payloadText: event.data.payload, payloadDigest: event.data.payloadDigest ?? null };
 }
 
 export function publicEvent(recorded: RecordedEvent): PublicEvent {

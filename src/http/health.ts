@@ -38,13 +38,13 @@ export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { engin
   // Since when the checkpoints have stood still while events waited (null: moving or nothing to do).
   let last: { checkpoints: string; stillSince: number | null } = { checkpoints: '', stillSince: null };
 
-  app.get('/healthz', { config: answersUnderPressure, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({
+  app.get('/healthz', { config: answersUnderPressure, schema: { tags: ['operations'], operationId: 'getHealth', summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({
     status: 'ok' as const,
   }));
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], summary: 'Readiness, with projection lag', response: { 200: Readiness, 503: Readiness } } },
+    { schema: { tags: ['operations'], operationId: 'getReadiness', summary: 'Readiness, with projection lag', response: { 200: Readiness, 503: Readiness } } },
     async (_request, reply) => {
       const projections = await engine.projectionStatus();
       const checkpoints = projections.map((p) => String(p.checkpoint)).join(',');

@@ -21,7 +21,7 @@ export async function registerHeaders(app: FastifyInstance) {
               credentials: false,
               methods: ['GET', 'HEAD', 'POST', 'PUT'],
               allowedHeaders: ['Content-Type', 'X-Write-Token', 'X-App-Key', 'X-Request-Id'],
-              exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After'],
+              exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'Matchlog-Club-Sync'],
               maxAge: 600,
             }
           : { origin: false },

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { formatAppKey, generateAppKey } from '../../src/domain/appKey.js';
-import { decideClub, evolveClub, type ExistingClub, initialClubState, MAX_ACTIVE_APP_KEYS, verifyAppKey } from '../../src/domain/club.js';
+import { decideClub, evolveClub, type ExistingClub, initialClubState, MAX_ACTIVE_APP_KEYS, MAX_TEAM_ALIASES, nameToRemember, namesOfTeam, verifyAppKey } from '../../src/domain/club.js';
 import type { ClubEvent } from '../../src/domain/clubEvents.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
@@ -137,4 +137,25 @@ t.test("the admin settles a match's side and excludes or re-includes matches", a
   spec([registered, excluded]).when({ type: 'IncludeMatch', matchId: 'm1', at }).then(t, [{ type: 'MatchIncluded', data: { matchId: 'm1', at } }]);
   t.same(fold([registered, excluded]).excludedMatches, { m1: at });
   t.same(fold([registered, excluded, { type: 'MatchIncluded', data: { matchId: 'm1', at } }]).excludedMatches, {});
+});
+
+t.test('"remember this name" when settling a side: the name becomes an alias of the match\'s team, once', async (t) => {
+  const settled: ClubEvent = { type: 'MatchSideSettled', data: { matchId: 'm1', side: 'away', at } };
+  const remembered: ClubEvent = { type: 'TeamAliasesSet', data: { teamId: 'team000001', aliases: ['Lakeside Volley'] } };
+  const remember = (name: string) => ({ type: 'SettleMatchSide' as const, matchId: 'm1', side: 'away' as const, at, remember: { teamId: 'team000001', name } });
+  spec([registered, u16]).when(remember(' Lakeside Volley ')).then(t, [settled, remembered], 'settled and remembered in one append');
+  spec([registered, u16, settled, remembered]).when(remember('LAKESIDE volley')).then(t, [], 'a name the team already answers to is not added again');
+  spec([registered, u16]).when(remember('Lakeside VC U16 Women')).then(t, [settled], "the club's name followed by the team's finds the team already");
+  spec([registered, u16]).when(remember('Lakeside VC')).then(t, [settled], "the club's name alone finds it already");
+  spec([registered, u16]).when({ ...remember('Lakeside Volley'), remember: { teamId: 'no-such-team', name: 'Lakeside Volley' } }).then(t, [settled], 'a team that is gone: only the side');
+  const full: ClubEvent = { type: 'TeamAliasesSet', data: { teamId: 'team000001', aliases: Array.from({ length: MAX_TEAM_ALIASES }, (_, i) => `Alias ${i}`) } };
+  spec([registered, u16, full]).when(remember('Lakeside Volley')).then(t, [settled], 'a team with MAX_TEAM_ALIASES keeps them: only the side');
+  const club = fold([registered, u16]);
+  const team = club.teams[0]!;
+  t.equal(nameToRemember(club, team, 'Lakeside Volley'), 'new');
+  t.equal(nameToRemember(club, team, 'U16 Women'), 'known');
+  t.equal(nameToRemember(club, team, '   '), 'invalid');
+  const fullClub = fold([registered, u16, full]);
+  t.equal(nameToRemember(fullClub, fullClub.teams[0]!, 'Lakeside Volley'), 'full');
+  t.same(namesOfTeam(club, team), ['U16 Women', 'Lakeside VC U16 Women', 'Lakeside VC'], "the team's own names, and the club's name with it and alone");
 });

@@ -154,3 +154,11 @@ t.test('mayNameClub never misses a payload that names both, escaped or not', asy
   t.notOk(mayNameClub('{"clubId":"c"}'));
   t.notOk(mayNameClub('{"v":1}'));
 });
+
+t.test("the club's name with the team's finds the side: \"Lakeside Volleyball Club U18 Girls\" is the team U18 Girls of Lakeside Volleyball Club", async (t) => {
+  const names = ['U18 Girls', 'Lakeside Volleyball Club U18 Girls', 'Lakeside Volleyball Club'];
+  const team = { teamId: 't1', names, settled: null };
+  t.equal(clubSide({ homeTeam: { name: 'Hillcrest Herons' }, awayTeam: { name: 'Lakeside Volleyball Club U18 Girls' } }, team), 'away');
+  t.equal(clubSide({ homeTeam: { name: 'Lakeside Volleyball Club' }, awayTeam: { name: 'Hillcrest Herons' } }, team), 'home', "the club's name alone");
+  t.equal(clubSide({ homeTeam: { name: 'Lakeside Volleyball Club U16' }, awayTeam: { name: 'Lakeside Volleyball Club U18 Girls' } }, team), null, 'two teams of the club: still unknown, never guessed');
+});

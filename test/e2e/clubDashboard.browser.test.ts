@@ -146,7 +146,7 @@ browserTest('a club admin on a phone (360 px): sign up, key, aliases, syncs, sid
   // Export: the season as CSV for a spreadsheet (the browser's session downloads it)
   const csv = await page.request.get(`${base}/dashboard/export/players.csv`);
   t.equal(csv.status(), 200);
-  const csvLines = (await csv.text()).trim().split('\r\n');
+  const csvLines = (await csv.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
   t.match(csvLines[0], /^team,teamId,number,name,position,playerId,matchesPlayed,Kills,/, 'a header row');
   t.equal(csvLines.length - 1, players, 'a row per player');
 

@@ -50,11 +50,12 @@ t.test('CSV and JSON export of players, stats and matches, for the current filte
   t.equal(csv.statusCode, 200);
   t.match(String(csv.headers['content-type']), /^text\/csv; charset=utf-8/);
   t.match(String(csv.headers['content-disposition']), /^attachment; filename="lakeside-vc-players-2025-26.csv"/);
-  const lines = csv.body.split('\r\n');
-  t.equal(lines[0], 'team,teamId,number,name,position,playerId,matchesPlayed,Kills,Attack errors,Total attacks,Hitting percentage', 'a header row: the stats in the Stats page\'s order and words');
+  t.ok(csv.body.startsWith('\uFEFF'), 'a UTF-8 byte order mark, for Excel on Windows');
+  const lines = csv.body.slice(1).split('\r\n');
+  t.equal(lines[0], 'team,teamId,number,name,position,playerId,matchesPlayed,Kills,Attack errors,Total attacks,Hitting percentage (%)', 'a header row: the stats in the Stats page\'s order and words');
   t.equal(lines.length, 1 + hostileNames.length + 1, 'one row per player of the club (not the opponent), and a final line break');
-  t.equal(lines[1], `U16 Women,${teamId},1,"Doe, Jane",,h-0,2,10,2,20,0.4`, 'a comma in a name is quoted; totals over the filtered season only');
-  t.equal(lines[2], `U16 Women,${teamId},2,"Ana ""Ace"" Berg",,h-1,2,10,2,20,0.4`, 'quotes are doubled');
+  t.equal(lines[1], `U16 Women,${teamId},1,"Doe, Jane",,h-0,2,10,2,20,40`, 'a comma in a name is quoted; totals over the filtered season only');
+  t.equal(lines[2], `U16 Women,${teamId},2,"Ana ""Ace"" Berg",,h-1,2,10,2,20,40`, 'quotes are doubled');
   t.match(lines[3], /,"'=HYPERLINK\(""http:\/\/evil.test"",""x""\)",/, 'a formula is written as text');
   t.match(lines[4], /,'\+33 Kim,/);
   t.match(lines[5], /,'-Lea,/);
@@ -69,10 +70,10 @@ t.test('CSV and JSON export of players, stats and matches, for the current filte
   t.equal(body.rows[0]?.Kills, 10, 'numbers stay numbers');
 
   const all = await client.get('/dashboard/export/players.csv');
-  t.match(all.body.split('\r\n')[1], /,h-0,3,11,3,30,0.267$/, 'no filter: every season');
+  t.match(all.body.split('\r\n')[1], /,h-0,3,11,3,30,26.7$/, 'no filter: every season');
 
   const matches = await client.get('/dashboard/export/matches.csv');
-  const matchLines = matches.body.split('\r\n');
+  const matchLines = matches.body.replace(/^\uFEFF/, '').split('\r\n');
   t.equal(matchLines[0], 'matchId,date,home,away,homeScore,awayScore,scoreUnit,team,teamId,side,counted,season,category,competition,sync,url');
   t.equal(matchLines[1], `m3,2026-09-01,Lakeside Herons,Hillcrest Owls,3,1,sets,U16 Women,${teamId},home,yes,2026/27,,,synced,http://matchlog.test/match/m3`, 'newest first');
   t.equal(matchLines.length, 5);

@@ -170,7 +170,7 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   const connect = await s.client.get('/dashboard/connect');
   t.notOk(connect.body.includes(key), 'and never again');
   t.match(connect.body, new RegExp(`data-key-id="${keyId}"`), 'listed by id');
-  t.match(connect.body, new RegExp(`<code>${key.slice(0, 19)}…</code>`), 'and prefix');
+  t.match(connect.body, new RegExp(`<code class="prefix">${key.slice(0, 19)}…</code>`), 'and prefix');
   t.match(connect.body, /scoring tablet/);
   t.match(connect.body, /never/, 'not used yet');
 
@@ -185,7 +185,7 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
 
   let status = await s.client.get('/dashboard/connect/sync-status');
   t.match(status.body, /class="sync-row" data-outcome="synced"/);
-  t.match(status.body, new RegExp(`synced</span> with key <code>${key.slice(0, 19)}…`));
+  t.match(status.body, new RegExp(`synced</span> with key <code class="prefix">${key.slice(0, 19)}…`));
   t.match((await s.client.get('/dashboard/connect')).body, /\(1 sync\)/, 'last use is shown');
   const playerRows = async () => ((await s.client.get('/dashboard/players')).body.match(/<tr class="player">/g) ?? []).length;
   t.equal(await playerRows(), 0, "neither side is named like the club's team: the match counts for neither side");

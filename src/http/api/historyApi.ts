@@ -35,6 +35,7 @@ export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader;
     {
       schema: {
         tags: ['history'],
+        operationId: 'getMatchHistory',
         summary: 'Every event of a match, with each version and what changed',
         description:
           'Paginated: `order` oldest (default) or newest first, `limit` 1-100, `from` the `next` of the previous page; ' +

@@ -16,6 +16,7 @@ import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../public/renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
+import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -35,7 +36,9 @@ const CLUB_SYNC_DESCRIPTION =
   'Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club\'s dashboard, ' +
   'authenticated by the club\'s app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, ' +
   'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
-  'or a clubId or teamId that names no club or team of it).';
+  'or a clubId or teamId that names no club or team of it). The Matchlog-Club-Sync response header (on every upload that names a club and team) ' +
+  'says how the key was judged: processed (a valid key), flagged-no-key or flagged-bad-key (copied without a valid key and flagged in the dashboard), ' +
+  'or skipped; the last three with "; reason=" missing_key, malformed_key, bad_key, no_such_club or no_such_team. Apps can use it to tell their user the key is mistyped, or to test a connection.';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache }) => {
@@ -48,10 +51,11 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
   });
-  async function upload(request: FastifyRequest, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
+  async function upload(request: FastifyRequest, reply: FastifyReply, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
     const raw = request.rawJson;
     if (raw === null) throw validationError('send the match as a JSON object');
-    const wait = tokenFailures?.retryAfter(request.ip, matchId) ?? null;
+    const presentedToken = headers['x-write-token'] ?? null;
+    const wait = tokenFailures?.retryAfter(request.ip, matchId, presentedToken) ?? null;
     if (wait !== null) {
       throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
     }
@@ -61,12 +65,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       payload: raw.text,
       payloadDigest: raw.digest,
       body: request.body,
-      writeToken: headers['x-write-token'] ?? null,
+      writeToken: presentedToken,
       appKey: headers['x-app-key'] ?? null,
       requestId: request.id,
       clientAddressClass: classifyClientAddress(request.ip),
     }).catch((error: unknown) => {
-      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId);
+      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId, presentedToken);
       throw error;
     });
     if (!result.stored) noteInAccessLog(request, { upload: { matchId, revision: result.revision, stored: false } });
@@ -74,6 +78,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       const { type, data } = result.clubSync;
       noteInAccessLog(request, { clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } });
     }
+    if (result.clubSync !== null) reply.header(CLUB_SYNC_HEADER, clubSyncHeader(result.clubSync));
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
     return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
   }
@@ -83,6 +88,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     {
       schema: {
         tags: ['matches'],
+        operationId: 'postMatch',
         summary: 'Create or upsert a match',
         description:
           'Creates the match (id generated when omitted). With X-Write-Token on the creating POST the match is protected: ' +
@@ -97,7 +103,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       },
     },
     async (request, reply) => {
-      const body = await upload(request, 'POST', request.body.id ?? randomUUID(), request.headers);
+      const body = await upload(request, reply, 'POST', request.body.id ?? randomUUID(), request.headers);
       return reply.code(201).send(body);
     },
   );
@@ -107,6 +113,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     {
       schema: {
         tags: ['matches'],
+        operationId: 'putMatch',
         summary: 'Create (unprotected) or replace a match',
         description:
           'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
@@ -119,12 +126,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         response: { 200: UploadResponse, ...errorResponses(400, 403, 413, 415, 429, 503, 507) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       if (request.body.id !== undefined && request.body.id !== id) {
         throw validationError(`the body's id "${request.body.id}" differs from the id in the path "${id}"; send the same id or leave it out of the body`);
       }
-      return upload(request, 'PUT', id, request.headers);
+      return upload(request, reply, 'PUT', id, request.headers);
     },
   );
 
@@ -142,6 +149,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       compress: false,
       schema: {
         tags: ['matches'],
+        operationId: 'getMatch',
         summary: 'View a match',
         description:
           'The payload as last uploaded, with its metadata. No authentication. ' +

@@ -1,10 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { documentUploads } from './payloadDocument.js';
 
 /** The OpenAPI document, generated from the route schemas, at /openapi.json; a docs page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string) {
   await app.register(swagger, {
+    // The upload bodies are documented by the typed MatchPayload schema, with named examples.
+    transformObject: (document) => ('openapiObject' in document ? documentUploads(document.openapiObject) : document.swaggerObject),
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -34,6 +37,30 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       ],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The docs page's own CSP: helmet's, plus connect-src for the server it documents, so "Try it out"
+  // reaches PUBLIC_BASE_URL even where the page was opened by another name; without
+  // upgrade-insecure-requests, which would send those calls to https on a plain-http server.
+  const docsCsp = [
+    "default-src 'self'",
+    "base-uri 'self'",
+    `connect-src 'self' ${new URL(publicBaseUrl).origin}`,
+    "font-src 'self' https: data:",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    "style-src 'self' https: 'unsafe-inline'",
+  ].join('; ');
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('content-security-policy', docsCsp);
+        done();
+      },
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

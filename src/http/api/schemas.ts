@@ -1,13 +1,12 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../../domain/matchId.js';
 import { WRITE_TOKEN_RULE } from '../../domain/writeToken.js';
-import { PAYLOAD_EXAMPLES } from './payloadExamples.js';
 
 export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
 
 export const MatchParams = Type.Object({ id: MatchId });
 
-/** The upload body: any JSON object; the service reads only the fields below. */
+/** The upload body as validated: any JSON object (only id, clubId and teamId are checked). Documented as `components.schemas.MatchPayload` (./payloadDocument.ts). */
 export const MatchPayload = Type.Object(
   {
     id: Type.Optional(MatchId),
@@ -26,7 +25,6 @@ export const MatchPayload = Type.Object(
       'teams and score (homeTeam/awayTeam with name, setsWon or score; or home_team_name/home_score), sets or periods, ' +
       'playerStats (name, number, team, stats), actions (play-by-play), sport, status, venue, startedAt; numbers may be ' +
       'numeric strings, clocks ISO-8601 durations. NBA live-data feeds ({game: {homeTeam, awayTeam, actions}}) are read too. See docs/payload.md.',
-    examples: PAYLOAD_EXAMPLES,
   },
 );
 

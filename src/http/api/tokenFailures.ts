@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { createLru } from '../../platform/lru.js';
+
 /** A limit of so many requests per window (WRITE_RATE_LIMIT, TOKEN_FAILURE_LIMIT). */
 export interface RateLimit {
   max: number;
@@ -5,32 +8,53 @@ export interface RateLimit {
   /** As configured, for messages: "300/minute". */
   text: string;
 }
-import { createLru } from '../../platform/lru.js';
 
 /** Matches x addresses remembered at once; the oldest are forgotten first. */
 const TRACKED = 100_000;
 
+/** A presented token as the throttle keeps it: a short hash, never the token; a missing header is a token of its own. */
+const tokenKey = (token: string | null) => (token === null ? '-' : createHash('sha256').update(token).digest('base64url').slice(0, 16));
+
+interface FailureWindow {
+  endsAt: number;
+  /** 403s in this window by presented token: at most `limit.max` tokens are kept (the address is throttled by then). */
+  tokens: Map<string, number>;
+}
+
 /**
- * Repeated 403s on one match from one client address look like token guessing: after
- * `limit.max` of them within the window, writes to that match from that address get 429 until
- * the window ends.
+ * Token guessing on one match, slowed without locking out the right token. Within a window of
+ * TOKEN_FAILURE_LIMIT, from one client address on one match:
+ * - a token refused `limit.max` times (a stale device re-sending its old token) gets 429 for
+ *   that token only: the match's own device, with the right token, writes on;
+ * - once `limit.max` different tokens were refused, every write to the match from that address
+ *   gets 429 until the window ends. A guesser so tries at most `limit.max` tokens a window per
+ *   address and match (docs/limits.md); an address sharing the guesser's NAT waits with it.
  */
 export function createTokenFailureThrottle(limit: RateLimit, now: () => number = Date.now) {
-  const windows = createLru<{ failures: number; endsAt: number }>(TRACKED);
+  const windows = createLru<FailureWindow>(TRACKED);
   const key = (address: string, matchId: string) => `${address}\0${matchId}`;
+  const current = (address: string, matchId: string) => {
+    const window = windows.get(key(address, matchId));
+    return window !== undefined && window.endsAt > now() ? window : undefined;
+  };
   return {
-    /** Seconds to wait when the address is throttled on this match, else null. */
-    retryAfter(address: string, matchId: string): number | null {
-      const window = windows.get(key(address, matchId));
-      if (window === undefined || window.failures < limit.max) return null;
-      const left = window.endsAt - now();
-      return left > 0 ? Math.ceil(left / 1000) : null;
+    /** Seconds to wait when this token (or, after many different tokens, the address) is throttled on this match, else null. */
+    retryAfter(address: string, matchId: string, token: string | null): number | null {
+      const window = current(address, matchId);
+      if (window === undefined) return null;
+      const throttled = window.tokens.size >= limit.max || (window.tokens.get(tokenKey(token)) ?? 0) >= limit.max;
+      return throttled ? Math.ceil((window.endsAt - now()) / 1000) : null;
     },
-    recordFailure(address: string, matchId: string) {
-      const k = key(address, matchId);
-      const window = windows.get(k);
-      if (window === undefined || window.endsAt <= now()) windows.set(k, { failures: 1, endsAt: now() + limit.windowMs });
-      else window.failures += 1;
+    recordFailure(address: string, matchId: string, token: string | null) {
+      let window = current(address, matchId);
+      if (window === undefined) {
+        window = { endsAt: now() + limit.windowMs, tokens: new Map() };
+        windows.set(key(address, matchId), window);
+      }
+      const k = tokenKey(token);
+      const failures = window.tokens.get(k);
+      if (failures !== undefined) window.tokens.set(k, failures + 1);
+      else if (window.tokens.size < limit.max) window.tokens.set(k, 1);
     },
   };
 }

@@ -17,8 +17,8 @@ const omission = (rows: number, columns: number) => (rows > 0 || columns > 0 ? {
 
 /**
  * Players with their season totals, one row each: who they are, then the sport's stats in the
- * order and words of the Stats page (made-attempted pairs as two columns, percentages as
- * numbers), blank where a player has none. At most CSV_ROWS rows and CSV_COLUMNS stat columns;
+ * order and words of the Stats page (made-attempted pairs as two columns, every percentage as
+ * a number in percent), blank where a player has none. At most CSV_ROWS rows and CSV_COLUMNS stat columns;
  * what is left out is counted in `omitted`.
  */
 export function playersTable(players: PlayerTotals[], teamName: (teamId: string) => string): ExportTable {
@@ -32,11 +32,7 @@ export function playersTable(players: PlayerTotals[], teamName: (teamId: string)
     const room = CSV_ROWS - rows.length;
     const box = boxScore(team[0]?.sport ?? null, team.map((p) => p.totals), { rows: room });
     moreColumns += box.moreStats;
-    // Column names are the stats' full names, without the formula a title may explain.
-    const names = box.columns.flatMap((column) => {
-      const title = column.title.split(':')[0] ?? column.title;
-      return column.format === 'madeAttempted' ? [`${title} made`, `${title} attempted`] : [title];
-    });
+    const names = box.columns.flatMap(columnNames);
     for (const name of names) {
       if (known.has(name)) continue;
       if (columns.length < CSV_COLUMNS) {
@@ -59,6 +55,20 @@ export function playersTable(players: PlayerTotals[], teamName: (teamId: string)
   };
 }
 
+/**
+ * A stat's CSV column names: its full name without the formula a title may explain; a
+ * made–attempted pair as two columns ("Field goals made", "Field goals attempted"); a
+ * percentage marked "(%)", since every percentage is in percent.
+ */
+function columnNames(column: { title: string; format: StatFormat }): string[] {
+  const title = (column.title.split(':')[0] ?? column.title).trim();
+  if (column.format === 'madeAttempted') {
+    const stat = title.replace(/\s*made\s*[–-]\s*attempted$/i, '');
+    return [`${stat} made`, `${stat} attempted`];
+  }
+  return column.format === 'percent' || column.format === 'hitting' ? [`${title} (%)`] : [title];
+}
+
 /** A box-score cell as spreadsheet values: numbers stay numbers, "12-30" becomes 12 and 30. */
 function csvCells(format: StatFormat, cell: BoxCell | undefined): (string | number | null)[] {
   if (format === 'madeAttempted') {
@@ -66,8 +76,8 @@ function csvCells(format: StatFormat, cell: BoxCell | undefined): (string | numb
     return made === undefined || attempted === undefined ? [null, null] : [Number(made), Number(attempted)];
   }
   if (cell === undefined || cell.sort === null) return [null];
-  if (format === 'percent') return [Math.round(cell.sort * 1000) / 10];
-  if (format === 'hitting') return [Math.round(cell.sort * 1000) / 1000];
+  // One scale for every percentage in the file: percent (50 is 50 %; hitting .333 is 33.3).
+  if (format === 'percent' || format === 'hitting') return [Math.round(cell.sort * 1000) / 10];
   if (format === 'minutes') return [cell.text];
   return [cell.sort];
 }
@@ -100,12 +110,13 @@ export function matchesTable(all: ClubMatchDoc[], teamName: (teamId: string) => 
 }
 
 /**
- * CSV for spreadsheets: header row, RFC 4180 quoting, and text cells that a spreadsheet would
+ * CSV for spreadsheets: a UTF-8 byte order mark (without it Excel on Windows reads the file as
+ * its local code page: "DÄ…browska"), header row, RFC 4180 quoting, and text cells that a spreadsheet would
  * run as a formula (starting with = + - @, tab or CR) prefixed with ' (numbers stay numbers).
  * A cut table ends with one comment row (starting with #) that says what was left out.
  */
 export const toCsv = (table: ExportTable): string =>
-  stringify([table.columns, ...table.rows.map(clippedCells), ...(table.omitted ? [[omittedNote(table.omitted)]] : [])], { escape_formulas: true, record_delimiter: 'windows' });
+  stringify([table.columns, ...table.rows.map(clippedCells), ...(table.omitted ? [[omittedNote(table.omitted)]] : [])], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
 
 /** Text cells cut to CSV_CELL_CHARS: a name of a few hundred KB in every row would make a file of gigabytes. */
 const clippedCells = (row: (string | number | null)[]) => row.map((value) => (typeof value === 'string' ? clip(value, CSV_CELL_CHARS) : value));

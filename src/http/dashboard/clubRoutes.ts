@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClubCommands, RequestContext } from '../../commands/clubCommands.js';
-import type { ExistingClub } from '../../domain/club.js';
+import { type ExistingClub, nameToRemember } from '../../domain/club.js';
 import type { SyncEnforcement } from '../../domain/clubSync.js';
 import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
@@ -10,7 +10,7 @@ import type { ReadModelReader } from '../../readmodel/readModel.js';
 import type { EventLog } from '../../../projections/projection.js';
 import { countClubMatches, playerLinesOf, readClubMatch, readClubMatchFromLog, readClubMatches } from '../../../projections/clubDashboard.js';
 import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../projections/clubSeasonTotals.js';
-import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES } from '../../../projections/syncStatus.js';
+import { readAppKeyUsage, readSyncLog, SYNC_OUTCOMES, type SyncOutcome } from '../../../projections/syncStatus.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { formRefusal } from '../errorHandling.js';
 import { matchesTable, playersTable, toCsv, toJsonRows } from './clubExport.js';
@@ -73,6 +73,8 @@ const DONE: Record<string, string> = {
   'key-required': 'From now on, every sync into your club needs a valid app key; syncs without one are skipped.',
   'key-not-required': 'Syncs without a valid app key follow the service-wide setting again.',
   'side-settled': "Side saved: the match counts for your team, and later uploads of it keep this side.",
+  'side-settled-remembered': 'Side saved, and its name remembered as a name of your team (under Teams): later matches naming your team this way are matched to it.',
+  'side-settled-aliases-full': 'Side saved, but its name was not remembered: the team already has 10 other names. Remove one under Teams to add it.',
   'match-excluded': 'The match no longer counts in players and stats.',
   'match-included': 'The match counts in players and stats again.',
 };
@@ -133,14 +135,17 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
 
   app.get('/', { schema: { querystring: Done } }, async (request, reply) => {
     const club = clubOf(request);
-    const { rows } = await readSyncLog(readModel, club.clubId, { limit: 1 });
+    const newestOf = async (outcome?: SyncOutcome) => (await readSyncLog(readModel, club.clubId, { outcome, limit: 1 })).rows[0] ?? null;
+    const [latest, synced, flagged] = await Promise.all([newestOf(), newestOf('synced'), newestOf('unauthenticated')]);
+    const lastCopied = synced === null || (flagged !== null && flagged.position > synced.position) ? flagged : synced;
     return reply.type(html).send(
       renderHomePage(frame(request, reply, 'home'), {
         clubId: club.clubId,
         teams: club.teams,
         matches: await countClubMatches(readModel, club.clubId),
         players: playerTotalsOf(await readSeasonTotals(readModel, club.clubId)).length,
-        latestSync: rows[0] ?? null,
+        lastCopied,
+        latestAttempt: latest,
         info: doneMessage(request.query.done),
       }),
     );
@@ -355,13 +360,24 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app,
 
   app.post(
     '/matches/:matchId/side',
-    { schema: { params: MatchIdParams, body: Type.Object({ _csrf: Type.Optional(Text), side: Type.Union([Type.Literal('home'), Type.Literal('away')]), returnTo: ReturnField }) } },
+    {
+      schema: {
+        params: MatchIdParams,
+        body: Type.Object({ _csrf: Type.Optional(Text), side: Type.Union([Type.Literal('home'), Type.Literal('away')]), remember: Type.Optional(Type.Literal('yes')), returnTo: ReturnField }),
+      },
+    },
     async (request, reply) => {
       const club = clubOf(request);
       const { matchId } = request.params;
-      await syncedMatch(club.clubId, matchId);
-      await clubs.settleMatchSide(club.clubId, matchId, request.body.side, context(request));
-      return reply.redirect(backTo(request.body.returnTo, matchId, 'side-settled'), 303);
+      const { side } = request.body;
+      const match = await syncedMatch(club.clubId, matchId);
+      // "Remember this name": the chosen side's name becomes an alias of the match's team, in the same append.
+      const name = (side === 'home' ? match.home.name : match.away.name) ?? '';
+      const team = club.teams.find((t) => t.teamId === match.teamId);
+      const verdict = request.body.remember === 'yes' && team !== undefined ? nameToRemember(club, team, name) : null;
+      await clubs.settleMatchSide(club.clubId, matchId, side, context(request), verdict === 'new' && team ? { teamId: team.teamId, name } : undefined);
+      const done = verdict === 'new' ? 'side-settled-remembered' : verdict === 'full' ? 'side-settled-aliases-full' : 'side-settled';
+      return reply.redirect(backTo(request.body.returnTo, matchId, done), 303);
     },
   );
 

@@ -8,7 +8,7 @@ import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { DASHBOARD_ROWS, more, NAME_SHOWN, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
-import { OUTCOME_LABELS } from './connectPages.js';
+import { reasonText } from './connectPages.js';
 import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, teamNames, when } from './frame.js';
 import { teamFilter } from './playerPages.js';
 import { matchDecisionControls, settleSideForm } from './matchDecisions.js';
@@ -23,12 +23,31 @@ export interface HomePage {
   teams: Team[];
   matches: number;
   players: number;
-  latestSync: SyncLogDoc | null;
+  /** The newest sync that copied a match into the dashboard (with a valid key or flagged); null before the first. */
+  lastCopied: SyncLogDoc | null;
+  /** The newest attempt, whatever its outcome. */
+  latestAttempt: SyncLogDoc | null;
   info: string | null;
 }
 
+/**
+ * The sync card says what works: when a match was last copied into the dashboard, and, when
+ * the newest attempt went otherwise, what happened to it and why (one upload without a key is
+ * not a broken sync).
+ */
+function syncCard(page: HomePage): SafeHtml {
+  const { lastCopied, latestAttempt } = page;
+  const copied = lastCopied === null
+    ? html`<p>No match copied into your dashboard yet.</p>`
+    : html`<p>Last match copied ${when(lastCopied.at)}${lastCopied.outcome === 'unauthenticated' ? html` <span class="outcome-unauthenticated">(without a valid app key: flagged)</span>` : html` <span class="outcome-synced">(app key valid)</span>`}.</p>`;
+  const newer = latestAttempt !== null && latestAttempt.outcome === 'skipped' && (lastCopied === null || latestAttempt.position > lastCopied.position);
+  const attempt = newer && latestAttempt !== null
+    ? html`<p class="muted">Latest attempt, ${when(latestAttempt.at)}: <span class="outcome-skipped">skipped</span>, because ${reasonText(latestAttempt)}. That match was saved and has its public page; only its copy into your dashboard was skipped.</p>`
+    : '';
+  return html`<div class="card wide" data-testid="sync-card"><a href="/dashboard/connect/sync-status">Sync status</a>${copied}${attempt}</div>`;
+}
+
 export function renderHomePage(frame: Frame, page: HomePage): string {
-  const latest = page.latestSync;
   return dashboardPage(
     frame,
     'Dashboard',
@@ -39,14 +58,16 @@ ${notice(page.info)}
 <div class="card"><span class="big">${page.teams.length}</span><a href="/dashboard/teams">teams</a></div>
 <div class="card"><span class="big">${page.matches}</span><a href="/dashboard/matches">matches synced</a></div>
 <div class="card"><span class="big">${page.players}</span><a href="/dashboard/players">players</a></div>
-<div class="card"><span class="big">${latest ? OUTCOME_LABELS[latest.outcome].split(':')[0] : '—'}</span><a href="/dashboard/connect/sync-status">last sync</a> ${latest ? when(latest.at) : ''}</div>
+${syncCard(page)}
 </div>
-<h2>Getting started</h2>
+${page.matches > 0
+  ? html`<p class="muted">Connecting another scoring app? Its settings are under <a href="/dashboard/connect">Connect</a>.</p>`
+  : html`<h2>Getting started</h2>
 <ol>
 <li>Under <a href="/dashboard/teams">Teams</a>, add your teams; each gets a <code>teamId</code>.</li>
 <li>Under <a href="/dashboard/connect">Connect</a>, generate an app key for your scoring app.</li>
 <li>In the app, enter the club id, the team id and the app key. Matches it uploads appear under <a href="/dashboard/matches">Matches</a>, <a href="/dashboard/players">Players</a> and <a href="/dashboard/stats">Stats</a>; every attempt is listed under <a href="/dashboard/connect/sync-status">Connect → Sync status</a>.</li>
-</ol>`,
+</ol>`}`,
   );
 }
 
@@ -83,7 +104,7 @@ ${downloads('matches', 'the match list', { team: page.teamId })}
 ${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
 ${page.matches
   .filter((m) => m.side === null)
-  .map((m) => html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, m, 'matches')}</div>`)}
+  .map((m) => html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted nowrap">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, { ...m, teamName: names.get(m.teamId) ?? m.teamId }, 'matches')}</div>`)}
 ${page.matches.length === 0
   ? html`<p class="muted">No synced match yet.</p>`
   : scrollRegion('matches', html`<table class="matches">
@@ -92,7 +113,7 @@ ${page.matches.length === 0
       (m) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
 <th scope="row"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></th>
 <td>${standing(m)}</td>
-<td>${m.startedAt?.slice(0, 10) ?? ''}</td>
+<td class="date">${m.startedAt?.slice(0, 10) ?? ''}</td>
 <td class="num">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
 <td>${names.get(m.teamId) ?? m.teamId}</td>
 <td>${clip([m.season, m.category, m.competition].filter((v) => v !== null).join(' · '), NAME_SHOWN * 3)}</td>
@@ -159,14 +180,14 @@ export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
     html`<h1>${matchTitle(match)}</h1>
 ${notice(page.info)}
 <p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
-<section class="scoreboard" aria-label="score"><span>${shown(match.home.name, 'Home')}</span><span class="score">${score(match)}</span><span>${shown(match.away.name, 'Away')}</span></section>
+<p class="scoreboard" aria-label="score"><span class="team">${shown(match.home.name, 'Home')}</span> <span class="score">${score(match)}</span> <span class="team">${shown(match.away.name, 'Away')}</span></p>
 <section class="standing" aria-label="in the club's numbers">
 <p>${match.side === null
   ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
   : match.excluded
     ? html`<strong class="excluded">Excluded</strong> from players and stats.`
     : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`}</p>
-${matchDecisionControls(frame.csrfToken, match, 'match')}
+${matchDecisionControls(frame.csrfToken, { ...match, teamName: names.get(match.teamId) ?? match.teamId }, 'match')}
 </section>
 ${lines.length > 0
   ? scrollRegion('score by set or period', html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>

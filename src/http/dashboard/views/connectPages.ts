@@ -3,7 +3,7 @@ import { TEAM_NAME_MAX } from '../../../domain/clubIds.js';
 import type { AppKeyUsageDoc, SyncLogDoc, SyncOutcome } from '../../../../projections/syncStatus.js';
 import type { SyncEnforcement } from '../../../domain/clubSync.js';
 import { html, SafeHtml } from '../../views/html.js';
-import { csrfField, current, dashboardPage, type Frame, notice, query, when } from './frame.js';
+import { csrfField, current, dashboardPage, type Frame, notice, query, scrollRegion, when } from './frame.js';
 import { countingForm } from './matchDecisions.js';
 
 export interface ClubOverview {
@@ -71,12 +71,12 @@ export function renderKeysPage(frame: Frame, page: KeysPage): string {
   const rows = [...page.keys].reverse().map((key) => {
     const used = page.usage.get(key.keyId);
     return html`<tr data-key-id="${key.keyId}">
-<td><code class="id">${key.keyId}</code></td>
-<td><code>${key.prefix}…</code></td>
+<th scope="row"><code class="prefix">${key.prefix}…</code></th>
 <td>${key.label}</td>
-<td>${when(key.issuedAt)}</td>
-<td>${used ? html`${when(used.lastUsedAt)} <span class="muted">(${used.uses} ${used.uses === 1 ? 'sync' : 'syncs'})</span>` : html`<span class="muted">never</span>`}</td>
 <td>${key.revokedAt === null ? 'active' : html`revoked ${when(key.revokedAt)}`}</td>
+<td>${used ? html`${when(used.lastUsedAt)} <span class="muted">(${used.uses} ${used.uses === 1 ? 'sync' : 'syncs'})</span>` : html`<span class="muted">never</span>`}</td>
+<td>${when(key.issuedAt)}</td>
+<td><code class="id">${key.keyId}</code></td>
 <td>${key.revokedAt === null
       ? html`<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline">${csrfField(frame.csrfToken)}<button type="submit" class="danger">Revoke</button></form>`
       : ''}</td>
@@ -101,9 +101,9 @@ ${requirementSection(frame, page.requirement)}
 <h2>App keys</h2>
 ${page.keys.length === 0
   ? html`<p class="muted">No app key yet.</p>`
-  : html`<div class="scroll"><table class="app-keys">
-<thead><tr><th>Id</th><th>Starts with</th><th>Label</th><th>Created</th><th>Last use</th><th>Status</th><th><span class="visually-hidden">Revoke</span></th></tr></thead>
-<tbody>${rows}</tbody></table></div>`}`,
+  : scrollRegion('app keys', html`<table class="app-keys">
+<thead><tr><th scope="col">Starts with</th><th scope="col">Label</th><th scope="col">Status</th><th scope="col">Last use</th><th scope="col">Created</th><th scope="col">Id</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
+<tbody>${rows}</tbody></table>`)}`,
   );
 }
 
@@ -171,7 +171,7 @@ function standingNote(row: SyncLogDoc, excluded: boolean, csrfToken: string): Sa
 function outcomeText(row: SyncLogDoc, keys: Map<string, AppKeyRecord>): SafeHtml {
   if (row.outcome === 'synced') {
     const key = row.keyId === null ? null : keys.get(row.keyId);
-    return html`<span class="outcome-synced">synced</span> with key <code>${key ? `${key.prefix}…` : row.keyId}</code>${key && key.label !== '' ? html` <span class="muted">(${key.label})</span>` : ''}`;
+    return html`<span class="outcome-synced">synced</span> with key <code class="prefix">${key ? `${key.prefix}…` : row.keyId}</code>${key && key.label !== '' ? html` <span class="muted">(${key.label})</span>` : ''}`;
   }
   const label = row.outcome === 'skipped' && row.reason === 'no_such_team' ? 'skipped: unknown team' : OUTCOME_LABELS[row.outcome];
   return html`<span class="outcome-${row.outcome}">${label}</span><br><small class="muted">${reasonText(row)}</small>`;
@@ -245,7 +245,7 @@ ${notice(messages.error, 'error')}
 <p>Each team has a <code>teamId</code>: a scoring app sends it with your <code>clubId</code> (<code class="id">${club.clubId}</code>) to sync a match into that team.</p>
 ${club.teams.length === 0
   ? html`<p class="muted">No team yet.</p>`
-  : html`<div class="scroll"><table class="teams">
+  : html`${scrollRegion('teams', html`<table class="teams">
 <thead><tr><th>teamId</th><th>Name</th><th>Rename</th><th>Also known as</th></tr></thead>
 <tbody>${club.teams.map(
       (team) => html`<tr><td><code class="id">${team.teamId}</code></td><td>${team.name}</td>
@@ -253,8 +253,8 @@ ${club.teams.length === 0
 <input type="text" name="name" value="${team.name}" required maxlength="${TEAM_NAME_MAX}" aria-label="new name of ${team.name}"><button type="submit" class="quiet">Rename</button></form></td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}/aliases" class="inline aliases">${csrfField(frame.csrfToken)}
 <textarea name="aliases" rows="${Math.max(2, team.aliases.length + 1)}" maxlength="1000" aria-label="other names of ${team.name}, one per line">${team.aliases.join('\n')}</textarea><button type="submit" class="quiet">Save</button></form></td></tr>`,
-    )}</tbody></table></div>
-<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, then by the name or one of these aliases (one per line; case, accents, punctuation and age groups such as "U18" or "Girls" are ignored). When it still cannot tell, the match is marked "side unknown" and counts for neither side until you settle it under Matches.</p>`}
+    )}</tbody></table>`)}
+<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, then by the name, one of these aliases (one per line), or your club's name alone or followed by the team's ("${frame.clubName} ${club.teams[0]?.name ?? ''}"); case, accents, punctuation and age groups such as "U18" or "Girls" are ignored. When it still cannot tell, the match is marked "side unknown" and counts for neither side until you settle it under Matches, where "remember this name" adds the name here.</p>`}
 <h2>Add a team</h2>
 <form method="post" action="/dashboard/teams" class="inline">
 ${csrfField(frame.csrfToken)}

@@ -49,6 +49,15 @@ textarea { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); b
 /* Phones: the first column (match, player, team) stays in view; a shadow shows there is more to scroll. */
 .scroll { background: linear-gradient(to right, Canvas 30%, transparent) left / 2rem 100% no-repeat local, linear-gradient(to left, Canvas 30%, transparent) right / 2rem 100% no-repeat local, radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .28), transparent) right / .9rem 100% no-repeat scroll; }
 .scroll > table > * > tr > :first-child { position: sticky; left: 0; background: Canvas; z-index: 1; }
+/* The scrolling box holds its visually hidden labels: positioned against the page, they made the page scroll sideways. */
+.scroll { position: relative; }
+.card.wide { grid-column: 1 / -1; }
+.card p { margin: .3rem 0 0; }
+p.scoreboard { display: flex; flex-wrap: wrap; align-items: baseline; gap: .2rem .8rem; font-size: 1.15rem; font-weight: 600; margin: .6rem 0; }
+p.scoreboard .team { overflow-wrap: anywhere; }
+p.scoreboard .score { font-variant-numeric: tabular-nums; white-space: nowrap; }
+label.remember { display: flex; gap: .4rem; align-items: baseline; font-weight: 400; flex-basis: 100%; }
+code.prefix, .nowrap, table.line-score th, table.matches td.date, time { white-space: nowrap; }
 `);
 
 export type DashboardSection = 'home' | 'teams' | 'connect' | 'players' | 'stats' | 'matches';

@@ -15,6 +15,8 @@ export interface MatchStanding {
   away: { name: string | null };
   side: ClubMatchDoc['side'];
   excluded: boolean;
+  /** The club's team the match was synced into, for "remember this name". */
+  teamName?: string;
 }
 
 /** "Side unknown": one click says which side is the club's team (recorded in the club's stream). */
@@ -24,6 +26,7 @@ export function settleSideForm(csrfToken: string, match: MatchStanding, returnTo
   return html`<form method="post" action="/dashboard/matches/${match.matchId}/side" class="inline settle" aria-label="which side is your team">
 ${csrfField(csrfToken)}<input type="hidden" name="returnTo" value="${returnTo}">
 <span class="side-unknown">Side unknown: which is your team?</span> ${button('home', match.home.name)} ${button('away', match.away.name)}
+<label class="remember"><input type="checkbox" name="remember" value="yes" checked> Remember the name I pick as a name of ${match.teamName === undefined ? 'your team' : clip(match.teamName, NAME_SHOWN)}: later matches with it are matched</label>
 </form>`;
 }
 
