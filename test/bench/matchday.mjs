@@ -18,7 +18,7 @@
 //   --smoke:  a few matches for a few seconds, targets unchecked (npm test runs it).
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,14 +101,16 @@ async function startServer(dir) {
 
 // ---- requests -------------------------------------------------------------------------------
 
-const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-
-/** One request: {status, ms, headersAt} (status 0 when it failed); the body is read and dropped. */
+/**
+ * One request on a connection of its own, as a phone uploading every 20 s or a browser opening a
+ * page makes one (the server closes idle connections after 5 s): {status, ms, headersAt}, status
+ * 0 when it failed; the body is read and dropped.
+ */
 function send(port, method, path, { body, headers = {} } = {}) {
   const started = now();
   return new Promise((resolve) => {
     let headersAt = null;
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {
       headersAt = now();
       res.on('data', () => {});
       res.on('end', () => resolve({ status: res.statusCode, ms: now() - started, headersAt }));
@@ -415,4 +417,3 @@ if (opts.search) {
     }
   }
 }
-agent.destroy();
