@@ -18,7 +18,7 @@
 //   --smoke:  a few matches for a few seconds, targets unchecked (npm test runs it).
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,8 @@ const { values: opts } = parseArgs({
     from: { type: 'string', default: '250' },
     'step-seconds': { type: 'string', default: '45' },
     smoke: { type: 'boolean', default: false },
+    // Keeps the data folder and the server's log (its path is printed), to look into a run.
+    keep: { type: 'boolean', default: false },
   },
 });
 const smoke = opts.smoke;
@@ -63,11 +65,20 @@ const progress = (line) => process.stderr.write(`[matchday] ${line}\n`);
 
 // ---- the server -----------------------------------------------------------------------------
 
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
-const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+/** What /proc says of the server; 0 once it is gone (an exit is reported on its own). */
+function fromProc(read) {
+  try {
+    return read();
+  } catch {
+    return 0;
+  }
+}
+const cpuTicks = (pid) =>
+  fromProc(() => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  });
+const statusKb = (pid, field) => fromProc(() => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0));
 
 function diskBytes(folder) {
   let total = 0;
@@ -106,18 +117,23 @@ async function startServer(dir) {
  * page makes one (the server closes idle connections after 5 s): {status, ms, headersAt}, status
  * 0 when it failed; the body is read and dropped.
  */
-function send(port, method, path, { body, headers = {} } = {}) {
+function send(port, method, path, { body, headers = {}, agent = false } = {}) {
   const started = now();
   return new Promise((resolve) => {
     let headersAt = null;
-    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {
+    let connectMs = null;
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {
       headersAt = now();
       res.on('data', () => {});
-      res.on('end', () => resolve({ status: res.statusCode, ms: now() - started, headersAt }));
-      res.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, error: error.message }));
+      res.on('end', () => resolve({ status: res.statusCode, ms: now() - started, headersAt, connectMs }));
+      res.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, connectMs, error: error.message }));
+    });
+    req.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connectMs = now() - started));
+      else connectMs = 0;
     });
     req.setTimeout(60_000, () => req.destroy(new Error('timed out after 60 s')));
-    req.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, error: error.message }));
+    req.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, connectMs, error: `${error.message}${connectMs === null ? ', not connected' : ` after connecting in ${Math.round(connectMs)} ms`}` }));
     req.end(body);
   });
 }
@@ -186,7 +202,7 @@ async function matchDay(M, seconds) {
       opened.push(
         new Promise((resolve) => {
           child.on('message', (message) => message.type === 'opened' && resolve(message));
-          child.send({ type: 'open', port, viewers, fetchMain, wave: 250 });
+          child.send({ type: 'open', port, viewers, fetchMain, wave: Math.ceil(300 / processes) });
         }),
       );
     }
@@ -203,6 +219,8 @@ async function matchDay(M, seconds) {
     const until = started + seconds * 1000;
     const uploads = [];
     const pageViews = [];
+    /** How long each upload's and page view's connection took to be accepted. */
+    const connects = [];
     const inFlight = new Set();
     const track = (promise) => {
       inFlight.add(promise);
@@ -223,6 +241,7 @@ async function matchDay(M, seconds) {
           game.stored += 1;
           game.acks[game.stored] = result.headersAt;
           uploads.push(result.ms);
+          connects.push(result.connectMs);
         }),
       );
       track(game.queue);
@@ -237,17 +256,33 @@ async function matchDay(M, seconds) {
         track(
           send(port, 'GET', `/match/${id}`, { headers: BROWSER }).then((result) => {
             if (!answered(result)) failures.push(describe('GET', `/match/${id}`, result));
-            else pageViews.push(result.ms);
+            else {
+              pageViews.push(result.ms);
+              connects.push(result.connectMs);
+            }
           }),
         );
         // Poisson arrivals at viewRate a second.
         await sleep(-Math.log(1 - Math.random()) * (1000 / viewRate));
       }
     })();
+    // The server's responsiveness: /healthz every 100 ms on one kept-alive connection.
+    const probes = [];
+    const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const prober = (async () => {
+      while (now() < until) {
+        const result = await send(port, 'GET', '/healthz', { agent: probeAgent });
+        if (answered(result)) probes.push(result.ms);
+        else failures.push(describe('GET', '/healthz (probe)', result));
+        await sleep(100);
+      }
+      probeAgent.destroy();
+    })();
     let peakRssSampled = 0;
     const sampler = setInterval(() => (peakRssSampled = Math.max(peakRssSampled, server.exited() ? 0 : statusKb(server.child.pid, 'VmRSS'))), 200);
     while (now() < until) await sleep(100);
     await pageViewer;
+    await prober;
     while (inFlight.size > 0) await Promise.all([...inFlight]);
     const elapsed = (now() - started) / 1000;
     const serverCpu = (cpuTicks(server.child.pid) - serverCpuBefore) * TICK_MS;
@@ -304,6 +339,8 @@ async function matchDay(M, seconds) {
       delay: { ...percentiles(delays), delivered: delays.length, expected: Math.round(expected), early },
       parts: percentiles(partDelays),
       pageViews: { perSecond: pageViews.length / elapsed, ...percentiles(pageViews) },
+      connects: percentiles(connects),
+      healthz: percentiles(probes),
       serverCpu: serverCpu / 1000 / elapsed,
       generatorCpu: { parent: ownCpu, children: childCpu },
       peakRssMb: Math.max(peakRssMb, peakRssSampled / 1024),
@@ -321,7 +358,8 @@ async function matchDay(M, seconds) {
       server.child.kill('SIGTERM');
       await new Promise((resolve) => server.child.once('exit', resolve));
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (opts.keep) progress(`kept ${dir} (server.log, data/)`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -351,6 +389,8 @@ function table(r) {
     `| viewer delay, upload's 2xx → revision on the stream, p50 / p99 | ${r.delay.p50} / ${r.delay.p99} ms (${r.delay.delivered} of ${r.delay.expected} deliveries${r.delay.early ? `, ${r.delay.early} before the 2xx` : ''}) |`,
     settings.fetchMain ? `| page updated, upload's 2xx → \`?part=main\` fetched, p50 / p99 | ${r.parts.p50} / ${r.parts.p99} ms (${r.parts.n}) |` : null,
     `| page views (browser headers) p50 / p99 | ${r.pageViews.p50} / ${r.pageViews.p99} ms (${r.pageViews.perSecond.toFixed(1)}/s) |`,
+    `| new connection (uploads, page views) connected in p50 / p99 | ${r.connects.p50} / ${r.connects.p99} ms |`,
+    `| /healthz every 100 ms on a kept-alive connection, p50 / p99 | ${r.healthz.p50} / ${r.healthz.p99} ms |`,
     `| server CPU (of one core) | ${pct(r.serverCpu)} |`,
     `| load generator CPU (of one core): uploads + page views; viewer processes | ${pct(r.generatorCpu.parent)}; ${r.generatorCpu.children.map(pct).join(', ')} |`,
     `| server peak RSS | ${r.peakRssMb.toFixed(0)} MB |`,
