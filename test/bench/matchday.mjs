@@ -384,7 +384,7 @@ function table(r) {
   const lines = [
     `| match day: M = ${r.M} live matches × V = ${r.V} viewers, one upload per ${settings.every} s per match, ${r.seconds.toFixed(0)} s, matches ${settings.stage === 'start' ? 'from their first rally' : 'at spread stages'} | |`,
     '|---|---:|',
-    `| uploads (one more rally each), sustained | ${r.uploads.perSecond.toFixed(1)}/s (${r.uploads.count}) |`,
+    `| uploads (one more rally each), sustained | ${r.uploads.perSecond.toFixed(1)}/s of ${(r.M / settings.every).toFixed(1)}/s offered (${r.uploads.count}) |`,
     `| upload latency p50 / p99 | ${r.uploads.p50} / ${r.uploads.p99} ms |`,
     `| viewer delay, upload's 2xx → revision on the stream, p50 / p99 | ${r.delay.p50} / ${r.delay.p99} ms (${r.delay.delivered} of ${r.delay.expected} deliveries${r.delay.early ? `, ${r.delay.early} before the 2xx` : ''}) |`,
     settings.fetchMain ? `| page updated, upload's 2xx → \`?part=main\` fetched, p50 / p99 | ${r.parts.p50} / ${r.parts.p99} ms (${r.parts.n}) |` : null,
