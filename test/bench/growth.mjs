@@ -126,15 +126,19 @@ const PATHS = {
 /** `count` ids spread evenly over bench-000000 … bench-(stored-1). */
 const spread = (stored, count) => Array.from({ length: Math.min(count, stored) }, (_, i) => `bench-${String(Math.floor((i * stored) / Math.min(count, stored))).padStart(6, '0')}`);
 
+/** One request of the set-up (not timed): sent again after the Retry-After of a 503 (the server shedding load), a few times. */
+async function setUp(server, path, init = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await fetch(`${server.base}${path}`, init);
+    await res.arrayBuffer();
+    if (res.status === 503 && attempt < 5) await sleep(Number(res.headers.get('retry-after') ?? 2) * 1000);
+    else return res.ok || outside.push(`${server.name}: ${init.method ?? 'GET'} ${path} (set-up, attempt ${attempt}) answered ${res.status}`);
+  }
+}
+
 async function warm(server, ids) {
   for (let i = 0; i < ids.length; i += 20) {
-    await Promise.all(
-      ids.slice(i, i + 20).flatMap((id) => [`/api/matches/${id}`, `/match/${id}`].map(async (path) => {
-        const res = await fetch(`${server.base}${path}`, { headers: BROWSER });
-        await res.arrayBuffer();
-        if (!res.ok) outside.push(`${server.name}: GET ${path} (warm-up) answered ${res.status}`);
-      })),
-    );
+    await Promise.all(ids.slice(i, i + 20).flatMap((id) => [`/api/matches/${id}`, `/match/${id}`].map((path) => setUp(server, path, { headers: BROWSER }))));
   }
 }
 
@@ -165,11 +169,7 @@ try {
       const emptyIds = Array.from({ length: Math.min(readIds, size) }, (_, i) => `bench-e${i}`);
       for (let i = 0; i < emptyIds.length; i += 20) {
         await Promise.all(
-          emptyIds.slice(i, i + 20).map(async (id, k) => {
-            const res = await fetch(`${empty.base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...payloads[(i + k) % payloads.length], id }) });
-            await res.arrayBuffer();
-            if (!res.ok) outside.push(`empty: POST /api/matches (${id}) answered ${res.status}`);
-          }),
+          emptyIds.slice(i, i + 20).map((id, k) => setUp(empty, '/api/matches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...payloads[(i + k) % payloads.length], id }) })),
         );
       }
       const grownIds = spread(size, readIds);
