@@ -23,7 +23,7 @@ let cpuStart = process.cpuUsage();
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function fetchPart(viewer, revision, retried = false) {
+function fetchPart(viewer, revision, attempt = 1) {
   const req = request(
     { host: '127.0.0.1', port: config.port, path: `/match/${viewer.id}?part=main`, agent, headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', 'user-agent': 'matchday-bench viewer' } },
     (res) => {
@@ -36,8 +36,9 @@ function fetchPart(viewer, revision, retried = false) {
   );
   req.on('error', (error) => {
     // A kept-alive connection the server closed as it was being reused: nothing was answered, so
-    // the request is sent again, as browsers do (Node's documentation says the same).
-    if (req.reusedSocket && error.code === 'ECONNRESET' && !retried) fetchPart(viewer, revision, true);
+    // the request is sent again, as browsers do (Node's documentation says the same); the next
+    // idle connection may have been closed in the same moment, so a few times.
+    if (req.reusedSocket && error.code === 'ECONNRESET' && attempt < 5) fetchPart(viewer, revision, attempt + 1);
     else partFailures.push(`GET /match/${viewer.id}?part=main failed: ${error.message}`);
   });
   req.end();
