@@ -170,16 +170,25 @@ async function matchDay(M, seconds) {
       return { id: `day-${i}`, token: `matchday-token-${i}`, ...live, stage, next: stage + 1, stored: 0, queue: Promise.resolve(), acks: [] };
     });
 
-    // Every match created where it stands (the app's first upload), protected by its app's token.
+    // Every match created where it stands (the app's first upload), protected by its app's token;
+    // set-up, not timed: a 503 (the server shedding load) is waited out as an app would, a few times.
     progress(`M=${M}: creating ${M} matches`);
+    let setUpRetries = 0;
     for (let start = 0; start < M; start += 16) {
       await Promise.all(
         games.slice(start, start + 16).map(async (game) => {
-          const result = await send(port, 'POST', '/api/matches', { body: game.version(game.stage), headers: { 'x-write-token': game.token } });
-          if (!answered(result)) failures.push(describe('POST', '/api/matches (create)', result));
+          for (let attempt = 1; ; attempt += 1) {
+            const result = await send(port, 'POST', '/api/matches', { body: game.version(game.stage), headers: { 'x-write-token': game.token } });
+            if (answered(result)) return;
+            if ((result.status === 503 || result.status === 0) && attempt < 5) {
+              setUpRetries += 1;
+              await sleep(2000);
+            } else return failures.push(describe('POST', `/api/matches (create ${game.id}, attempt ${attempt})`, result));
+          }
         }),
       );
     }
+    if (setUpRetries > 0) progress(`M=${M}: ${setUpRetries} creation(s) sent again after a 503 or a failed connection`);
 
     // The viewers, in as many processes as their sockets need.
     const total = M * V;
@@ -401,7 +410,7 @@ function table(r) {
 }
 
 function printFailures(r) {
-  const lines = [...r.refused, ...r.failures];
+  const lines = [...r.failures, ...r.refused];
   if (lines.length === 0 && r.dropped === 0) return;
   console.error(`\nM=${r.M}: ${r.failures.length} request(s) answered outside 2xx/3xx, ${r.refused.length} stream(s) refused, ${r.dropped} dropped:`);
   for (const line of lines.slice(0, 20)) console.error(`  ${line}`);
