@@ -27,6 +27,6 @@ export function registerAccessLogNotes(app: FastifyInstance) {
 }
 
 /** Adds these fields to the request's access line. */
-export function noteInAccessLog(request: FastifyRequest, notes: Record<string, unknown>) {
+export function noteInAccessLog(request: Pick<FastifyRequest, 'accessLogNotes'>, notes: Record<string, unknown>) {
   request.accessLogNotes = { ...request.accessLogNotes, ...notes };
 }

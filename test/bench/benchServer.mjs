@@ -1,17 +1,17 @@
-// Starts the built server for an attack benchmark: its own DATA_DIR, a loopback port, writes
-// unlimited, log to DATA_DIR/server.log; resolves once /healthz answers. `stop()` ends it and
-// removes the data.
+// Starts the server for an attack benchmark (`script`, or the build, or the sources as
+// build.mjs says): its own DATA_DIR, a loopback port, writes unlimited, log to
+// DATA_DIR/server.log; resolves once /healthz answers. `stop()` ends it and removes the data.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverArgs } from './build.mjs';
 
 export async function startBenchServer({ script, name, env = {} }) {
   const dataDir = mkdtempSync(join(tmpdir(), `matchlog-${name}-`));
   const port = 3600 + Math.floor(Math.random() * 400);
   const log = openSync(join(dataDir, 'server.log'), 'w');
-  const server = spawn(process.execPath, [script ?? fileURLToPath(new URL('../../dist/src/bin/server.js', import.meta.url))], {
+  const server = spawn(process.execPath, script ? [script] : serverArgs(), {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', ...env },
     stdio: ['ignore', log, log],
   });

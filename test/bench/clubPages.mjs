@@ -1,25 +1,29 @@
 // The club dashboard's Players and Stats pages for a club of MATCHES synced matches (default
 // 1,000): time per page view, median and p95 of sequential views, on the embedded default.
 // Run against another build with MATCHLOG_DIST=/path/to/dist (e.g. an older commit, for "before").
+// --smoke: 8 matches, one view a page, nothing checked but that every answer is 2xx/3xx (npm test runs it).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cliArgs, serverArgs } from './build.mjs';
 
-const dist = resolve(process.env.MATCHLOG_DIST ?? fileURLToPath(new URL('../../dist', import.meta.url)));
-const matches = Number(process.env.MATCHES ?? 1000);
-const views = Number(process.env.VIEWS ?? 30);
+const smoke = process.argv.includes('--smoke');
+const dist = process.env.MATCHLOG_DIST === undefined ? null : resolve(process.env.MATCHLOG_DIST);
+const nodeArgs = (bin, ...args) => (dist === null ? (bin === 'server' ? serverArgs() : cliArgs(...args)) : [join(dist, `src/bin/${bin}.js`), ...args]);
+const matches = smoke ? 8 : Number(process.env.MATCHES ?? 1000);
+const views = smoke ? 1 : Number(process.env.VIEWS ?? 30);
 const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-clubpages-'));
 const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', MAX_EVENT_LOOP_DELAY_MS: '0', MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' };
 
 const club = JSON.parse(
-  execFileSync(process.execPath, [join(dist, 'src/bin/matchlog.js'), 'club-create', '--name', 'Bench VC', '--email', 'bench@club.test', '--team', 'Bench Herons', '--app-key', '--json'], { env, encoding: 'utf8' }),
+  execFileSync(process.execPath, nodeArgs('matchlog', 'club-create', '--name', 'Bench VC', '--email', 'bench@club.test', '--team', 'Bench Herons', '--app-key', '--json'), { env, encoding: 'utf8' }),
 );
 const teamId = club.teams[0].teamId;
-const server = spawn(process.execPath, [join(dist, 'src/bin/server.js')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, nodeArgs('server'), { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
 const base = await new Promise((resolveUrl) => {
   createInterface({ input: server.stdout }).on('line', (line) => {
     const found = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
@@ -29,7 +33,7 @@ const base = await new Promise((resolveUrl) => {
 
 try {
   // 40 distinct generated matches (both sports' shapes: volleyball), re-used under 1,000 ids and 4 seasons.
-  const payloads = Array.from({ length: 40 }, (_, i) => JSON.parse(execFileSync(process.execPath, [generator, '--seed', String(i + 1), '--club', club.clubId, '--team', teamId], { encoding: 'utf8', maxBuffer: 1 << 26 })));
+  const payloads = Array.from({ length: smoke ? 4 : 40 }, (_, i) => JSON.parse(execFileSync(process.execPath, [generator, '--seed', String(i + 1), '--club', club.clubId, '--team', teamId], { encoding: 'utf8', maxBuffer: 1 << 26 })));
   const started = Date.now();
   for (let start = 0; start < matches; start += 8) {
     await Promise.all(
@@ -37,7 +41,7 @@ try {
         const i = start + k;
         const body = { ...payloads[i % payloads.length], id: `club-bench-${i}`, side: 'home', season: `202${i % 4}/2${(i % 4) + 1}` };
         const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-app-key': club.appKey.key }, body: JSON.stringify(body) });
-        if (!res.ok) throw new Error(`upload ${i}: ${res.status} ${await res.text()}`);
+        if (!res.ok) throw new Error(`POST /api/matches (upload ${i}) answered ${res.status}: ${await res.text()}`);
       }),
     );
   }
@@ -74,7 +78,7 @@ try {
       const t0 = process.hrtime.bigint();
       const res = await fetch(`${base}${path}`, { headers: { cookie: cookie() } });
       const text = await res.text();
-      if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
       if (i >= 3) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
       size = Buffer.byteLength(text);
     }

@@ -4,18 +4,20 @@
 // projections; no sockets), 10 uploads at a time, the two kinds alternated round by round
 // after one unmeasured round each. Less noisy than `npm run bench`'s latencies on a shared
 // machine: it reads the process's own CPU time, not the clock. Not part of npm test.
-// Usage: npm run bench:club-sync [-- --rounds 12 --uploads 400]
+// Usage: npm run bench:club-sync [-- --rounds 12 --uploads 400] [--smoke]
+// (--smoke: one round of 10 uploads, nothing checked; npm test runs it so it cannot rot.)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { load } from './build.mjs';
 import { createBenchClub } from './seed.mjs';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '12' }, uploads: { type: 'string', default: '400' } } });
-const rounds = Number(values.rounds);
-const uploads = Number(values.uploads);
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '12' }, uploads: { type: 'string', default: '400' }, smoke: { type: 'boolean', default: false } } });
+const rounds = values.smoke ? 1 : Number(values.rounds);
+const uploads = values.smoke ? 10 : Number(values.uploads);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const generator = join(root, 'test/fixtures/generate.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-club-sync-cpu-'));
@@ -24,11 +26,11 @@ Object.assign(process.env, { DATA_DIR: join(dir, 'data'), WRITE_RATE_LIMIT: 'off
 const { club, clubText } = createBenchClub(process.env.DATA_DIR);
 const plainText = execFileSync(process.execPath, [generator, '--seed', '1'], { encoding: 'utf8' });
 
-const { loadConfig } = await import('../../dist/src/runtime/config.js');
-const { openEngine } = await import('../../dist/src/runtime/engine.js');
-const { buildApp } = await import('../../dist/src/runtime/app.js');
-const { loadWriteTokenKey } = await import('../../dist/src/runtime/writeTokenKey.js');
-const { tuneGarbageCollector } = await import('../../dist/src/runtime/garbageCollector.js');
+const { loadConfig } = await load('src/runtime/config.js');
+const { openEngine } = await load('src/runtime/engine.js');
+const { buildApp } = await load('src/runtime/app.js');
+const { loadWriteTokenKey } = await load('src/runtime/writeTokenKey.js');
+const { tuneGarbageCollector } = await load('src/runtime/garbageCollector.js');
 tuneGarbageCollector();
 const config = loadConfig();
 const engine = await openEngine(config, { info() {}, error: (obj, msg) => console.error(msg, obj) });

@@ -3,22 +3,26 @@
 // way a worker runs them (runner + subscription), over a log of N generated matches, into
 // read models on SQLite (the baseline) and, when MONGODB_URL is set, on that MongoDB-wire
 // server (FerretDB in CI), in the same run. Not part of npm test.
-// Usage: npm run bench:projections [-- --matches 10000] [--versions 1] [--batch 100]
-// (--versions N: each match uploaded N times, a creation then N-1 replacements.)
+// Usage: npm run bench:projections [-- --matches 10000] [--versions 1] [--batch 100] [--smoke]
+// (--versions N: each match uploaded N times, a creation then N-1 replacements; --smoke: 20
+// matches on SQLite only, nothing checked but that every projection catches up without failing.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { allProjections } from '../../dist/projections/all.js';
-import { runProjection } from '../../dist/projections/runner.js';
-import { openSqliteEventStore } from '../../dist/src/eventstore/sqliteEventStore.js';
-import { openMongoReadModel } from '../../dist/src/readmodel/mongoReadModel.js';
-import { openSqliteReadModel } from '../../dist/src/readmodel/sqliteReadModel.js';
+import { load } from './build.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, versions: { type: 'string', default: '1' }, batch: { type: 'string', default: '100' } } });
-const count = Number(values.matches);
+const { allProjections } = await load('projections/all.js');
+const { runProjection } = await load('projections/runner.js');
+const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js');
+const { openMongoReadModel } = await load('src/readmodel/mongoReadModel.js');
+const { openSqliteReadModel } = await load('src/readmodel/sqliteReadModel.js');
+
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, versions: { type: 'string', default: '1' }, batch: { type: 'string', default: '100' }, smoke: { type: 'boolean', default: false } } });
+const smoke = values.smoke;
+const count = smoke ? 20 : Number(values.matches);
 const versions = Number(values.versions);
 const batchSize = Number(values.batch);
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-projection-bench-'));
@@ -47,7 +51,7 @@ async function catchUp(readModel, head) {
 const mongoDb = `matchlog_bench_${process.pid}`;
 try {
   let t = process.hrtime.bigint();
-  const { bytes } = await seedMatches(eventStore, { count, versions, payloads: generatePayloads() });
+  const { bytes } = await seedMatches(eventStore, { count, versions, payloads: generatePayloads(smoke ? 4 : 40) });
   const head = await eventStore.headPosition();
   console.log(`seeded ${count} matches × ${versions} version(s) (${head} events, ${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
 
@@ -56,7 +60,7 @@ try {
   rows.push({ name: 'SQLite (baseline)', seconds: await catchUp(sqlite, head) });
   await sqlite.close();
 
-  if (process.env.MONGODB_URL) {
+  if (process.env.MONGODB_URL && !smoke) {
     const url = process.env.MONGODB_URL.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]*)\/?[^?]*/, `$1/${mongoDb}`);
     const client = new MongoClient(url);
     const server = await client.db('admin').command({ buildInfo: 1 });
@@ -77,7 +81,10 @@ try {
   console.log('| read models | catch-up (s) | events/s | throughput vs SQLite |');
   console.log('|---|---:|---:|---:|');
   for (const row of rows) console.log(`| ${row.name} | ${row.seconds.toFixed(1)} | ${(head / row.seconds).toFixed(0)} | ${(baseline / row.seconds).toFixed(3)} |`);
-  if (failures.length > 0) console.log(`\n${failures.length} projection failure(s) while running: ${failures.slice(0, 3).join('; ')}`);
+  if (failures.length > 0) {
+    console.log(`\n${failures.length} projection failure(s) while running: ${failures.slice(0, 3).join('; ')}`);
+    process.exitCode = 1;
+  }
 } finally {
   await eventStore.close();
   rmSync(dir, { recursive: true, force: true });

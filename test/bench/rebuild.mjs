@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Rebuild benchmark: how fast `matchlog rebuild` replays a log of N generated matches into a
 // fresh copy of every read model and switches to it, compared with reading the same log
-// without projecting it (the baseline, same run). Usage: npm run bench:rebuild [-- --matches 10000]
+// without projecting it (the baseline, same run). Usage: npm run bench:rebuild [-- --matches 10000] [--smoke]
+// (--smoke: 20 matches, nothing checked; npm test runs it so it cannot rot.)
 import { parseArgs } from 'node:util';
 import { measureRebuild } from './rebuildRates.mjs';
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, json: { type: 'boolean', default: false } } });
-const count = Number(values.matches);
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, json: { type: 'boolean', default: false }, smoke: { type: 'boolean', default: false } } });
+const count = values.smoke ? 20 : Number(values.matches);
 // --json: the rates as JSON on stdout, progress on stderr (npm run bench runs this in its own process).
-const { baseline, rows } = await measureRebuild(count, values.json ? (line) => console.error(line) : console.log);
+const { baseline, rows } = await measureRebuild(count, values.json ? (line) => console.error(line) : console.log, values.smoke ? 4 : 40);
 if (values.json) {
   console.log(JSON.stringify({ baseline, rows }));
   process.exit(0);

@@ -4,11 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteEventStore } from '../../dist/src/eventstore/sqliteEventStore.js';
-import { openSqliteReadModel } from '../../dist/src/readmodel/sqliteReadModel.js';
-import { allProjections } from '../../dist/projections/all.js';
-import { rebuildProjection } from '../../dist/projections/replay.js';
+import { load } from './build.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
+
+const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js');
+const { openSqliteReadModel } = await load('src/readmodel/sqliteReadModel.js');
+const { allProjections } = await load('projections/all.js');
+const { rebuildProjection } = await load('projections/replay.js');
 
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 
@@ -30,13 +32,13 @@ async function medianRun(pass) {
 }
 
 /** Seeds `count` matches, reads the log once, rebuilds every projection; rates in events/s. */
-export async function measureRebuild(count, log = () => {}) {
+export async function measureRebuild(count, log = () => {}, distinct = 40) {
   const dir = mkdtempSync(join(tmpdir(), 'matchlog-rebuild-bench-'));
   const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'));
   const readModel = openSqliteReadModel(join(dir, 'readmodel.sqlite'));
   try {
     const t = process.hrtime.bigint();
-    const { bytes } = await seedMatches(eventStore, { count, payloads: generatePayloads() });
+    const { bytes } = await seedMatches(eventStore, { count, payloads: generatePayloads(distinct) });
     log(`seeded ${count} matches (${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
 
     const readLog = async () => {

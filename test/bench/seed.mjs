@@ -5,10 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { encodeMatchEvent } from '../../dist/src/domain/matchEvents.js';
+import { cliArgs, load } from './build.mjs';
 
+const { encodeMatchEvent } = await load('src/domain/matchEvents.js');
 const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url));
-const cli = fileURLToPath(new URL('../../dist/src/bin/matchlog.js', import.meta.url));
 
 /**
  * A club with one team and an app key, made by `matchlog club-create` in the data folder
@@ -16,7 +16,7 @@ const cli = fileURLToPath(new URL('../../dist/src/bin/matchlog.js', import.meta.
  */
 export function createBenchClub(dataDir) {
   const club = JSON.parse(
-    execFileSync(process.execPath, [cli, 'club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'], {
+    execFileSync(process.execPath, cliArgs('club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'), {
       encoding: 'utf8',
       env: { ...process.env, DATA_DIR: dataDir, BENCH_PASSWORD: 'correct horse battery staple' },
     }),
@@ -32,14 +32,14 @@ export function generatePayloads(distinct = 40) {
 }
 
 /**
- * Appends one MatchCreated per match and, with `versions` > 1, that many uploads in all (the
+ * Appends one MatchCreated per match (bench-<first> up to bench-<count - 1>) and, with `versions` > 1, that many uploads in all (the
  * later ones MatchReplaced, as a live-scoring app re-uploads), `parallel` appends at a time
  * (they share fsyncs).
  */
-export async function seedMatches(eventStore, { count, payloads, versions = 1, parallel = 200 }) {
+export async function seedMatches(eventStore, { count, payloads, versions = 1, parallel = 200, first = 0 }) {
   let bytes = 0;
   for (let version = 0; version < versions; version += 1) {
-    for (let start = 0; start < count; start += parallel) {
+    for (let start = first; start < count; start += parallel) {
       const appends = [];
       for (let i = start; i < Math.min(count, start + parallel); i += 1) {
         const matchId = `bench-${String(i).padStart(6, '0')}`;

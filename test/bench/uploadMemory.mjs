@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // Memory under many large concurrent uploads (issue 10): peak RSS of the server (VmHWM) while
 // N clients each upload a ~4 MiB JSON match at once, and /healthz latency meanwhile.
-// Usage: npm run build && node test/bench/uploadMemory.mjs [--clients 200] [--server dist/src/bin/server.js] [-- ENV=value ...]
+// Any upload answered outside 2xx/3xx is counted in `statuses`, printed and fails the run.
+// Usage: npm run build && node test/bench/uploadMemory.mjs [--clients 200] [--server dist/src/bin/server.js] [--smoke] [-- ENV=value ...]
+//   --smoke: 4 clients of 256 KiB, nothing checked but the answers (npm test runs it).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { clients: { type: 'string', default: '200' }, server: { type: 'string' }, bytes: { type: 'string', default: String(3.75 * 1024 * 1024) } },
+  options: { clients: { type: 'string', default: '200' }, server: { type: 'string' }, bytes: { type: 'string', default: String(3.75 * 1024 * 1024) }, smoke: { type: 'boolean', default: false } },
 });
 const extraEnv = Object.fromEntries(positionals.map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
-const clients = Number(values.clients);
+const clients = values.smoke ? 4 : Number(values.clients);
+const bodyBytes = values.smoke ? 256 * 1024 : Number(values.bytes);
 
 /** A match-shaped body of about `bytes`: many actions, a few keys each. */
 function body(id, bytes) {
@@ -24,7 +27,7 @@ const { server, base, stop } = await startBenchServer({ script: values.server, n
 const vm = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const rssBefore = vm('VmRSS');
 
-const payloads = Array.from({ length: clients }, (_, i) => body(`mem-${i}`, Number(values.bytes)));
+const payloads = Array.from({ length: clients }, (_, i) => body(`mem-${i}`, bodyBytes));
 const health = [];
 let attacking = true;
 const probe = (async () => {
@@ -69,3 +72,8 @@ console.log(
     healthzMs: { samples: health.length, p50: pct(0.5), max: pct(1) },
   }),
 );
+const outside = statuses.filter((status) => !(typeof status === 'number' && status >= 200 && status < 400));
+if (outside.length > 0) {
+  console.error(`${outside.length} of ${clients} uploads (PUT /api/matches/mem-N) answered outside 2xx/3xx: ${JSON.stringify(counts)}`);
+  process.exitCode = 1;
+}

@@ -118,6 +118,8 @@ const weightOf = (body: RenderedBody) => body.bytes.length + (body.gzip?.length 
 export function createRenderedCache(budgetBytes: number) {
   const lru = createLru<RenderedBody>(budgetBytes, weightOf, { maxEntryWeight: Math.floor(budgetBytes / 8) });
   const lookups = { hits: 0, misses: 0 };
+  /** Bodies being made, by key: at most one per key at a time, so bounded by the requests in flight. */
+  const making = new Map<string, Promise<RenderedBody>>();
   return {
     get(key: string): RenderedBody | undefined {
       const body = lru.get(key);
@@ -127,6 +129,7 @@ export function createRenderedCache(budgetBytes: number) {
     },
     /** Lookups since start that found a body (hits) or not (misses), for the metrics. */
     lookups: () => ({ ...lookups }),
+    making,
     /** Keeps `body` under `key`; false when it is too large to keep (it is still served). */
     set(key: string, body: RenderedBody): boolean {
       const kept = lru.set(key, body);
@@ -142,16 +145,29 @@ export function createRenderedCache(budgetBytes: number) {
 export type RenderedCache = ReturnType<typeof createRenderedCache>;
 
 /**
- * The body kept under `key`, or the one `make` gives, kept when it fits. The access line says
- * which (`bodyCache`: hit, stored, not kept).
+ * The body kept under `key`, or the one `make` gives, kept when it fits; requests that ask while
+ * it is being made wait for it (the viewers of a live match all ask for its new revision's part
+ * at once: one render, not one each). The access line says which (`bodyCache`: hit, joined,
+ * stored, not kept).
  */
-export async function cachedBody(request: FastifyRequest, cache: RenderedCache, key: string, make: () => Promise<RenderedBody> | RenderedBody): Promise<RenderedBody> {
+export async function cachedBody(request: Pick<FastifyRequest, 'accessLogNotes'>, cache: RenderedCache, key: string, make: () => Promise<RenderedBody> | RenderedBody): Promise<RenderedBody> {
   const hit = cache.get(key);
   if (hit !== undefined) {
     noteInAccessLog(request, { bodyCache: 'hit' });
     return hit;
   }
-  const body = await make();
-  noteInAccessLog(request, { bodyCache: cache.set(key, body) ? 'stored' : 'not kept' });
-  return body;
+  const pending = cache.making.get(key);
+  if (pending !== undefined) {
+    noteInAccessLog(request, { bodyCache: 'joined' });
+    return pending;
+  }
+  const made = (async () => make())();
+  cache.making.set(key, made);
+  try {
+    const body = await made;
+    noteInAccessLog(request, { bodyCache: cache.set(key, body) ? 'stored' : 'not kept' });
+    return body;
+  } finally {
+    cache.making.delete(key);
+  }
 }

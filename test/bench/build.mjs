@@ -1,0 +1,23 @@
+// What a benchmark runs: the build in dist/ (each `npm run bench:*` builds it first), or, when the
+// bench itself was started with tap's TypeScript loader (the smoke test in `npm test` does so),
+// the TypeScript sources, for its own imports and for the servers and CLI commands it starts:
+// a smoke run never measures a stale build and needs none.
+import { fileURLToPath } from 'node:url';
+
+/** The TypeScript loader flags this process runs with, passed on to the processes it starts. */
+export const loaderArgs = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript') || arg === '--enable-source-maps');
+export const fromSource = loaderArgs.some((arg) => arg.includes('@tapjs/typescript'));
+
+/** The file of a module given as its build path without `dist/` (e.g. `src/runtime/engine.js`). */
+export function modulePath(path) {
+  return fileURLToPath(new URL(fromSource ? `../../${path.replace(/\.js$/, '.ts')}` : `../../dist/${path}`, import.meta.url));
+}
+
+/** Imports a module of the project, built or from source as above. */
+export const load = (path) => import(modulePath(path));
+
+/** Node's arguments to run the server (`src/bin/server`). */
+export const serverArgs = () => [...loaderArgs, modulePath('src/bin/server.js')];
+
+/** Node's arguments to run the `matchlog` CLI with `args`. */
+export const cliArgs = (...args) => [...loaderArgs, modulePath('src/bin/matchlog.js'), ...args];
