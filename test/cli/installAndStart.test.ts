@@ -2,11 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { staleReason } from '../../scripts/build-if-stale.mjs';
-import { headersAdvice } from '../../scripts/check-node-headers.mjs';
+import { staleReason } from '../../src/bin/build-if-stale.mjs';
+import { headersAdvice } from '../../src/bin/check-node-headers.mjs';
 import { tempDataDir } from '../helpers/testApp.js';
 
-const script = (name: string) => new URL(`../../scripts/${name}`, import.meta.url).pathname;
+const script = (name: string) => new URL(`../../src/bin/${name}`, import.meta.url).pathname;
 
 /** A file at `path` under `root` whose modification time is `seconds` after the epoch. */
 function file(root: string, path: string, seconds: number) {
@@ -15,7 +15,7 @@ function file(root: string, path: string, seconds: number) {
   utimesSync(join(root, path), seconds, seconds);
 }
 
-t.test('npm start skips the build when the build is newer than every source (scripts/build-if-stale.mjs)', async (t) => {
+t.test('npm start skips the build when the build is newer than every source (src/bin/build-if-stale.mjs)', async (t) => {
   const root = tempDataDir(t);
   file(root, 'src/bin/server.ts', 1000);
   file(root, 'projections/all.ts', 1000);
@@ -28,8 +28,8 @@ t.test('npm start skips the build when the build is newer than every source (scr
   file(root, 'dist/.built', 4000);
   file(root, 'tsconfig.build.json', 5000);
   t.equal(staleReason(root), 'tsconfig.build.json is newer than the build', 'the build settings count too');
-  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.start"], { encoding: 'utf8' }), /^node scripts\/build-if-stale\.mjs && node dist\/src\/bin\/server\.js/, 'npm start runs the check, not tsc');
-  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.build"], { encoding: 'utf8' }), /&& node scripts\/build-if-stale\.mjs --built\n$/, 'every build leaves its mark');
+  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.start"], { encoding: 'utf8' }), /^node src\/bin\/build-if-stale\.mjs && node dist\/src\/bin\/server\.js/, 'npm start runs the check, not tsc');
+  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.build"], { encoding: 'utf8' }), /&& node src\/bin\/build-if-stale\.mjs --built\n$/, 'every build leaves its mark');
 });
 
 t.test('the preinstall check names npm_config_nodedir where node-gyp would fail for want of headers, and never fails the install', async (t) => {
@@ -53,5 +53,5 @@ t.test('the preinstall check names npm_config_nodedir where node-gyp would fail 
   t.match(failing.stderr, /npm_config_nodedir/, 'and prints the pointer');
   const fine = run({ npm_config_nodedir: withHeaders });
   t.same([fine.status, fine.stderr], [0, ''], 'silent where the build will find its headers');
-  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.preinstall"], { encoding: 'utf8' }), /^node scripts\/check-node-headers\.mjs\n$/, 'npm runs it before installing');
+  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.preinstall"], { encoding: 'utf8' }), /^node src\/bin\/check-node-headers\.mjs\n$/, 'npm runs it before installing');
 });

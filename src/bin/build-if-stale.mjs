@@ -37,7 +37,7 @@ export function staleReason(root) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
   if (process.argv.includes('--built')) {
     writeFileSync(join(root, OUTPUT), `${new Date().toISOString()}\n`);
     process.exit(0);
