@@ -110,9 +110,11 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
     const key = sealed ? (knownKey.state === 'none' ? await keys.forWrite(streamId, isNew) : knownKey) : 'unsealed';
     try {
       const result = await appendToEsdb(client, { streamId, events: proposals(events, encoded.stored, streamId, key), expectedRevision, maxAppendBytes }, calls);
-      const keepsTip = firstRevision !== null && result.nextExpectedRevision === firstRevision + events.length - 1;
-      if (keepsTip && (hasVersion || tip !== null)) versions.appended(streamId, result.nextExpectedRevision, encoded.tip);
-      else versions.forgetTip(streamId);
+      // The stream's end is known only when the server put the events where they were encoded for.
+      const asEncoded = firstRevision !== null && result.nextExpectedRevision === firstRevision + events.length - 1;
+      if (!asEncoded) versions.forgetTip(streamId);
+      else if (hasVersion || firstRevision === 0) versions.appended(streamId, result.nextExpectedRevision, encoded.tip);
+      else versions.carryTip(streamId, firstRevision - 1, result.nextExpectedRevision);
       return result;
     } catch (error) {
       versions.forgetTip(streamId);

@@ -112,9 +112,11 @@ export function createEsdbKeys(client: EsdbClient, calls: EsdbAppendCalls, { rec
       keep(streamId, { state: 'erased' });
     },
 
-    /** The stream's key is known erased (a reader met the record of its erasure). */
-    markErased(streamId: string) {
+    /** The stream's key is known erased (a reader met the record of its erasure); whether that is news. */
+    markErased(streamId: string): boolean {
+      if (known.get(streamId)?.key.state === 'erased') return false;
       keep(streamId, { state: 'erased' });
+      return true;
     },
 
     /** Forgets what was read, as a restart would. */

@@ -40,6 +40,12 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
   const tips = new Map<string, StreamTip>();
   const chainWindow = Math.min(256, Math.max(TIP_SEARCH_ROWS, 2 * keyframeInterval + 2));
 
+  /** Every version of the stream this process holds is let go (its data was erased). */
+  function forgetStream(streamId: string) {
+    tips.delete(streamId);
+    versions.forget(streamId);
+  }
+
   async function keyOf(streamId: string): Promise<StreamKey> {
     return isSealedStream(streamId) ? keys.read(streamId) : { state: 'none' };
   }
@@ -138,7 +144,7 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
      */
     async decode(events: readonly EsdbStoredEvent[]): Promise<{ events: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
       // A record of an erasure tells every reader at once that the stream's key is gone.
-      for (const { event, storage } of events) if (storage.afterErasure) keys.markErased(event.streamId);
+      for (const { event, storage } of events) if (storage.afterErasure && keys.markErased(event.streamId)) forgetStream(event.streamId);
       const streams = [...new Set(events.map(({ event }) => event.streamId))];
       const streamKeys = new Map(await Promise.all(streams.map(async (streamId) => [streamId, await keyOf(streamId)] as const)));
       const items: Opened[] = [];
@@ -197,10 +203,13 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
       tips.delete(streamId);
     },
 
-    /** Every version of the stream this process holds is let go (its data was erased). */
-    forgetStream(streamId: string) {
-      tips.delete(streamId);
-      versions.forget(streamId);
+    forgetStream,
+
+    /** An append without versions moved the stream from `expected` to `head`: its newest version, if known, is still the one. */
+    carryTip(streamId: string, expected: Revision, head: Revision) {
+      const known = tips.get(streamId);
+      if (known?.head === expected) tips.set(streamId, { ...known, head });
+      else tips.delete(streamId);
     },
 
     /** The stored form of an append's events: versions encoded against `tip`, the stream's newest before them. */

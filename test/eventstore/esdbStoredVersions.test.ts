@@ -5,6 +5,7 @@ import type { EsdbClient } from '../../src/eventstore/esdbClient.js';
 import { createEsdbEventStore, type EsdbEventStoreOptions } from '../../src/eventstore/esdbEventStore.js';
 import { AppendOutcomeUnknownError, ERASED_DATA, type EventStore, type NewEvent, type RecordedEvent } from '../../src/eventstore/eventStore.js';
 import { esdbMemoryServer } from '../helpers/esdbMemoryServer.js';
+import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { liveVersion } from '../helpers/liveVersions.js';
 
 /**
@@ -219,6 +220,24 @@ t.test('erasing a match makes every version unreadable for good, in every read a
   t.notOk(server.storedBytes().includes(MARKER), 'the marker was never stored in the clear');
   t.ok(isErased((await openStore(server.client).readStream('match-erased')).slice(0, -1)), 'after the scavenge, still erased');
   await t.rejects(store.erasePayloads('club-c1'), /only match streams/, 'only match streams can be erased');
+});
+
+t.test('a live-scored match takes at most twice its final payload on EventStoreDB, sealed, data and metadata counted', async (t) => {
+  const server = esdbMemoryServer();
+  const store = openStore(server.client, { deltas: { keyframeInterval: 32, cacheBytes: 32 * 1024 * 1024 } });
+  t.teardown(() => store.close());
+  const uploads = liveMatchUploads();
+  for (const [revision, payload] of uploads.entries()) {
+    const data = `{"schemaVersion":1,"matchId":"day","payload":${payload}}`;
+    await store.appendToStream('match-day', [{ id: randomUUID(), type: revision === 0 ? 'MatchCreated' : 'MatchReplaced', data, metadata: { schemaVersion: 1, requestId: randomUUID() } }], revision === 0 ? 'no_stream' : revision - 1);
+  }
+  const stored = server.stored('match-day').reduce((sum, event) => sum + event.data.byteLength + event.metadata.byteLength, 0);
+  const whole = uploads.reduce((sum, payload) => sum + Buffer.byteLength(payload), 0);
+  const final = Buffer.byteLength(uploads.at(-1)!);
+  t.comment(`${uploads.length} uploads: ${whole} bytes whole (${(whole / final).toFixed(1)}×), stored ${stored} bytes with metadata (${(stored / final).toFixed(2)}× the final ${final}-byte payload)`);
+  t.ok(stored <= 2 * final, 'at most twice the final payload');
+  const read = await openStore(server.client).readStream('match-day');
+  t.ok(read.every((event, i) => event.data.endsWith(`"payload":${uploads[i]!}}`)), 'and every upload reads back whole');
 });
 
 t.test("another process sees an erasure without its record once its key is read again (keyRecheckMs)", async (t) => {
