@@ -177,6 +177,8 @@ export function esdbMemoryServer() {
     client,
     /** Every byte the server holds for events: data and metadata of every stream, key streams too. */
     storedBytes: () => Buffer.concat(log.flatMap((event) => [Buffer.from(event.data), Buffer.from(event.metadata)])),
+    /** Names of the key streams the server still holds. */
+    keyStreams: () => [...streams.keys()].filter((name) => name.startsWith('matchkey-')),
     /** Events of a stream as stored. */
     stored: (streamId: string) => streams.get(streamId) ?? [],
     /** What a scavenge does: events of tombstoned streams leave the log. */
