@@ -2,13 +2,12 @@ import { type Credentials, FORWARDS } from '@eventstore/db-client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type EsdbClient, readWithin } from './esdbClient.js';
 import { appendError, isWorthRetrying } from './esdbErrors.js';
-import { NO_POSITION, toEventData, toExpected, toNumber, toRecorded } from './esdbRecords.js';
+import { type EsdbProposal, NO_POSITION, toEventData, toExpected, toNumber, toStoredEvent } from './esdbRecords.js';
 import {
   AppendOutcomeUnknownError,
   AppendTooLargeError,
   type AppendResult,
   type ExpectedRevision,
-  type NewEvent,
   type Position,
 } from './eventStore.js';
 
@@ -23,7 +22,8 @@ export interface EsdbAppendCalls {
 }
 
 /**
- * One append to EventStoreDB; the caller has checked the events (./eventChecks.ts).
+ * One append to EventStoreDB, its events as they are stored; the caller has checked them
+ * (./eventChecks.ts).
  * Appends above `maxAppendBytes` are refused before anything is sent, with AppendTooLargeError.
  *
  * An attempt without an answer (deadline passed, connection lost, follower) is made again with
@@ -34,7 +34,7 @@ export interface EsdbAppendCalls {
  */
 export async function appendToEsdb(
   client: EsdbClient,
-  append: { streamId: string; events: readonly NewEvent[]; expectedRevision: ExpectedRevision; maxAppendBytes: number },
+  append: { streamId: string; events: readonly EsdbProposal[]; expectedRevision: ExpectedRevision; maxAppendBytes: number },
   calls: EsdbAppendCalls,
 ): Promise<AppendResult> {
   const { streamId, expectedRevision, maxAppendBytes } = append;
@@ -63,7 +63,7 @@ export async function appendToEsdb(
 async function positionOfRevision(client: EsdbClient, streamId: string, revision: number, deadlineMs: number): Promise<Position> {
   const read = client.readStream(streamId, { fromRevision: BigInt(revision), direction: FORWARDS, maxCount: 1 });
   for await (const resolved of readWithin(read, deadlineMs, `read of ${streamId}@${revision}`)) {
-    if (resolved.event) return toRecorded(resolved.event).position;
+    if (resolved.event) return toStoredEvent(resolved.event).event.position;
   }
   throw new Error(`EventStoreDB did not return ${streamId}@${revision} just appended`);
 }

@@ -3,10 +3,12 @@ import type {
   AppendResult as EsdbAppendResult,
   AppendToStreamOptions,
   BinaryEventData,
+  DeleteResult,
   ReadAllOptions as EsdbReadAllOptions,
   ReadStreamOptions as EsdbReadStreamOptions,
   ResolvedEvent,
   SubscribeToAllOptions,
+  TombstoneStreamOptions,
 } from '@eventstore/db-client';
 
 /** A read of the client: events as they come; `cancel` ends the server call, `destroy` the iteration. */
@@ -33,6 +35,8 @@ export interface EsdbClient {
   readStream(streamName: string, options: EsdbReadStreamOptions): EsdbRead<ResolvedEvent>;
   readAll(options: EsdbReadAllOptions): EsdbRead<AllStreamResolvedEvent>;
   subscribeToAll(options: SubscribeToAllOptions): EsdbServerSubscription;
+  /** Hard-deletes a stream (a match's key stream, on erasure): never readable or writable again. */
+  tombstoneStream(streamName: string, options: TombstoneStreamOptions): Promise<DeleteResult>;
   dispose(): Promise<void>;
 }
 

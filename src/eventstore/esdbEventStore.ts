@@ -1,11 +1,16 @@
 import { connectEsdb, type EsdbConnection } from './esdbConnection.js';
 import { appendToEsdb } from './esdbAppend.js';
+import { createEsdbKeys, isSealedStream, type StreamKey } from './esdbKeys.js';
 import { createEsdbReads } from './esdbReads.js';
+import { AS_GIVEN, type EsdbProposal, toEventData } from './esdbRecords.js';
 import { subscribeToEsdbAll } from './esdbSubscription.js';
+import { createEsdbVersions } from './esdbVersions.js';
 import { invalidAppend } from './eventChecks.js';
-import type { AllSubscription, EventStore } from './eventStore.js';
-import type { DeltaOptions } from './storedVersions.js';
+import { AppendTooLargeError, type AllSubscription, type EventStore, type ExpectedRevision, type NewEvent } from './eventStore.js';
+import { seal, sealContext, SEAL_OVERHEAD } from './payloadCipher.js';
+import { DEFAULT_DELTA_OPTIONS, type DeltaOptions, MIN_VERSION_BYTES, type StoredData } from './storedVersions.js';
 import { namedWithPrefix, SERVICE_STREAM_PREFIXES } from './streamPrefixes.js';
+import { createVersionCache } from './versionCache.js';
 
 export interface EsdbLogger {
   info(obj: object, msg: string): void;
@@ -32,6 +37,8 @@ export interface EsdbEventStoreOptions {
   logger?: EsdbLogger;
   /** How versions are stored (./storedVersions.ts). */
   deltas?: DeltaOptions;
+  /** How long a match stream's key, once read, is used before it is read again (another process's erasure is seen after at most this). */
+  keyRecheckMs?: number;
 }
 
 /**
@@ -47,6 +54,9 @@ export interface EsdbEventStoreOptions {
  * metadata + twice the event type's length per event); such appends are refused here before
  * anything is sent, with AppendTooLargeError. Single events have no limit of their own below
  * the log's record size (16 MiB) unless the server sets MaxAppendEventSize.
+ * Storage: versions are stored as SQLite stores them (deltas against the stream's previous
+ * version, keyframes every K; ./esdbVersions.ts), and the data of match streams is sealed with
+ * the match's own key (./esdbKeys.ts), which erasePayloads deletes. Reads give whole data.
  */
 export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions = {}): EventStore {
   return createEsdbEventStore(connectEsdb(url), options);
@@ -61,8 +71,56 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
   const retry = { retryDelayMs: options.retryDelayMs ?? 200, maxRetryDelayMs: options.maxRetryDelayMs ?? 10_000 };
   const caughtUpProbeMs = options.caughtUpProbeMs ?? 1000;
   const reads = createEsdbReads(client, namedWithPrefix(prefixes), deadlineMs);
+  const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
+  const keys = createEsdbKeys(client, calls, { recheckMs: options.keyRecheckMs ?? 60_000, maxKeys: 10_000 });
+  const versions = createEsdbVersions({ readStored: reads.readStored, keys, versions: createVersionCache(deltas.cacheBytes), keyframeInterval: deltas.keyframeInterval });
+  const decode = versions.decode;
   const subscriptions = new Set<AllSubscription>();
   let closed = false;
+
+  /** The stored form of the events, sealed when `key` is one; with a key erased, in the clear and marked so. */
+  function proposals(events: readonly NewEvent[], stored: StoredData[], streamId: string, key: StreamKey | 'unsealed'): EsdbProposal[] {
+    return events.map((event, i) => {
+      const { data, encoding, baseRevision } = stored[i]!;
+      const plain = typeof data === 'string' ? Buffer.from(data) : data;
+      const storage = { ...AS_GIVEN, encoding, baseRevision };
+      const common = { id: event.id, type: event.type, metadata: event.metadata };
+      if (key === 'unsealed' || key.state === 'none') return { ...common, bytes: plain, storage };
+      if (key.state === 'erased') return { ...common, bytes: plain, storage: { ...storage, afterErasure: true } };
+      return { ...common, bytes: seal(key.key, sealContext(streamId, event.id), plain), storage: { ...storage, sealed: true } };
+    });
+  }
+
+  /**
+   * Encodes against the stream's newest version at the expected revision, refuses what would
+   * exceed MaxAppendSize before a key is made, seals, appends; the stream's end is then known.
+   */
+  async function append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) {
+    const sealed = isSealedStream(streamId);
+    const isNew = expectedRevision === 'no_stream';
+    const knownKey: StreamKey = sealed && !isNew ? await keys.read(streamId) : { state: 'none' };
+    const hasVersion = events.some((event) => event.data.length >= MIN_VERSION_BYTES);
+    const firstRevision = expectedRevision === 'any' ? null : isNew ? 0 : expectedRevision + 1;
+    const tip = typeof expectedRevision === 'number' && hasVersion ? await versions.tipAt(streamId, expectedRevision, knownKey) : null;
+    const encoded = versions.encode(events, firstRevision, tip);
+    const { bytes } = toEventData(proposals(events, encoded.stored, streamId, 'unsealed'));
+    // Sealing adds its nonce and tag to the data, and `,"stored":{"cipher":"aes-256-gcm"}` at most to the metadata.
+    const upperBound = bytes + (sealed ? events.length * (SEAL_OVERHEAD + 34) : 0);
+    if (upperBound > maxAppendBytes) throw new AppendTooLargeError(streamId, upperBound, maxAppendBytes);
+    const key = sealed ? (knownKey.state === 'none' ? await keys.forWrite(streamId, isNew) : knownKey) : 'unsealed';
+    try {
+      const result = await appendToEsdb(client, { streamId, events: proposals(events, encoded.stored, streamId, key), expectedRevision, maxAppendBytes }, calls);
+      // The stream's end is known only when the server put the events where they were encoded for.
+      const asEncoded = firstRevision !== null && result.nextExpectedRevision === firstRevision + events.length - 1;
+      if (!asEncoded) versions.forgetTip(streamId);
+      else if (hasVersion || firstRevision === 0) versions.appended(streamId, result.nextExpectedRevision, encoded.tip);
+      else versions.carryTip(streamId, firstRevision - 1, result.nextExpectedRevision);
+      return result;
+    } catch (error) {
+      versions.forgetTip(streamId);
+      throw error;
+    }
+  }
 
   return {
     positionUnit: 'byte',
@@ -71,13 +129,25 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
       if (closed) throw new Error('event store is closed');
       const invalid = invalidAppend(streamId, events);
       if (invalid) throw invalid;
-      return appendToEsdb(client, { streamId, events, expectedRevision, maxAppendBytes }, calls);
+      return append(streamId, events, expectedRevision);
     },
 
-    ...reads,
+    readStream: (streamId, options) => reads.readStream(versions, streamId, options),
+    readAll: (options) => reads.readAll(versions, options),
+    headPosition: reads.headPosition,
+
+    async erasePayloads(streamId) {
+      if (!isSealedStream(streamId)) throw new Error(`only match streams are sealed, so only they can be erased on EventStoreDB (${streamId})`);
+      await keys.erase(streamId);
+      versions.forgetStream(streamId);
+      const clear = (await reads.readStored(streamId)).filter(({ storage }) => !storage.sealed && !storage.afterErasure);
+      if (clear.length > 0) {
+        options.logger?.error({ streamId, events: clear.length }, 'erased match has events stored in the clear before sealing: reads hide them, but their bytes stay in EventStoreDB (docs/operations.md)');
+      }
+    },
 
     subscribeToAll({ after, batchSize = 100 }) {
-      const deps = { client, prefixes, headPosition: reads.headPosition, retry, caughtUpProbeMs, logger: options.logger, onClose: () => subscriptions.delete(subscription) };
+      const deps = { client, prefixes, headPosition: reads.headPosition, decode, retry, caughtUpProbeMs, logger: options.logger, onClose: () => subscriptions.delete(subscription) };
       const subscription = subscribeToEsdbAll(deps, { after, batchSize });
       // One asked for after the store closed ends at once, as the store's own would have.
       if (closed) void subscription.close();
@@ -89,6 +159,8 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
       if (closed) return;
       closed = true;
       await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+      versions.clear();
+      keys.clear();
       await client.dispose();
     },
   };

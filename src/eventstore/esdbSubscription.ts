@@ -1,7 +1,7 @@
 import { type AllStreamResolvedEvent, START, streamNameFilter } from '@eventstore/db-client';
 import { wakeableSleep } from '../platform/wakeableSleep.js';
 import type { EsdbClient, EsdbServerSubscription } from './esdbClient.js';
-import { esdbPosition, toRecorded } from './esdbRecords.js';
+import { esdbPosition, type EsdbStoredEvent, toStoredEvent } from './esdbRecords.js';
 import {
   initialSubscriptionState,
   isNewEvent,
@@ -23,6 +23,8 @@ export interface EsdbSubscriptionDeps {
   /** The service's stream-name prefixes: the server filters by them, and so does the reader. */
   prefixes: string[];
   headPosition: () => Promise<Position | null>;
+  /** Whole data of events as stored (./esdbVersions.ts); throws only for a failure worth resubscribing. */
+  decode: (events: readonly EsdbStoredEvent[]) => Promise<{ events: RecordedEvent[]; unreadable: UnreadableEventError | null }>;
   retry: RetryDelays;
   /** How long without events before a subscription that has not caught up looks at the head itself. */
   caughtUpProbeMs: number;
@@ -73,25 +75,31 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
   }
 
   /**
-   * Up to `batchSize` of the service's events the server has buffered, leaving out repeats;
-   * reading stops at an event that cannot be read, given as `unreadable`.
+   * Up to `batchSize` of the service's events the server has buffered, as stored, leaving out
+   * repeats; reading stops at an event that cannot be read, given as `unreadable`.
    */
-  function readBatch(subscription: EsdbServerSubscription): { batch: RecordedEvent[]; unreadable: UnreadableEventError | null } {
-    const batch: RecordedEvent[] = [];
+  function readBatch(subscription: EsdbServerSubscription): { batch: EsdbStoredEvent[]; unreadable: UnreadableEventError | null } {
+    const batch: EsdbStoredEvent[] = [];
     while (batch.length < batchSize) {
       const resolved: AllStreamResolvedEvent | null = subscription.read();
       if (resolved === null) break;
       if (!resolved.event || !ours(resolved.event.streamId)) continue;
-      let recorded: RecordedEvent;
+      let stored: EsdbStoredEvent;
       try {
-        recorded = toRecorded(resolved.event);
+        stored = toStoredEvent(resolved.event);
       } catch (error) {
         if (error instanceof UnreadableEventError) return { batch, unreadable: error };
         throw error;
       }
-      if (isNewEvent(state, recorded.position)) batch.push(recorded);
+      if (isNewEvent(state, stored.event.position)) batch.push(stored);
     }
     return { batch, unreadable: null };
+  }
+
+  /** The batch whole, up to its first event that cannot be read (then `unreadable`). */
+  async function decodeBatch({ batch, unreadable }: ReturnType<typeof readBatch>): Promise<{ batch: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
+    const decoded = await deps.decode(batch);
+    return { batch: decoded.events, unreadable: decoded.unreadable ?? unreadable };
   }
 
   async function* items(): AsyncGenerator<SubscriptionItem> {
@@ -112,13 +120,19 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
         }
         const subscription = server;
         if (subscription === null) throw new Error('EventStoreDB subscription has no server subscription open');
-        let read: ReturnType<typeof readBatch>;
+        let read: Awaited<ReturnType<typeof decodeBatch>>;
         try {
-          read = readBatch(subscription);
+          const stored = readBatch(subscription);
+          // Decoding may read the log (a delta's base back to its keyframe, a stream's key): a
+          // failure there resubscribes from the last event delivered, which reads the batch again.
+          read = stored.batch.length === 0 ? { batch: [], unreadable: stored.unreadable } : await decodeBatch(stored);
         } catch (error) {
           dispatch({ type: 'dropped', cause: error });
           continue;
         }
+        // Dropped or closed while decoding: the batch is read again after resubscribing, or not wanted.
+        const after = current().kind;
+        if (after === 'connecting' || after === 'closed') continue;
         const { batch, unreadable } = read;
         const last = batch.at(-1);
         if (last) {

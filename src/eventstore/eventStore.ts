@@ -45,7 +45,15 @@ export interface RecordedEvent extends NewEvent {
   position: Position;
   /** ISO-8601 time the store recorded the event. */
   recordedAt: string;
+  /**
+   * Present (true) only on an event whose data was erased (EventStore.erasePayloads): its
+   * `data` is then ERASED_DATA; id, type, revision, position, time and metadata are as stored.
+   */
+  erased?: true;
 }
+
+/** The data a read gives for an event whose data was erased: JSON, never any event type's data. */
+export const ERASED_DATA = '{"erased":true}';
 
 export interface AppendResult {
   /** Revision of the last event appended: pass it as the next expected revision. */
@@ -105,6 +113,15 @@ export interface EventStore {
    * delivered: never skipped, never retried silently.
    */
   subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
+  /**
+   * Every stored payload byte of this stream becomes unreadable for good; event envelopes and
+   * metadata stay. Every event of the stream appended before it resolves is then read (by every
+   * read and subscription) with `erased: true` and data ERASED_DATA; events appended after it
+   * are stored and read as usual (a record of the erasure). Idempotent. On EventStoreDB the
+   * bytes are destroyed by deleting the stream's key; they leave the disk at the operator's
+   * next scavenge (docs/operations.md).
+   */
+  erasePayloads(streamId: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -130,6 +130,11 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       });
     },
 
+    // The transparency-log branch (issue 35) erases on SQLite; until it merges, refused.
+    async erasePayloads(streamId) {
+      throw new Error(`erasing ${streamId}: not available on the SQLite event store yet`);
+    },
+
     async close() {
       if (closed) return;
       appends.close();

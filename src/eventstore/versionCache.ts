@@ -36,6 +36,15 @@ export function createVersionCache(maxBytes: number) {
       }
     },
 
+    /** Lets go of every version of a stream (its data was erased). */
+    forget(streamId: string) {
+      for (const [k, value] of entries) {
+        if (k.slice(k.indexOf('\u0000') + 1) !== streamId) continue;
+        entries.delete(k);
+        held -= value.length;
+      }
+    },
+
     get heldBytes() {
       return held;
     },

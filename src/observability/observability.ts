@@ -44,6 +44,7 @@ export function observeEventStore(store: EventStore, { metrics, tracing }: Obser
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
     subscribeToAll: (options) => store.subscribeToAll(options),
+    erasePayloads: (streamId) => store.erasePayloads(streamId),
     close: () => store.close(),
   };
 }

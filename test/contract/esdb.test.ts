@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { openEsdbEventStore } from '../../src/eventstore/esdbEventStore.js';
-import { AppendTooLargeError } from '../../src/eventstore/eventStore.js';
+import { AppendTooLargeError, ERASED_DATA } from '../../src/eventstore/eventStore.js';
 import { SERVICE_STREAM_PREFIXES } from '../../src/eventstore/streamPrefixes.js';
 import { eventStoreContract } from './eventStoreContract.js';
 
@@ -29,5 +29,18 @@ if (!url) {
     const event = () => ({ id: randomUUID(), type: 'Big', data: big, metadata: { schemaVersion: 1 } });
     await t.rejects(store.appendToStream(stream, [event(), event()], 'no_stream'), AppendTooLargeError);
     t.same(await store.readStream(stream), [], 'nothing of it was written');
+  });
+
+  t.test('esdb: a match is sealed with its own key, and erasing it tombstones the key: every version reads erased, in a new process too', async (t) => {
+    const store = openEsdbEventStore(url, { deltas: { keyframeInterval: 4, cacheBytes: 1024 * 1024 } });
+    t.teardown(() => store.close());
+    const stream = `match-contract${randomUUID().slice(0, 8)}`;
+    const versions = Array.from({ length: 9 }, (_, i) => ({ id: randomUUID(), type: 'MatchReplaced', data: JSON.stringify({ i, name: 'Zoë', text: 'x'.repeat(2000 + i) }), metadata: { schemaVersion: 1 } }));
+    for (const [i, event] of versions.entries()) await store.appendToStream(stream, [event], i === 0 ? 'no_stream' : i - 1);
+    t.same((await store.readStream(stream)).map((event) => event.data), versions.map((event) => event.data), 'byte for byte before');
+    await store.erasePayloads(stream);
+    const fresh = openEsdbEventStore(url);
+    t.teardown(() => fresh.close());
+    t.ok((await fresh.readStream(stream)).every((event) => event.erased === true && event.data === ERASED_DATA), 'erased after');
   });
 }
