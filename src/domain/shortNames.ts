@@ -55,17 +55,18 @@ export function shortNames(names: readonly (string | null)[], preferred: readonl
 const GENERIC = new Set(['fc', 'sc', 'vc', 'bc', 'ac', 'afc', 'cf', 'sv', 'tsv', 'vfb', 'vfl', 'tv', 'club', 'the', 'de', 'real', 'sporting', 'athletic', 'volleyball', 'basketball', 'community', 'city', 'united', 'u18', 'u16', 'u14']);
 
 /**
- * A short name for a team that has none in its payload, for narrow columns: the team's first
- * distinctive word when it is short and differs from the other team's ("Hillcrest"), else the
- * initials of its words ("HCVC"); a short name stays as it is.
+ * A short name for a team that has none in its payload, for narrow columns (at most 10
+ * characters): the team's first distinctive word when it fits and differs from the other
+ * team's ("Hillcrest"), else the initials of three words or more ("SEF"), else the first three
+ * letters as a tricode ("STO"); a name that fits stays as it is.
  */
-export function teamShortName(name: string, otherName: string | null, max = 12): string {
-  if (name.length <= max) return name;
+export function teamShortName(name: string, otherName: string | null, max = 10): string {
+  if ([...name].length <= max) return name;
   const words = name.split(/\s+/).filter((w) => w !== '');
   const distinctive = words.filter((w) => !GENERIC.has(w.toLowerCase()) && !/^\d/.test(w));
   const firstWord = distinctive[0] ?? words[0] ?? name;
   const otherFirst = otherName === null ? null : (otherName.split(/\s+/).find((w) => !GENERIC.has(w.toLowerCase())) ?? null);
   if ([...firstWord].length <= max && firstWord !== otherFirst) return firstWord;
-  const initials = words.map((w) => [...w][0]!.toLocaleUpperCase()).join('');
-  return initials.length >= 2 ? initials.slice(0, 5) : [...firstWord].slice(0, 3).join('').toLocaleUpperCase();
+  if (words.length >= 3) return words.map((w) => [...w][0]!.toLocaleUpperCase()).join('').slice(0, 5);
+  return [...firstWord].slice(0, 3).join('').toLocaleUpperCase();
 }

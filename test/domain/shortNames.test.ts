@@ -20,6 +20,7 @@ t.test('short forms stay unique: two that would read alike keep their whole name
 t.test('team short names: the first distinctive word, else initials; never cut inside a word', async (t) => {
   t.equal(teamShortName('Hillcrest Community Volleyball Club', 'Stonebridge Lynx'), 'Hillcrest');
   t.equal(teamShortName('FC Internationale Milano', null), 'FIM', 'a first word too long for a narrow column gives initials');
+  t.equal(teamShortName('Stonebridge Owls', null), 'STO', 'or, with two words, a tricode');
   t.equal(teamShortName('Lakeside VC', null), 'Lakeside VC', 'a short name stays');
   t.equal(teamShortName('Riverside Rockets Basketball', 'Riverside Ravens Basketball'), 'RRB', 'not the same first word as the other side');
 });
