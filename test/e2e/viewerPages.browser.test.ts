@@ -10,7 +10,7 @@ import { json, startTestApp } from '../helpers/testApp.js';
 const localFixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
 const upload = async (base: string, id: string, body: object, method: 'POST' | 'PUT' = 'POST') => {
-  const res = await fetch(`${base}/api/matches${method === 'PUT' ? `/${id}` : ''}`, { method, headers: json, body: JSON.stringify(method === 'POST' ? { id, ...body } : body) });
+  const res = await fetch(`${base}/api/matches${method === 'PUT' ? `/${id}` : ''}`, { method, headers: json, body: JSON.stringify(method === 'POST' ? { ...body, id } : body) });
   await res.text();
   return res.status;
 };
@@ -124,7 +124,7 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     t.match(snippet, /<iframe [^>]*width="360" height="(\d+)"[^>]*><\/iframe>\s*<script src="[^"]+\/assets\/embed\.js" async><\/script>/, 'the snippet: a frame and its sizing script');
     const frameHeight = Number(/height="(\d+)"/.exec(snippet)?.[1]);
     const host = createServer((request, response) => {
-      const withScript = request.url !== '/bare';
+      const withScript = !(request.url ?? '').startsWith('/bare');
       const id = new URL(request.url ?? '/', 'http://host').searchParams.get('id') ?? 'vb-history';
       const code = snippet.replace(/\/match\/[^/]+\/embed/, `/match/${id}/embed`);
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -137,15 +137,16 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
 
     const context = await browser.newContext({ viewport: { width: 400, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${hostUrl}/bare`);
-    const frame = page.frameLocator('iframe');
-    await frame.locator('.board').waitFor();
-    const widget = page.frames().find((f) => f.url().includes('/embed'))!;
-    const content = (await widget.evaluate('Math.ceil(Math.max(document.body.scrollHeight, document.documentElement.getBoundingClientRect().height))')) as number;
-    t.ok(content <= frameHeight, `without the script, the widget (${content} px) fits the snippet's ${frameHeight} px frame`);
-    t.ok(await frame.getByRole('link', { name: /Full match/ }).isVisible(), 'the "Full match" link is there');
+    const longNames = { ...vb, status: 'in_progress', sets: [[25, 20], [19, 25], [25, 23], [22, 25], [15, 13]], homeTeam: { name: 'Hillcrest Community Volleyball Club Ladies', setsWon: 3 }, awayTeam: { name: 'Stonebridge Municipal Sports Association', setsWon: 2 } };
+    t.equal(await upload(base, 'vb-long', longNames), 201);
+    for (const id of ['vb-history', 'vb-long', 'fb-long']) {
+      await page.goto(`${hostUrl}/bare?id=${id}`);
+      await page.frameLocator('iframe').locator('.board').waitFor();
+      const bare = page.frames().find((f) => f.url().includes('/embed'))!;
+      const content = (await bare.evaluate('Math.ceil(Math.max(document.body.scrollHeight, document.documentElement.getBoundingClientRect().height))')) as number;
+      t.ok(content <= frameHeight, `${id} without the script: the widget (${content} px) fits the snippet's ${frameHeight} px frame`);
+      t.ok(await page.frameLocator('iframe').getByRole('link', { name: /Full match/ }).isVisible(), `${id}: the "Full match" link is there`);
 
-    for (const id of ['vb-history', 'fb-long']) {
       await page.goto(`${hostUrl}/?id=${id}`);
       await page.frameLocator('iframe').locator('.board').waitFor();
       const inner = page.frames().find((f) => f.url().includes('/embed'))!;
@@ -156,7 +157,7 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
       t.ok(frameBox !== null && Math.abs(frameBox.height - scrollHeight) <= 1, `${id}: the script sized the frame to the widget (${frameBox?.height} px for ${scrollHeight} px)`);
       const link = await inner.getByRole('link', { name: /Full match/ }).boundingBox();
       t.ok(link !== null && frameBox !== null && link.y + link.height <= frameBox.y + frameBox.height, `${id}: the "Full match" link is inside the frame`);
-      await page.screenshot({ path: `${shots}/embed-${id === 'fb-long' ? 'football' : 'volleyball'}-360.png`, clip: { x: 0, y: 0, width: 400, height: Math.min(900, (frameBox?.y ?? 0) + (frameBox?.height ?? 0) + 8) } });
+      await page.screenshot({ path: `${shots}/embed-${id}-360.png`, clip: { x: 0, y: 0, width: 400, height: Math.min(900, (frameBox?.y ?? 0) + (frameBox?.height ?? 0) + 8) } });
     }
     await context.close();
     await checkAccessibility(t, browser, `${base}/match/fb-long/embed`, 'football embed');

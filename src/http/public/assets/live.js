@@ -169,6 +169,7 @@
     function connect() {
       source = new EventSource(bar.getAttribute('data-live'));
       source.addEventListener('open', function () {
+        bar.setAttribute('data-connected', 'true');
         failures = 0;
         pauses = 0;
         reload.hidden = true;
@@ -181,6 +182,7 @@
         if (wanted > revision) swap();
       });
       source.addEventListener('error', function () {
+        bar.removeAttribute('data-connected');
         failures += 1;
         reload.hidden = false;
         if (source.readyState !== EventSource.CLOSED && failures < 4) {

@@ -74,7 +74,9 @@ export function scoreboard(view: MatchPageView): SafeHtml {
   const team = (t: TeamSummary, side: 'home' | 'away', fallback: string) => {
     const name = teamName(t.name, fallback);
     const short = side === 'home' ? homeShort(s) : awayShort(s);
-    return html`<div class="team ${side}"><span class="name">${name}</span>${short !== name ? html`<span class="short" aria-hidden="true">${clip(short, SHORT_SHOWN)}</span>` : ''}</div>`;
+    const shown = clip(short, SHORT_SHOWN);
+    // --chars lets the short name shrink to fit its column on a phone, never overflowing it.
+    return html`<div class="team ${side}"><span class="name">${name}</span>${short !== name ? html`<span class="short" aria-hidden="true" style="--chars: ${Math.max([...shown].length, 4)}">${shown}</span>` : ''}</div>`;
   };
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
   const when = s.startedAt ? timeTag(s.startedAt) : '';
@@ -507,7 +509,8 @@ export const MATCH_STYLE = new SafeHtml(`
   .line-score .team-cell { max-width: 7rem; }
   .line-score .dot { margin-right: .2rem; }
   .board .team:has(.short) .name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-  .board .team .short { display: block; font-size: 1.2rem; overflow-wrap: normal; }
+  .board .team { container-type: inline-size; }
+  .board .team .short { display: block; font-size: min(1.2rem, calc(100cqi / (var(--chars, 6) * .68))); overflow-wrap: normal; white-space: nowrap; }
   .goals { font-size: .8rem; }
 }
 .line-score { width: auto; min-width: 100%; }
@@ -535,7 +538,7 @@ h3 { margin: 1.25rem 0 .35rem; font-size: 1.02rem; }
 @media (max-width: 640px) {
   .player-stats .name.full { display: none; }
   .player-stats .name.short { display: inline; }
-  .player-stats tbody .player { white-space: normal; min-width: 8rem; max-width: 10.5rem; overflow-wrap: break-word; }
+  .player-stats tbody .player { white-space: normal; min-width: 9.5rem; max-width: 11.5rem; font-size: .92rem; overflow-wrap: break-word; }
 }
 .player-stats thead .player, .player-stats tfoot .player { background: var(--bg); }
 .player-stats .no { display: inline-block; min-width: 1.6rem; color: var(--muted); font-variant-numeric: tabular-nums; }

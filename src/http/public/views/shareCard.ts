@@ -25,7 +25,7 @@ export function shareCardSvg(s: MatchSummary, status: ShownStatus | null): strin
     return html`<text x="60" y="${y}" font-size="${fitting(shown, 860, 64)}" font-weight="700" fill="${colour}">${shown}</text><text x="${CARD_WIDTH - 60}" y="${y + 10}" text-anchor="end" font-size="110" font-weight="800" fill="#111827">${score(n)}</text>`;
   };
   const meta = [status === null ? null : SHOWN_STATUS_WORDS[status], s.competition, s.category].filter((x): x is string => x !== null).join(' · ');
-  const lines = s.lines.length > 0 && s.lines.length <= 7 ? s.lines.map((l) => `${l.label.replace(/^Set /, 'S')} ${score(l.home)}–${score(l.away)}`).join('   ') : '';
+  const lines = s.lines.length > 0 && s.lines.length <= 7 ? s.lines.map((l) => `${l.label.replace(/^Set /, 'S')} ${score(l.home)}–${score(l.away)}`).join(' · ') : '';
   return html`<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">
 <rect width="100%" height="100%" fill="#ffffff"/>
 <rect width="100%" height="16" fill="#0f766e"/>
@@ -39,10 +39,12 @@ ${row(s.away.name ?? 'Away', s.away.score, 420, '#b4490b')}
 }
 
 /**
- * The card as PNG. resvg (Rust, through napi) is loaded on the first card, not at start; the
- * system's fonts are read once and kept.
+ * The card as PNG, drawn by resvg (Rust, through napi) on libuv's thread pool, not the event
+ * loop (about 20 ms for a card, most of it reading the system's fonts). Loaded on the first
+ * card, not at start.
  */
 export async function shareCardPng(svg: string): Promise<Buffer> {
-  const { Resvg } = await import('@resvg/resvg-js');
-  return new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' }, fitTo: { mode: 'original' } }).render().asPng();
+  const { renderAsync } = await import('@resvg/resvg-js');
+  const image = await renderAsync(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' }, fitTo: { mode: 'original' } });
+  return image.asPng();
 }
