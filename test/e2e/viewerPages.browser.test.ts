@@ -185,7 +185,10 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
 
     const phone = await open(browser, `${base}/match/fb-long`, 360);
     t.ok((await pageWidth(phone)) <= 360, 'no sideways scroll at 360 px');
-    const shorts = (await phone.locator('.player-stats tbody th.player .name:visible').allInnerTexts()).map((n) => n.trim());
+    t.same(await phone.locator('.board .team .short').allInnerTexts(), ['SEF', 'BMG'], 'short names on the scoreboard: the payload’s, else initials');
+    const overflowing = (await phone.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
+    t.same(overflowing, [], 'no team name overflows or is cut on the scoreboard and line score');
+    const shorts = (await phone.locator('.player-stats tbody th.player .name:visible').allInnerTexts()).map((n) => n.trim().replaceAll('\u00a0', ' '));
     t.ok(shorts.includes('A.-K. Papadopoulou-Schmidt'), 'initials for given names');
     t.ok(shorts.includes('L. Haraldsdóttir') && shorts.includes('L. Haraldsdottir-Berg'), 'two Leas stay two names');
     t.equal(new Set(shorts).size, shorts.length, 'every shown name differs');
@@ -212,6 +215,16 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     t.equal(await nba.locator('figure.chart').count(), 1, 'one whole-game lead tracker');
     t.same(await brokenWords(nba), [], 'no word of the play-by-play broken across lines at 360 px');
     await nba.context().close();
+
+    // A generated basketball match: three-digit scores beside long names, its play-by-play at 360 px.
+    t.equal(await upload(base, 'bb-gen', fixture({ sport: 'basketball', seed: 11 })), 201);
+    const bb = await open(browser, `${base}/match/bb-gen`, 360);
+    const overflowing = (await bb.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
+    t.same(overflowing, [], 'no team name overflows beside a three-digit score');
+    t.equal(await bb.locator('figure.chart').count(), 1, 'one lead tracker, not a chart per quarter');
+    t.same(await brokenWords(bb), [], 'no word of its play-by-play broken across lines');
+    await bb.context().close();
+    await checkAccessibility(t, browser, `${base}/match/bb-gen`, 'basketball match');
     await checkAccessibility(t, browser, `${base}/match/nba-pbp`, 'NBA play-by-play');
     await shoot(t, browser, `${base}/match/nba-pbp`, 'match-basketball-pbp', shots);
   });
@@ -229,5 +242,12 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     t.same([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630], 'the size og:image:width and height say');
     const again = await fetch(`${base}/match/fb-long/card.png`, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
     t.equal(again.status, 304, 'kept per revision: the same card again');
+    const old = await fetch(`${base}/match/vb-history/card.png?revision=1`);
+    const latest = await fetch(`${base}/match/vb-history/card.png`);
+    t.same([old.status, latest.status], [200, 200]);
+    t.not(old.headers.get('etag'), latest.headers.get('etag'), 'an old revision has its own card (its score, "In play then")');
+    await Promise.all([old.arrayBuffer(), latest.arrayBuffer()]);
+    t.equal((await fetch(`${base}/match/vb-history/card.png?revision=x`)).status, 400, 'a malformed revision');
+    t.equal((await fetch(`${base}/match/nope/card.png`)).status, 404);
   });
 });

@@ -183,18 +183,32 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
   });
 
-  // The link preview image (og:image): the current version as a PNG card, made once per revision and kept with the pages.
-  app.get<{ Params: { id: string } }>('/match/:id/card.png', { schema: { hide: true } }, async (request, reply) => {
+  /** A card as a kept PNG body, drawn once per key. */
+  const cardBody = (request: FastifyRequest, key: string, draw: () => Promise<{ payloadText: string; quiet: boolean; old: boolean }>) =>
+    cachedBody(request, cache, key, async () => {
+      const { payloadText, quiet, old } = await draw();
+      const summary = summarizeMatch(JSON.parse(payloadText));
+      const png = await shareCardPng(shareCardSvg(summary, shownStatus(summary.status, { quiet, old })));
+      return { ...renderedBody('', 'image/png'), bytes: png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"` };
+    });
+
+  // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one) as a PNG card, made once per revision and kept with the pages.
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/card.png', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
     const doc = isMatchId(id) ? await currentPublicView(id) : null;
     if (doc === null) throw noMatch(id);
-    const quiet = isQuiet(doc.updatedAt, Date.now());
-    const body = await cachedBody(request, cache, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => {
-      const summary = summarizeMatch(JSON.parse(await readPublicPayload(eventStore, doc)));
-      const png = await shareCardPng(shareCardSvg(summary, shownStatus(summary.status, { quiet, old: false })));
-      return { ...renderedBody('', 'image/png'), bytes: png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"` };
-    });
-    // Previews fetch the card once; the page names it with its revision, so a later one is a new address.
+    const given = request.query.revision;
+    const asked = given === undefined ? doc.revision : revisionParam(given);
+    if (asked === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${(given ?? '').slice(0, 40)}"`);
+    let body: RenderedBody;
+    if (asked === doc.revision) {
+      const quiet = isQuiet(doc.updatedAt, Date.now());
+      body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => ({ payloadText: await readPublicPayload(eventStore, doc), quiet, old: false }));
+    } else {
+      const old = await readMatchAt(eventStore, id, asked);
+      body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({ payloadText: old.version.content.payloadText, quiet: false, old: true }));
+    }
+    // Previews fetch the card once; each page names its revision's card, so a later version is a new address.
     reply.header('cache-control', 'public, max-age=300').header('content-security-policy', "default-src 'none'");
     return sendRendered(request, reply, body, false);
   });

@@ -142,7 +142,8 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
     html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${side === 'home' ? homeShort(s) : awayShort(s)}</th>${lines.map(
       (l) => html`<td class="num${won(l, side) ? ' won' : ''}${l.label === s.current ? ' current' : ''}">${scoreText(l[side])}</td>`,
     )}<td class="num total">${isSets ? scoreText(t.score) : t.score ?? total(side)}</td></tr>`;
-  return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${isSets ? 'set' : 'period'}</h2>
+  const phase = isSets ? 'set' : sportOf(s.sport) === 'football' ? 'half' : 'period';
+  return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${phase}</h2>
 <div class="scroll fit"><table class="line-score">
 <thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map(head)}<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
 <tbody>
@@ -204,7 +205,8 @@ function lineUp(sport: string | null, players: PlayerLine[]): { starters: Player
 
 /** The name cell's text: the whole name, and on narrow screens its initialled form ("A.-K. Papadopoulou-Schmidt") when that differs. */
 function nameCell(full: string, short: string | null): SafeHtml {
-  return short === null || short === full ? html`<span class="name">${full}</span>` : html`<span class="name full">${full}</span><span class="name short">${short}</span>`;
+  // An initial stays with the family name ("I. Sigurðardóttir-" then "Þórsdóttir", not "I." alone on a line).
+  return short === null || short === full ? html`<span class="name">${full}</span>` : html`<span class="name full">${full}</span><span class="name short">${short.replace(/\. /g, '.\u00a0')}</span>`;
 }
 
 function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: ReadonlyMap<string, number>): SafeHtml {
@@ -376,8 +378,9 @@ function unrecognised(view: MatchPageView): SafeHtml {
 const baseOf = (publicUrl: string) => publicUrl.slice(0, publicUrl.lastIndexOf('/match/'));
 
 /**
- * Height of the embed snippet's frame: the widget at 360 px wide with two-line team names, five
- * sets and the live bar is about 380 px; the snippet's script then sizes it to the widget exactly.
+ * Height of the embed snippet's frame: at 360 px wide the widget is 342 px with five sets and
+ * long team names, 378 px for a football match with its scorers and cards
+ * (test/e2e/viewerPages.browser.test.ts); the snippet's script then sizes it to the widget exactly.
  */
 export const EMBED_HEIGHT = 400;
 
