@@ -188,7 +188,7 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     t.same(await phone.locator('.board .team .short').allInnerTexts(), ['SEF', 'BMG'], 'short names on the scoreboard: the payload’s, else initials');
     const overflowing = (await phone.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
     t.same(overflowing, [], 'no team name overflows or is cut on the scoreboard and line score');
-    const shorts = (await phone.locator('.player-stats tbody th.player .name:visible').allInnerTexts()).map((n) => n.trim().replaceAll('\u00a0', ' '));
+    const shorts = (await phone.locator('.player-stats tbody th.player .name:visible').allInnerTexts()).map((n) => n.trim().replaceAll('\u2011', '-'));
     t.ok(shorts.includes('A.-K. Papadopoulou-Schmidt'), 'initials for given names');
     t.ok(shorts.includes('L. Haraldsdóttir') && shorts.includes('L. Haraldsdottir-Berg'), 'two Leas stay two names');
     t.equal(new Set(shorts).size, shorts.length, 'every shown name differs');

@@ -205,8 +205,8 @@ function lineUp(sport: string | null, players: PlayerLine[]): { starters: Player
 
 /** The name cell's text: the whole name, and on narrow screens its initialled form ("A.-K. Papadopoulou-Schmidt") when that differs. */
 function nameCell(full: string, short: string | null): SafeHtml {
-  // An initial stays with the family name ("I. Sigurðardóttir-" then "Þórsdóttir", not "I." alone on a line).
-  return short === null || short === full ? html`<span class="name">${full}</span>` : html`<span class="name full">${full}</span><span class="name short">${short.replace(/\. /g, '.\u00a0')}</span>`;
+  // Initials never split at their hyphen ("A.-K."): a non-breaking hyphen (U+2011) joins them.
+  return short === null || short === full ? html`<span class="name">${full}</span>` : html`<span class="name full">${full}</span><span class="name short">${short.replace(/(?<=^|[\s-])(\p{L}\.)-(?=\p{L}\.)/gu, '$1\u2011')}</span>`;
 }
 
 function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: ReadonlyMap<string, number>): SafeHtml {
