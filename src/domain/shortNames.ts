@@ -55,12 +55,12 @@ export function shortNames(names: readonly (string | null)[], preferred: readonl
 const GENERIC = new Set(['fc', 'sc', 'vc', 'bc', 'ac', 'afc', 'cf', 'sv', 'tsv', 'vfb', 'vfl', 'tv', 'club', 'the', 'de', 'real', 'sporting', 'athletic', 'volleyball', 'basketball', 'community', 'city', 'united', 'u18', 'u16', 'u14']);
 
 /**
- * A short name for a team that has none in its payload, for narrow columns (at most 10
+ * A short name for a team that has none in its payload, for narrow columns (at most 12
  * characters): the team's first distinctive word when it fits and differs from the other
  * team's ("Hillcrest"), else the initials of three words or more ("SEF"), else the first three
  * letters as a tricode ("STO"); a name that fits stays as it is.
  */
-export function teamShortName(name: string, otherName: string | null, max = 10): string {
+export function teamShortName(name: string, otherName: string | null, max = 12): string {
   if ([...name].length <= max) return name;
   const words = name.split(/\s+/).filter((w) => w !== '');
   const distinctive = words.filter((w) => !GENERIC.has(w.toLowerCase()) && !/^\d/.test(w));

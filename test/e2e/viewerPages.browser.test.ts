@@ -157,6 +157,10 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
       t.ok(frameBox !== null && Math.abs(frameBox.height - scrollHeight) <= 1, `${id}: the script sized the frame to the widget (${frameBox?.height} px for ${scrollHeight} px)`);
       const link = await inner.getByRole('link', { name: /Full match/ }).boundingBox();
       t.ok(link !== null && frameBox !== null && link.y + link.height <= frameBox.y + frameBox.height, `${id}: the "Full match" link is inside the frame`);
+      if (id === 'vb-long') {
+        await page.frameLocator('iframe').locator('.livebar[data-connected]').waitFor({ timeout: 10_000 });
+        t.match(await page.frameLocator('iframe').locator('.live-state').innerText(), /^\s*Live: updates appear here/, 'a live match’s widget says live');
+      }
       await page.screenshot({ path: `${shots}/embed-${id}-360.png`, clip: { x: 0, y: 0, width: 400, height: Math.min(900, (frameBox?.y ?? 0) + (frameBox?.height ?? 0) + 8) } });
     }
     await context.close();

@@ -138,8 +138,14 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
     html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
   const won = (l: ScoreLine, side: 'home' | 'away') => l.home !== null && l.away !== null && (side === 'home' ? l.home > l.away : l.away > l.home);
   const lines = shownLines(s);
+  // Whole names from 640 px, the short ones on phones.
+  const teamCell = (side: 'home' | 'away', t: TeamSummary) => {
+    const full = teamName(t.name, side === 'home' ? 'Home' : 'Away');
+    const short = side === 'home' ? homeShort(s) : awayShort(s);
+    return short === full ? full : html`<span class="full">${full}</span><span class="short">${short}</span>`;
+  };
   const row = (side: 'home' | 'away', t: TeamSummary) =>
-    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${side === 'home' ? homeShort(s) : awayShort(s)}</th>${lines.map(
+    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${teamCell(side, t)}</th>${lines.map(
       (l) => html`<td class="num${won(l, side) ? ' won' : ''}${l.label === s.current ? ' current' : ''}">${scoreText(l[side])}</td>`,
     )}<td class="num total">${isSets ? scoreText(t.score) : t.score ?? total(side)}</td></tr>`;
   const phase = isSets ? 'set' : sportOf(s.sport) === 'football' ? 'half' : 'period';
@@ -509,7 +515,6 @@ export const MATCH_STYLE = new SafeHtml(`
   .board .score { font-size: 1.9rem; }
   .board .team { font-size: .85rem; }
   .line-score th, .line-score td { padding: .3rem .25rem; }
-  .line-score .team-cell { max-width: 7rem; }
   .line-score .dot { margin-right: .2rem; }
   .board .team:has(.short) .name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   .board .team { container-type: inline-size; }
@@ -518,7 +523,13 @@ export const MATCH_STYLE = new SafeHtml(`
 }
 .line-score { width: auto; min-width: 100%; }
 .line-score th, .line-score td { padding: .3rem .45rem; }
-.line-score .team-cell { max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.line-score .team-cell { max-width: 16rem; }
+.line-score .team-cell .short { display: none; }
+@media (max-width: 640px) {
+  .line-score .team-cell { max-width: none; white-space: nowrap; }
+  .line-score .team-cell .full { display: none; }
+  .line-score .team-cell .short { display: inline; }
+}
 .line-score td.won { font-weight: 700; }
 .line-score .current { background: var(--panel); box-shadow: inset 0 -3px 0 var(--live); }
 .line-score .total { font-weight: 800; border-left: 1px solid var(--line); }
@@ -558,7 +569,7 @@ details.more > summary { font-weight: 500; color: var(--link); }
 .pbp { table-layout: auto; }
 .pbp td { vertical-align: top; padding: .3rem .4rem; }
 .pbp .clock { width: 3.2rem; color: var(--muted); }
-.pbp .team-cell { white-space: nowrap; max-width: 6.5rem; overflow: hidden; text-overflow: ellipsis; }
+.pbp .team-cell { white-space: nowrap; }
 .pbp .what { overflow-wrap: break-word; }
 .pbp .who { display: block; font-size: .85rem; color: var(--muted); }
 .pbp .run { white-space: nowrap; font-weight: 600; width: 3.5rem; }
@@ -586,7 +597,6 @@ figure.chart text { fill: var(--muted); font-size: 10px; }
 .share-grid > div { flex: 1 1 14rem; min-width: 0; }
 @media (max-width: 420px) {
   .line-score th, .line-score td { padding: .3rem .25rem; }
-  .line-score .team-cell { max-width: 7rem; }
   .line-score .dot { margin-right: .2rem; }
 }
 .share a { overflow-wrap: anywhere; }
