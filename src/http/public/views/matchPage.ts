@@ -56,7 +56,7 @@ export function headline(id: string, s: MatchSummary): string {
 }
 
 /** A name short enough for a narrow column: the payload's own short name (a tricode), else the name's first distinctive word or initials. */
-const shortName = (t: TeamSummary, other: TeamSummary, fallback: string) => clip(t.short ?? (t.name === null ? fallback : teamShortName(t.name, other.name)), NAME_SHOWN);
+const shortName = (t: TeamSummary, other: TeamSummary, fallback: string) => clip(t.short ?? (t.name === null ? fallback : teamShortName(t.name, other.name)), SHORT_SHOWN);
 const homeShort = (s: MatchSummary) => shortName(s.home, s.away, 'Home');
 const awayShort = (s: MatchSummary) => shortName(s.away, s.home, 'Away');
 
@@ -523,10 +523,10 @@ export const MATCH_STYLE = new SafeHtml(`
 }
 .line-score { width: auto; min-width: 100%; }
 .line-score th, .line-score td { padding: .3rem .45rem; }
-.line-score .team-cell { max-width: 16rem; }
+.line-score .team-cell { max-width: 16rem; overflow-wrap: break-word; }
 .line-score .team-cell .short { display: none; }
 @media (max-width: 640px) {
-  .line-score .team-cell { max-width: none; white-space: nowrap; }
+  .line-score .team-cell { max-width: 8rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .line-score .team-cell .full { display: none; }
   .line-score .team-cell .short { display: inline; }
 }
@@ -569,7 +569,8 @@ details.more > summary { font-weight: 500; color: var(--link); }
 .pbp { table-layout: auto; }
 .pbp td { vertical-align: top; padding: .3rem .4rem; }
 .pbp .clock { width: 3.2rem; color: var(--muted); }
-.pbp .team-cell { white-space: nowrap; }
+/* Short names (12 characters at most when derived) fit; only a payload's own long short name is cut. */
+.pbp .team-cell { white-space: nowrap; max-width: 8rem; overflow: hidden; text-overflow: ellipsis; }
 .pbp .what { overflow-wrap: break-word; }
 .pbp .who { display: block; font-size: .85rem; color: var(--muted); }
 .pbp .run { white-space: nowrap; font-weight: 600; width: 3.5rem; }
