@@ -223,8 +223,8 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     // A generated basketball match: three-digit scores beside long names, its play-by-play at 360 px.
     t.equal(await upload(base, 'bb-gen', fixture({ sport: 'basketball', seed: 11 })), 201);
     const bb = await open(browser, `${base}/match/bb-gen`, 360);
-    const overflowing = (await bb.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
-    t.same(overflowing, [], 'no team name overflows beside a three-digit score');
+    const overflowing = (await bb.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell, details[open] .pbp .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
+    t.same(overflowing, [], 'no team name overflows or is cut: beside a three-digit score, in the line score, in the play-by-play');
     t.equal(await bb.locator('figure.chart').count(), 1, 'one lead tracker, not a chart per quarter');
     t.same(await brokenWords(bb), [], 'no word of its play-by-play broken across lines');
     await bb.context().close();

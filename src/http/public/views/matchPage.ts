@@ -267,6 +267,29 @@ function playerStats(view: MatchPageView): SafeHtml | string {
 ${groups.map((g) => playerTable(view, g.title, g.key, g.players, order))}</section>`;
 }
 
+const LONG_WORD = /(\S{25,})/;
+
+/**
+ * Text whose words over 24 characters (no real word of a play-by-play is that long) get a break
+ * opportunity every 12: the column keeps real words whole ("Rebound", never "Reboun|d") and a
+ * pasted run of characters still wraps instead of widening the table.
+ */
+function breakable(text: string): SafeHtml | string {
+  if (!LONG_WORD.test(text)) return text;
+  return new SafeHtml(
+    text
+      .split(LONG_WORD)
+      .map((part, i) => {
+        if (i % 2 === 0) return html`${part}`.value;
+        const chars = Array.from(part);
+        const pieces: string[] = [];
+        for (let at = 0; at < chars.length; at += 12) pieces.push(html`${chars.slice(at, at + 12).join('')}`.value);
+        return pieces.join('<wbr>');
+      })
+      .join(''),
+  );
+}
+
 /** How many of a phase's actions show before "show all". */
 const RECENT_ACTIONS = 15;
 
@@ -328,7 +351,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
     const teamClass = a.team === 'home' || a.team === 'away' ? a.team : '';
-    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${a.description}${who(a) ? html`<span class="who">${who(a)}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
+    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${breakable(a.description)}${who(a) ? html`<span class="who">${breakable(who(a))}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
   };
   // The action before a page's oldest, when it is of the same set, says whether that one scored.
   const before = page.start > 0 ? actions[page.start - 1] : undefined;
@@ -568,9 +591,13 @@ details.more { margin: .4rem 0; }
 details.more > summary { font-weight: 500; color: var(--link); }
 .pbp { table-layout: auto; }
 .pbp td { vertical-align: top; padding: .3rem .4rem; }
-.pbp .clock { width: 3.2rem; color: var(--muted); }
+.pbp .clock { width: 3.2rem; color: var(--muted); overflow-wrap: anywhere; }
 /* Short names (12 characters at most when derived) fit; only a payload's own long short name is cut. */
 .pbp .team-cell { white-space: nowrap; max-width: 8rem; overflow: hidden; text-overflow: ellipsis; }
+@media (max-width: 420px) {
+  .pbp td, .pbp th { padding: .3rem .25rem; }
+  .pbp .team-cell { max-width: 6.75rem; font-size: .9rem; }
+}
 .pbp .what { overflow-wrap: break-word; }
 .pbp .who { display: block; font-size: .85rem; color: var(--muted); }
 .pbp .run { white-space: nowrap; font-weight: 600; width: 3.5rem; }
