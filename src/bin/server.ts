@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { type App, buildApp } from '../runtime/app.js';
 import { ConfigError, loadConfig } from '../runtime/config.js';
 import { openEngine } from '../runtime/engine.js';
+import { publicAddressWarning } from '../runtime/publicAddressCheck.js';
 import { tuneGarbageCollector } from '../runtime/garbageCollector.js';
 import { loadWriteTokenKey } from '../runtime/writeTokenKey.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -85,6 +86,8 @@ async function main() {
     await app.close();
     process.exit(1);
   }
+  const warning = publicAddressWarning(process.env, config.host, config.publicBaseUrl);
+  if (warning !== null) app.log.warn({ publicBaseUrl: config.publicBaseUrl, host: config.host }, warning);
 }
 
 // Every start-up failure is one line naming what to fix, and exit code 1; stores opened are closed before.

@@ -1,4 +1,4 @@
-import { actionWords } from './statVocabulary.js';
+import { actionWords, type FootballEvent, footballEvent } from './statVocabulary.js';
 
 /**
  * Reads what the service understands of a match payload: teams, score, players and their
@@ -33,6 +33,10 @@ export interface PlayerLine {
   position: string | null;
   team: string | null;
   stats: Record<string, number>;
+  /** In the starting line-up (true), on the bench (false), or not said. */
+  starter: boolean | null;
+  /** The feed's own short form of the name ("T. Haliburton"), when it has one. */
+  shortName: string | null;
 }
 
 export interface ActionLine {
@@ -42,6 +46,10 @@ export interface ActionLine {
   clock: string | null;
   team: string | null;
   playerId: string | null;
+  /** The player's name as the action itself gives it (NBA play-by-play, StatsBomb events), when it does. */
+  playerName: string | null;
+  /** Football: a goal, own goal or card (for the scorers under the score and the step chart). */
+  event: FootballEvent | null;
   /** Readable words for what happened ("Attack: kill"), scouting codes given words. */
   description: string;
   score: string | null;
@@ -265,7 +273,20 @@ function player(entry: unknown, index: number, keyedBy: string | null, side: str
   const statsSource = isObj(entry.stats) ? entry.stats : isObj(entry.statistics) ? entry.statistics : null;
   const stats = statsSource !== null ? statsOf(statsSource) : numericStats(entry, IDENTITY_FIELDS);
   const key = playerId ?? (number !== null || name !== null ? `${number ?? ''}:${name ?? ''}` : `#${index}`);
-  return { key, playerId, name, number, position: text(entry.position), team: first(text(entry.team), text(entry.side), side), stats };
+  const position = first(text(entry.position), displayText(entry.position));
+  return { key, playerId, name, number, position, team: first(text(entry.team), text(entry.side), side), stats, starter: starterOf(entry), shortName: text(entry.nameI) };
+}
+
+/** Whether a player started: `starter` ("1", true), `isStarter`, `lineup: "starting" | "bench"`, or `substitute: true`. */
+function starterOf(entry: Obj): boolean | null {
+  const flag = entry.starter ?? entry.isStarter ?? entry.starting;
+  if (typeof flag === 'boolean') return flag;
+  if (flag === 1 || flag === '1' || flag === 'true') return true;
+  if (flag === 0 || flag === '0' || flag === 'false') return false;
+  const lineup = text(entry.lineup)?.toLowerCase() ?? null;
+  if (lineup !== null && /^(start|starting|starter|xi)/.test(lineup)) return true;
+  if (lineup !== null && /^(bench|sub)/.test(lineup)) return false;
+  return entry.substitute === true ? false : null;
 }
 
 function players(g: Obj): PlayerLine[] {
@@ -290,8 +311,11 @@ function actionScore(entry: Obj): { home: number | null; away: number | null } {
 
 /** Which side an action belongs to: its own `team`, or an NBA team id / tricode matched to a side. */
 function actionTeam(entry: Obj, sides: Map<string, string>): string | null {
-  const own = text(entry.team);
+  const own = first(text(entry.team), isObj(entry.team) ? text(entry.team.name) : null);
   if (own !== null) return sides.get(own) ?? own;
+  // NBA play-by-play: "h" for the home side, "v" for the visitors.
+  const location = text(entry.location);
+  if (location === 'h' || location === 'v') return location === 'h' ? 'home' : 'away';
   const byId = first(text(entry.teamTricode), text(entry.teamId));
   return byId === null ? null : (sides.get(byId) ?? byId);
 }
@@ -320,28 +344,82 @@ function countActions(entries: unknown[]): number {
   return count;
 }
 
+/**
+ * A football minute mark as broadcasters show it: the minute being played (StatsBomb's `minute`
+ * counts minutes elapsed, so 65:42 is 66'), stoppage time after each half's end ("45+2'").
+ * Without `second`, `minute` is taken as the mark itself.
+ */
+export function minuteMark(minute: number, second: number | null, period: number | null): string {
+  const m = second === null ? minute : Math.floor(minute) + 1;
+  const end = period === 1 ? 45 : period === 2 ? 90 : period === 3 ? 105 : period === 4 ? 120 : null;
+  return end !== null && m > end ? `${end}+${m - end}'` : `${m}'`;
+}
+
+const isFootball = (sport: string | null) => /^(football|soccer|futsal)$/i.test(sport ?? '');
+
 function action(entry: Obj, sport: string | null, sides: Map<string, string>): ActionLine {
   const { home, away } = actionScore(entry);
   const described = text(entry.description);
+  const minute = num(entry.minute);
+  const football = isFootball(sport);
+  const person = obj(entry.player);
+  // NBA files team actions under personId 0.
+  const personId = text(entry.personId) === '0' ? null : text(entry.personId);
+  const event = football ? footballEvent(entry) : null;
   return {
-    seq: first(num(entry.seq), num(entry.actionNumber), num(entry.orderNumber)),
+    seq: first(num(entry.seq), num(entry.actionNumber), num(entry.orderNumber), num(entry.index)),
     phase: phaseOf(entry, sport),
-    clock: first(clock(entry.clock), num(entry.minute) !== null ? `${num(entry.minute)}'` : null),
+    clock: first(minute !== null && football ? minuteMark(minute, num(entry.second), num(entry.period)) : null, clock(entry.clock), minute !== null ? `${minute}'` : null),
     team: actionTeam(entry, sides),
-    playerId: first(text(entry.playerId), text(entry.personId)),
-    description: (described?.slice(0, 200) ?? null) ?? actionWords(sport, entry),
+    playerId: first(text(entry.playerId), personId, text(person.id)),
+    playerName: first(text(entry.playerNameI), text(entry.playerName), text(person.name), text(entry.player_name))?.slice(0, LABEL_MAX) ?? null,
+    event,
+    // A goal or card reads as football says it ("Goal"), whatever the feed's own words.
+    description: event !== null ? actionWords(sport, entry) : ((described?.slice(0, 200) ?? null) ?? actionWords(sport, entry)),
     score: home !== null && away !== null ? `${home}–${away}` : null,
   };
 }
 
 /** Keys that map NBA team ids and tricodes (and our own side names) to 'home' / 'away'. */
-function sideKeys(g: Obj): Map<string, string> {
+function sideKeys(g: Obj, names: { home: TeamSummary; away: TeamSummary }): Map<string, string> {
   const map = new Map<string, string>();
   for (const side of ['home', 'away'] as const) {
     const t = obj(g[`${side}Team`]);
-    for (const key of [text(t.teamId), text(t.teamTricode), text(t.id)]) if (key !== null) map.set(key, side);
+    // StatsBomb events name their team (`team.name`), as home_team_name does.
+    for (const key of [text(t.teamId), text(t.teamTricode), text(t.id), names[side].name, names[side].short ?? null]) if (key !== null) map.set(key, side);
   }
   return map;
+}
+
+/**
+ * NBA play-by-play on its own (no box score): each side's tricode from the actions' `location`
+ * ("h" or "v") and `teamTricode`, the score from the last running score. Reads only until both
+ * tricodes are found, and the list backwards until a score is.
+ */
+function teamsFromActions(entries: unknown[], sides: { home: TeamSummary; away: TeamSummary }): void {
+  if (sides.home.name === null && sides.away.name === null) {
+    for (const entry of entries) {
+      if (!isObj(entry)) continue;
+      const location = text(entry.location);
+      const tricode = text(entry.teamTricode);
+      if (tricode === null || (location !== 'h' && location !== 'v')) continue;
+      const side = location === 'h' ? sides.home : sides.away;
+      side.name ??= tricode;
+      side.short ??= tricode;
+      if (sides.home.name !== null && sides.away.name !== null) break;
+    }
+  }
+  if (sides.home.score !== null || sides.away.score !== null) return;
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const entry = entries[i];
+    if (!isObj(entry)) continue;
+    const { home, away } = actionScore(entry);
+    if (home !== null && away !== null) {
+      sides.home.score = home;
+      sides.away.score = away;
+      return;
+    }
+  }
 }
 
 const STATUS_WORDS: [RegExp, MatchStatus][] = [
@@ -406,9 +484,13 @@ export function summarizeMatch(payload: unknown): MatchSummary {
   const g = gameOf(body);
   const rawActions = Array.isArray(g.actions) ? g.actions : Array.isArray(g.events) ? g.events : [];
   const sides = teams(g);
+  if (rawActions.length > 0 && sides.home.score === null && sides.away.score === null) {
+    teamsFromActions(rawActions, sides);
+    if (sides.home.score !== null) sides.scoreUnit = 'points';
+  }
   const sport = first(text(g.sport), isObj(g.game) || 'gameTimeUTC' in g ? 'basketball' : 'home_score' in g ? 'football' : null);
   const lines = scoreLines(g, rawActions, sport);
-  const keys = sideKeys(g);
+  const keys = sideKeys(g, sides);
   const actionCount = countActions(rawActions);
   let actions: ActionLine[] | null = null;
   const playerLines = players(g);

@@ -23,6 +23,7 @@ function input(stats: Stats, ...alternatives: (string | string[])[]): number | n
 
 const KILLS = ['kills', 'attack.kills', 'attackKills', 'K'];
 const ATTACK_ERRORS = ['attackErrors', 'attack.errors', 'errors', 'E'];
+const ATTACKS_BLOCKED = ['attacksBlocked', 'blockedAttacks', 'attackBlocked', 'attack.blocked', 'attack.blocks'];
 const ATTACKS = ['attacks', 'attackAttempts', 'attack.attempts', 'attack.total', 'totalAttacks', 'attempts', 'TA'];
 
 const FG_MADE = ['fieldGoalsMade', 'fgMade', 'fgm', ['2ptMade', '3ptMade'], ['twoPointersMade', 'threePointersMade']];
@@ -34,12 +35,13 @@ const FT_ATTEMPTED = ['freethrowAttempted', 'freeThrowsAttempted', 'ftAttempted'
 
 const RATES: { name: string; compute: (stats: Stats) => { numerator: number | null; denominator: number | null } }[] = [
   {
-    // Volleyball hitting percentage: (kills − attack errors) / total attempts.
+    // Volleyball hitting percentage: (kills − attack errors − attacks blocked) / total attempts, blocked attacks counted when kept apart.
     name: 'hitting %',
     compute: (s) => {
       const kills = input(s, ...KILLS);
       const errors = input(s, ...ATTACK_ERRORS);
-      return { numerator: kills === null || errors === null ? null : kills - errors, denominator: input(s, ...ATTACKS) };
+      const blocked = input(s, ...ATTACKS_BLOCKED) ?? 0;
+      return { numerator: kills === null || errors === null ? null : kills - errors - blocked, denominator: input(s, ...ATTACKS) };
     },
   },
   { name: 'FG %', compute: (s) => ({ numerator: input(s, ...FG_MADE), denominator: input(s, ...FG_ATTEMPTED) }) },

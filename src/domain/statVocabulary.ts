@@ -21,6 +21,8 @@ interface CountedStat {
   title: string;
   keys: (string | string[])[];
   format?: 'count' | 'minutes';
+  /** False where a team total means nothing (a football side's minutes): the totals row leaves it blank. */
+  totalled?: false;
 }
 
 interface MadeAttempted {
@@ -59,6 +61,8 @@ const VOLLEYBALL: SportVocabulary = {
   stats: [
     { id: 'K', abbr: 'K', title: 'Kills', keys: ['kills', 'attack.kills', 'attackKills', 'attack.points', 'K'] },
     { id: 'E', abbr: 'E', title: 'Attack errors', keys: ['attackErrors', 'attack.errors', 'E'] },
+    // DataVolley and VolleyStation count blocked attacks apart from attack errors; NCAA's E includes them.
+    { id: 'BK', abbr: 'Blkd', title: 'Attacks blocked', keys: ['attacksBlocked', 'blockedAttacks', 'attackBlocked', 'attack.blocked'] },
     { id: 'TA', abbr: 'TA', title: 'Total attacks', keys: ['attacks', 'attackAttempts', 'attack.attempts', 'attack.total', 'totalAttacks', 'TA'] },
     { id: 'A', abbr: 'A', title: 'Assists', keys: ['assists', 'setAssists', 'set.assists', 'A'] },
     { id: 'SA', abbr: 'SA', title: 'Service aces', keys: ['aces', 'serviceAces', 'serveAces', 'serve.aces', 'SA'] },
@@ -74,18 +78,19 @@ const VOLLEYBALL: SportVocabulary = {
   columns: [],
 };
 VOLLEYBALL.columns = [
-  ...['K', 'E', 'TA'].map((id) => ({ kind: 'stat' as const, id })),
+  ...['K', 'E', 'BK', 'TA'].map((id) => ({ kind: 'stat' as const, id })),
   {
     kind: 'rate',
     spec: {
       id: 'HIT',
       abbr: 'Hit %',
-      title: 'Hitting percentage: (kills − attack errors) / total attacks',
+      title: 'Hitting percentage: (kills − attack errors − attacks blocked) / total attacks',
       format: 'hitting',
       keys: ['hittingPercentage', 'hitPct', 'attack.efficiency'],
+      // As NCAA and DataVolley count it: a blocked attack is a lost attack, whether the app files it as an error or apart.
       compute: (line) => {
         const attempts = line.get('TA');
-        return attempts === undefined || attempts <= 0 ? null : ((line.get('K') ?? 0) - (line.get('E') ?? 0)) / attempts;
+        return attempts === undefined || attempts <= 0 ? null : ((line.get('K') ?? 0) - (line.get('E') ?? 0) - (line.get('BK') ?? 0)) / attempts;
       },
     },
   },
@@ -132,7 +137,8 @@ BASKETBALL.columns = [
 
 const FOOTBALL: SportVocabulary = {
   stats: [
-    { id: 'MIN', abbr: 'MIN', title: 'Minutes played', keys: ['minutes', 'minutesPlayed', 'min', 'MIN'], format: 'minutes' },
+    // Whole minutes, as football reports them ("90", not "90:00"); no team total.
+    { id: 'MIN', abbr: 'MIN', title: 'Minutes played', keys: ['minutes', 'minutesPlayed', 'min', 'MIN'], totalled: false },
     { id: 'G', abbr: 'G', title: 'Goals', keys: ['goals', 'G'] },
     { id: 'A', abbr: 'A', title: 'Assists', keys: ['assists', 'A'] },
     { id: 'SH', abbr: 'SH', title: 'Shots', keys: ['shots', 'shotsTotal', 'totalShots', 'SH'] },
@@ -283,10 +289,10 @@ const STAT_TITLE_SHOWN = 80;
  * else the `max` that most lines have (ties: first seen first), still in first-seen order.
  * Linear in the number of keys: a histogram of counts finds the cut, no sort of the names.
  */
-function shownUnknown(lines: Stats[], consumed: Set<string>, max: number): { shown: string[]; hidden: number } {
+function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order: ReadonlyMap<string, number> | undefined): { shown: string[]; hidden: number } {
   const counts = new Map<string, number>();
   for (const stats of lines) for (const key in stats) if (!consumed.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
-  if (counts.size <= max) return { shown: [...counts.keys()], hidden: 0 };
+  if (counts.size <= max) return { shown: inOrder([...counts.keys()], order), hidden: 0 };
   const perCount = new Array<number>(lines.length + 1).fill(0);
   for (const count of counts.values()) perCount[count] = (perCount[count] ?? 0) + 1;
   // The smallest count still shown, and how many names of exactly that count fit.
@@ -302,7 +308,24 @@ function shownUnknown(lines: Stats[], consumed: Set<string>, max: number): { sho
       atCut -= 1;
     }
   }
-  return { shown, hidden: counts.size - shown.length };
+  return { shown: inOrder(shown, order), hidden: counts.size - shown.length };
+}
+
+/** Names in the order `order` ranks them (first-seen order where it has no rank); at most UNKNOWN_STAT_COLUMNS of them. */
+function inOrder(keys: string[], order: ReadonlyMap<string, number> | undefined): string[] {
+  if (order === undefined) return keys;
+  const rank = (key: string) => order.get(key) ?? Number.MAX_SAFE_INTEGER;
+  return keys.map((key, i) => ({ key, i })).sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i).map(({ key }) => key);
+}
+
+/**
+ * Each stat name's rank by first appearance across all the lines given (both teams of a match),
+ * so that every team's box score lists its unknown stats in one order. Linear in the keys.
+ */
+export function statKeyOrder(lines: Iterable<Stats>): Map<string, number> {
+  const order = new Map<string, number>();
+  for (const stats of lines) for (const key in stats) if (!order.has(key)) order.set(key, order.size);
+  return order;
 }
 
 /**
@@ -312,7 +335,7 @@ function shownUnknown(lines: Stats[], consumed: Set<string>, max: number): { sho
  * (never averaged). Without a known sport every stat is an unknown one. Work is linear in the
  * keys of the lines plus (rows made) × (columns shown); `rows` limits the rows made, not the totals.
  */
-export function boxScore(sport: string | null, lines: Stats[], options: { rows?: number } = {}): BoxScore {
+export function boxScore(sport: string | null, lines: Stats[], options: { rows?: number; order?: ReadonlyMap<string, number> } = {}): BoxScore {
   const vocab = VOCABULARIES[sportOf(sport) ?? 'volleyball'];
   const known = sportOf(sport) !== null;
   const consumed = new Set<string>();
@@ -323,7 +346,7 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
   const shownSpecs = known
     ? vocab.columns.filter((c) => (c.kind === 'stat' ? has(c.id) : c.kind === 'madeAttempted' ? has(c.spec.attempted) : c.spec.compute(countedTotals) !== null))
     : [];
-  const { shown: unknown, hidden } = shownUnknown(lines, consumed, UNKNOWN_STAT_COLUMNS);
+  const { shown: unknown, hidden } = shownUnknown(lines, consumed, UNKNOWN_STAT_COLUMNS, options.order);
   const columns: BoxColumn[] = [
     ...shownSpecs.map((c) =>
       c.kind === 'stat'
@@ -347,7 +370,11 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
     }
     if (sum !== undefined) totalUnknown[key] = sum;
   }
-  return { columns, rows, totals: [...cellsFor(vocab, shownSpecs, countedTotals), ...unknownCells(totalUnknown)], moreStats: hidden };
+  const totals = cellsFor(vocab, shownSpecs, countedTotals).map((c, i) => {
+    const spec = shownSpecs[i];
+    return spec?.kind === 'stat' && vocab.stats.find((s) => s.id === spec.id)?.totalled === false ? { text: '', sort: null } : c;
+  });
+  return { columns, rows, totals: [...totals, ...unknownCells(totalUnknown)], moreStats: hidden };
 }
 
 /** Adds lines stat by stat; a stat no line has stays absent. */
@@ -397,7 +424,39 @@ type Obj = Record<string, unknown>;
 const word = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 60) : null);
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Readable words for one play-by-play entry: "Attack: kill", "3-pt shot made", "Point". */
+const named = (value: unknown): string | null => word(value) ?? (typeof value === 'object' && value !== null ? word((value as Obj).name) : null);
+const inner = (entry: Obj, field: string): Obj => (typeof entry[field] === 'object' && entry[field] !== null ? (entry[field] as Obj) : {});
+
+/** What a football event means for the scoreline and the sheet: goals, own goals and cards; null for the rest. */
+export type FootballEvent = 'goal' | 'ownGoal' | 'ownGoalFor' | 'yellowCard' | 'secondYellow' | 'redCard';
+
+const CARD_WORDS: [RegExp, FootballEvent][] = [
+  [/second[ _-]?yellow/i, 'secondYellow'],
+  [/^(red|red[ _-]?card|redcard)$/i, 'redCard'],
+  [/^(yellow|yellow[ _-]?card|yellowcard|booking)$/i, 'yellowCard'],
+];
+
+/**
+ * A football entry's event: a shot whose outcome is "Goal" (StatsBomb's `shot.outcome.name`, or
+ * `result`), a goal, StatsBomb's "Own Goal Against" (the player who put it in his own net) and
+ * "Own Goal For" (the same goal, filed for the side it counts for), or a card (its own type, or
+ * StatsBomb's `bad_behaviour.card` / `foul_committed.card`).
+ */
+export function footballEvent(entry: Obj): FootballEvent | null {
+  const type = (named(entry.type) ?? named(entry.actionType) ?? named(entry.event) ?? '').toLowerCase();
+  const result = (named(inner(entry, 'shot').outcome) ?? word(entry.result) ?? word(entry.outcome) ?? '').toLowerCase();
+  if (type === 'own goal against') return 'ownGoal';
+  if (type === 'own goal for') return 'ownGoalFor';
+  if (type === 'own goal' || type === 'owngoal' || type === 'own_goal') return 'ownGoal';
+  if (type === 'goal' || ((type === 'shot' || type === 'penalty') && result === 'goal')) return 'goal';
+  const card = named(inner(entry, 'bad_behaviour').card) ?? named(inner(entry, 'foul_committed').card) ?? named(entry.card) ?? (/card/.test(type) ? type : null);
+  if (card === null) return null;
+  return CARD_WORDS.find(([pattern]) => pattern.test(card.trim()))?.[1] ?? null;
+}
+
+const FOOTBALL_WORDS: Record<FootballEvent, string> = { goal: 'Goal', ownGoal: 'Own goal', ownGoalFor: 'Own goal', yellowCard: 'Yellow card', secondYellow: 'Second yellow card', redCard: 'Red card' };
+
+/** Readable words for one play-by-play entry: "Attack: kill", "3-pt shot made", "Goal", "Point". */
 export function actionWords(sport: string | null, entry: Obj): string {
   const kind = sportOf(sport);
   const skillRaw = word(entry.skill);
@@ -408,13 +467,17 @@ export function actionWords(sport: string | null, entry: Obj): string {
     const said = evaluation === null ? null : (codes[evaluation] ?? GENERIC_CODES[evaluation] ?? evaluation);
     return said === null ? capital(skill) : `${capital(skill)}: ${said}`;
   }
-  const type = word(entry.actionType) ?? word(entry.type) ?? word(entry.action) ?? word(entry.event) ?? (typeof entry.type === 'object' && entry.type !== null ? word((entry.type as Obj).name) : null);
+  if (kind === 'football') {
+    const event = footballEvent(entry);
+    if (event !== null) return FOOTBALL_WORDS[event];
+  }
+  const type = word(entry.actionType) ?? named(entry.type) ?? word(entry.action) ?? word(entry.event);
   const sub = word(entry.subType) ?? word(entry.descriptor);
-  const result = word(entry.shotResult) ?? word(entry.result) ?? word(entry.outcome);
+  const result = word(entry.shotResult) ?? word(entry.result) ?? word(entry.outcome) ?? named(inner(entry, 'shot').outcome);
   if (type === null) return result === null ? '—' : capital(result);
   const lower = type.toLowerCase();
   const name = (kind === 'basketball' || lower in BASKETBALL_TYPES ? BASKETBALL_TYPES[lower] : undefined) ?? capital(statLabel(type).toLowerCase());
   const parts = [sub !== null && lower === 'rebound' ? `${capital(sub.toLowerCase())} rebound` : sub !== null ? `${name} (${sub.toLowerCase()})` : name];
-  if (result !== null) parts.push(result.toLowerCase());
+  if (result !== null) parts.push(kind === 'football' ? `(${result.toLowerCase()})` : result.toLowerCase());
   return parts.join(' ');
 }

@@ -39,8 +39,8 @@ t.test('StatsBomb-style flat fields', async (t) => {
   t.equal(s.venue, 'Stadio Olimpico');
   t.equal(s.startedAt, '2021-06-11T21:00:00.000');
   t.same(s.lines, [{ label: '2nd half', home: 0, away: 3 }], 'goals by half from the running score');
-  t.equal(s.actions()[1]?.clock, "65'");
-  t.equal(s.actions()[1]?.description, 'Shot goal');
+  t.equal(s.actions()[1]?.clock, "66'", 'minute 65, second 42 is the 66th minute');
+  t.equal(s.actions()[1]?.description, 'Goal', 'a shot whose result is Goal reads "Goal"');
   t.equal(s.players[0]?.name, 'Ciro Immobile');
   t.equal(s.players[0]?.number, '17');
   t.equal(s.players[0]?.stats.goals, 1);
@@ -108,5 +108,70 @@ t.test("a player's stats: all numbers as sent, else only the numeric leaves", as
   t.same(
     s.actions().map((line) => line.phase),
     ['Set 1', 'Set 2'],
+  );
+});
+
+t.test('raw NBA play-by-play on its own: sides from location and teamTricode, the score from the last action, names from the feed', async (t) => {
+  const s = summarizeMatch(load('nba-playbyplay.json'));
+  t.equal(s.sport, 'basketball');
+  t.same([s.home.name, s.home.short, s.home.score], ['MIA', 'MIA', 117], 'location "h" is the home side; the score header is the last running score');
+  t.same([s.away.name, s.away.short, s.away.score], ['NYK', 'NYK', 116]);
+  t.equal(s.scoreUnit, 'points');
+  t.same(
+    s.lines.map((l) => [l.label, l.home, l.away]),
+    [
+      ['Q1', 28, 31],
+      ['Q2', 30, 27],
+      ['Q3', 27, 30],
+      ['Q4', 32, 28],
+    ],
+    'the line score adds up to the header',
+  );
+  const made = s.actions().find((a) => a.description.includes('PTS') && a.team === 'away');
+  t.ok(made?.playerName?.match(/^[A-Z]\. \S/), `the action names its player as the feed does ("${made?.playerName}")`);
+  t.notOk(s.actions().some((a) => a.playerId === '0'), 'personId 0 (a team action) is no player');
+  t.ok(s.actions().every((a) => a.team === null || a.team === 'home' || a.team === 'away'), 'every team action is on a side');
+});
+
+t.test('StatsBomb events: team.name, player.name, shot.outcome "Goal", own goals, cards, minute marks', async (t) => {
+  const s = summarizeMatch(load('statsbomb-events.json'));
+  t.same([s.home.name, s.home.score, s.away.name, s.away.score], ['Turkey', 0, 'Italy', 3]);
+  t.equal(s.status, null, 'match_status "available" is no match state');
+  const actions = s.actions();
+  const goals = actions.filter((a) => a.description === 'Goal');
+  t.same(
+    goals.map((a) => [a.team, a.playerName, a.clock, a.event]),
+    [
+      ['away', 'Ciro Immobile', "66'", 'goal'],
+      ['away', 'Lorenzo Insigne', "79'", 'goal'],
+    ],
+    'a shot whose outcome is Goal reads "Goal", on the side its team.name names, at the minute being played',
+  );
+  const saved = actions.find((a) => a.playerName === 'Lorenzo Insigne' && a.event === null);
+  t.equal(saved?.description, 'Shot (saved)', 'other shots say their outcome');
+  const own = actions.find((a) => a.event === 'ownGoal');
+  t.same([own?.team, own?.playerName, own?.clock, own?.description], ['home', 'Merih Demiral', "53'", 'Own goal']);
+  t.same(
+    actions.filter((a) => a.event === 'yellowCard').map((a) => [a.playerName, a.clock]),
+    [
+      ['Merih Demiral', "45'"],
+      ['Burak Yılmaz', "90+2'"],
+    ],
+    'cards from foul_committed and bad_behaviour, stoppage time as 90+2',
+  );
+});
+
+t.test('football: starters and bench, minute marks', async (t) => {
+  const s = summarizeMatch(load('football-long-names.json'));
+  t.equal(s.players.filter((p) => p.team === 'home' && p.starter === true).length, 11);
+  t.equal(s.players.filter((p) => p.team === 'home' && p.starter === false).length, 4);
+  t.same(
+    s.actions().filter((a) => a.event === 'goal').map((a) => [a.team, a.clock]),
+    [
+      ['home', "23'"],
+      ['away', "58'"],
+      ['home', "67'"],
+    ],
+    'a minute without seconds is the mark itself',
   );
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { actionWords, boxScore, UNKNOWN_STAT_COLUMNS } from '../../src/domain/statVocabulary.js';
+import { statRates } from '../../src/domain/statRates.js';
+import { actionWords, boxScore, statKeyOrder, UNKNOWN_STAT_COLUMNS } from '../../src/domain/statVocabulary.js';
 
 const texts = (cells: { text: string }[]) => cells.map((c) => c.text);
 
@@ -10,7 +11,7 @@ t.test('volleyball: standard order and abbreviations, hitting % derived, blank w
     { digs: 7 },
   ]);
   t.same(box.columns.map((c) => c.abbr), ['K', 'E', 'TA', 'Hit %', 'SA', 'D', 'Jump height']);
-  t.equal(box.columns[3]?.title, 'Hitting percentage: (kills − attack errors) / total attacks');
+  t.equal(box.columns[3]?.title, 'Hitting percentage: (kills − attack errors − attacks blocked) / total attacks');
   t.same(texts(box.rows[0]!), ['3', '1', '8', '.250', '2', '5', '61']);
   t.same(texts(box.rows[1]!), ['1', '', '4', '.250', '', '', ''], 'blank, not 0, where a player has no value');
   t.same(texts(box.rows[2]!), ['', '', '', '', '', '7', ''], 'no attacks: no hitting %');
@@ -72,4 +73,36 @@ t.test('play-by-play words', async (t) => {
   t.equal(actionWords('basketball', { actionType: 'freethrow', shotResult: 'missed' }), 'Free throw missed');
   t.equal(actionWords('basketball', { actionType: 'rebound', subType: 'offensive' }), 'Offensive rebound');
   t.equal(actionWords(null, {}), '—');
+});
+
+t.test('volleyball Hit % counts blocked attacks when the data keeps them apart (NCAA, DataVolley)', async (t) => {
+  const box = boxScore('volleyball', [{ kills: 3, attackErrors: 1, attacksBlocked: 3, attacks: 28 }]);
+  const hit = box.columns.findIndex((c) => c.id === 'HIT');
+  t.equal(box.rows[0]?.[hit]?.text, '−.036', '(3 − 1 − 3) / 28');
+  t.ok(box.columns.some((c) => c.id === 'BK' && c.title === 'Attacks blocked'), 'blocked attacks have their own column');
+  const without = boxScore('volleyball', [{ kills: 3, attackErrors: 1, attacks: 28 }]);
+  t.equal(without.rows[0]?.[without.columns.findIndex((c) => c.id === 'HIT')]?.text, '.071', 'errors that already include blocks: (3 − 1) / 28');
+  t.match(statRates({ kills: 3, attackErrors: 1, attacksBlocked: 3, attacks: 28 }), [{ name: 'hitting %', value: -1 / 28 }], 'the dashboard counts them the same way');
+});
+
+t.test('football minutes are whole minutes with no team total', async (t) => {
+  const box = boxScore('football', [{ minutes: 90 }, { minutes: 67 }]);
+  t.same(box.rows.map((r) => r[0]?.text), ['90', '67']);
+  t.equal(box.totals[0]?.text, '', 'no "157:00"');
+});
+
+t.test('one unknown-stat column order for both teams of a match', async (t) => {
+  const home = [{ zeta: 1, alpha: 2 }];
+  const away = [{ alpha: 1, zeta: 3 }];
+  const order = statKeyOrder([...home, ...away]);
+  const titles = (box: ReturnType<typeof boxScore>) => box.columns.map((c) => c.title);
+  t.same(titles(boxScore('curling', away, { order })), titles(boxScore('curling', home, { order })));
+  t.same(titles(boxScore('curling', away, { order })), ['zeta', 'alpha']);
+});
+
+t.test('football words: a goal reads "Goal"', async (t) => {
+  t.equal(actionWords('football', { type: 'Shot', result: 'Goal' }), 'Goal');
+  t.equal(actionWords('football', { type: { name: 'Shot' }, shot: { outcome: { name: 'Goal' } } }), 'Goal');
+  t.equal(actionWords('football', { type: { name: 'Own Goal Against' } }), 'Own goal');
+  t.equal(actionWords('football', { type: { name: 'Bad Behaviour' }, bad_behaviour: { card: { name: 'Second Yellow' } } }), 'Second yellow card');
 });

@@ -4,6 +4,7 @@ import type { Test } from 'tap';
 import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture, fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
+import { EMBED_HEIGHT } from '../../src/http/public/views/matchPage.js';
 
 const localFixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -51,7 +52,7 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   t.ok(await page.locator('abbr[title="Kills"]').first().isVisible(), 'standard abbreviations with titles');
   t.ok(await page.locator('figure.chart svg').first().isVisible(), 'score charts');
   t.notMatch(await page.locator('time').first().innerText(), /T\d\d:\d\d:\d\d/, 'times are not raw ISO');
-  t.ok(await page.getByText(/Live|updated/).first().isVisible(), 'the live bar says it is live');
+  t.ok(await page.getByText(/Live|Any change appears here|Updated/).first().isVisible(), 'the live bar says updates come by themselves');
 
   // Sorting on the client: kills, highest first.
   const table = page.locator('table.player-stats').first();
@@ -67,7 +68,7 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   await waitForRevision(page, 1);
   t.equal(await page.getByTestId('score').innerText(), `9 : ${match.awayTeam.setsWon}`, 'the new score is shown');
   t.equal(await page.evaluate('window.stayed'), true, 'no navigation happened');
-  t.match(await page.locator('.live-state').innerText(), /updated just now/);
+  t.match(await page.locator('.live-state').innerText(), /[Uu]pdated just now/);
   t.same(dialogs, []);
   t.same(errors, [], `no console errors: ${errors.join(' | ')}`);
 
@@ -155,7 +156,7 @@ browserTest('the match page in Chromium: score, live update without navigation, 
     }
   }
   const embed = await watchedPage(browser, { width: 360 });
-  await embed.page.setViewportSize({ width: 360, height: 280 });
+  await embed.page.setViewportSize({ width: 360, height: EMBED_HEIGHT });
   await embed.page.goto(`${base}/match/shot-vb/embed`);
   await embed.page.screenshot({ path: `${shots}/match-embed-360.png` });
 });

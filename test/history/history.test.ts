@@ -124,7 +124,9 @@ t.test('pages: "updated N times" links to a readable timeline; old versions are 
   t.equal(timeline.statusCode, 200);
   t.match(timeline.headers['content-security-policy'], /default-src 'none'/);
   t.match(timeline.body, /History of Lakeside Herons vs Old Harbour Owls/);
-  t.equal((timeline.body.match(/<tr>\n<td class="num">/g) ?? []).length, 8, 'a row per event');
+  t.equal((timeline.body.match(/<li>\n<div class="when">/g) ?? []).length, 8, 'a card per event');
+  t.match(timeline.body, /<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z" data-local="datetime">\w{3}, \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC<\/time>/, 'times readable without script, localised by it');
+  t.match(timeline.body, /<script src="\/assets\/live\.js" defer><\/script>/);
   t.match(timeline.body, /score 1:0 → 1:0|Set 1 16–8 → 17–8/);
   t.match(timeline.body, /href="\/match\/hist\?revision=3"/);
   const old = await app.inject({ method: 'GET', url: '/match/hist?revision=3' });

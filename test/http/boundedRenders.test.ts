@@ -65,9 +65,9 @@ t.test('36,000 actions: PLAYS_PER_PAGE rows on the page, older ones on pages of 
   t.notMatch(last, 'rel="next"', 'the last page links no further');
   t.equal(renderPlaysPage(v, 37), null, 'no page 37');
   t.equal(renderPlaysPage(v, 0), null);
-  const chart = page.split('<figure class="chart">').slice(1);
-  t.equal(chart.length, 4);
-  for (const figure of chart) t.ok((figure.match(/L/g)?.length ?? 0) < CHART_POINTS * 2 + 10, 'each chart line thinned to CHART_POINTS');
+  const chart = page.split('<figure class="chart wide lead">').slice(1);
+  t.equal(chart.length, 1, 'basketball: one lead tracker for the whole game');
+  t.ok((chart[0]!.split('</figure>')[0]!.match(/H/g)?.length ?? 0) < CHART_POINTS * 2 + 10, 'its steps thinned to CHART_POINTS');
 });
 
 t.test('a score chart keeps the first, the last and every lead change, at most CHART_POINTS', async (t) => {
@@ -119,7 +119,7 @@ t.test('a page over PAGE_BYTES despite the caps: the score and a note linking th
   };
   const v = view(payload);
   const main = renderMatchMain(v);
-  t.match(main, /^<div id="match-main" data-revision="2">/, 'the live part keeps its frame');
+  t.match(main, /^<div id="match-main" data-revision="2" data-status="">/, 'the live part keeps its frame');
   t.match(main, 'This match is too large to show in full');
   t.match(main, '<a href="/api/matches/big-1">See the whole match as JSON</a>');
   t.match(main, '<a href="/match/big-1?part=plays&amp;page=1">its play-by-play page by page</a>');

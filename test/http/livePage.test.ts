@@ -41,7 +41,8 @@ t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-rout
   t.match(text, /<script src="\/assets\/live.js" defer><\/script>/);
   t.match(text, /<meta property="og:url" content="http:\/\/matchlog.test\/match\/lp-1">/);
   t.match(text, /<meta property="og:title" content="[^"]+ \d–\d [^"]+">/, 'title with teams and score');
-  t.match(text, /<meta name="twitter:card" content="summary">/);
+  t.match(text, /<meta name="twitter:card" content="summary_large_image">/);
+  t.match(text, /<meta property="og:image" content="http:\/\/matchlog\.test\/match\/[^/]+\/card\.png\?revision=0">/, 'a preview image of this revision');
   t.match(text, /<img src="\/match\/lp-1\/qr.svg"/);
 
   const again = await fetch(`${base}/match/lp-1`, { headers: { 'if-none-match': etag! } });
@@ -65,7 +66,7 @@ t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-rout
   t.equal((await app.inject({ url: '/match/lp-1' })).headers['x-frame-options'], 'SAMEORIGIN', 'the page keeps it');
   t.equal((await app.inject({ url: '/match/lp-1/embed', headers: { 'if-none-match': String(embed.headers.etag) } })).statusCode, 304);
   const part = await app.inject({ url: '/match/lp-1?part=main' });
-  t.match(part.body, /^<div id="match-main" data-revision="0">/);
+  t.match(part.body, /^<div id="match-main" data-revision="0" data-status="final">/);
 
   const qr = await app.inject({ url: '/match/lp-1/qr.svg' });
   t.equal(qr.headers['content-type'], 'image/svg+xml');

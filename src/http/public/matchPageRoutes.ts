@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
@@ -15,6 +16,8 @@ import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
 import { createLru } from '../../platform/lru.js';
 import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from './renderedPages.js';
+import { isQuiet, shownStatus } from './views/matchStatus.js';
+import { shareCardPng, shareCardSvg } from './views/shareCard.js';
 
 interface PageQuery {
   revision?: string;
@@ -90,7 +93,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     }
   }
 
-  const viewOf = (doc: PublicViewDoc, payload: string): MatchPageView => ({
+  const viewOf = (doc: PublicViewDoc, payload: string, quiet: boolean): MatchPageView => ({
+    quiet,
     id: doc.id,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -109,9 +113,11 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   async function current(request: FastifyRequest, id: string, rendering: Rendering): Promise<RenderedBody | null> {
     const doc = await currentPublicView(id);
     if (doc === null) return null;
-    return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}`, async () => {
+    // A "live" match with no upload for LIVE_WINDOW_MS is no longer shown live: one more render per match, keyed here.
+    const quiet = isQuiet(doc.updatedAt, Date.now());
+    return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}${quiet ? '\0quiet' : ''}`, async () => {
       const payload = await readPublicPayload(eventStore, doc);
-      return rendered(request, rendering, () => viewOf(doc, payload));
+      return rendered(request, rendering, () => viewOf(doc, payload, quiet));
     });
   }
 
@@ -134,7 +140,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     // A page past the last is kept as its 404 page, like a failed render: asking again costs nothing.
     const body = await cachedBody(request, cache, `plays\0${doc.id}\0${doc.revision}\0${number}`, async () => {
       const payload = await readPublicPayload(eventStore, doc);
-      return guarded(request, () => renderPlaysPage(viewOf(doc, payload), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`));
+      return guarded(request, () => renderPlaysPage(viewOf(doc, payload, false), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`));
     });
     reply.header('cache-control', 'no-cache');
     return sendRendered(request, reply, body, compress);
@@ -175,6 +181,36 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     allowFraming(reply);
     reply.header('content-security-policy', EMBED_CSP);
     return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
+  });
+
+  /** A card as a kept PNG body, drawn once per key. */
+  const cardBody = (request: FastifyRequest, key: string, draw: () => Promise<{ payloadText: string; quiet: boolean; old: boolean }>) =>
+    cachedBody(request, cache, key, async () => {
+      const { payloadText, quiet, old } = await draw();
+      const summary = summarizeMatch(JSON.parse(payloadText));
+      const png = await shareCardPng(shareCardSvg(summary, shownStatus(summary.status, { quiet, old })));
+      return { ...renderedBody('', 'image/png'), bytes: png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"` };
+    });
+
+  // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one) as a PNG card, made once per revision and kept with the pages.
+  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/card.png', { schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    const doc = isMatchId(id) ? await currentPublicView(id) : null;
+    if (doc === null) throw noMatch(id);
+    const given = request.query.revision;
+    const asked = given === undefined ? doc.revision : revisionParam(given);
+    if (asked === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${(given ?? '').slice(0, 40)}"`);
+    let body: RenderedBody;
+    if (asked === doc.revision) {
+      const quiet = isQuiet(doc.updatedAt, Date.now());
+      body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => ({ payloadText: await readPublicPayload(eventStore, doc), quiet, old: false }));
+    } else {
+      const old = await readMatchAt(eventStore, id, asked);
+      body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({ payloadText: old.version.content.payloadText, quiet: false, old: true }));
+    }
+    // Previews fetch the card once; each page names its revision's card, so a later version is a new address.
+    reply.header('cache-control', 'public, max-age=300').header('content-security-policy', "default-src 'none'");
+    return sendRendered(request, reply, body, false);
   });
 
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {

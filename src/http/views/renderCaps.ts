@@ -16,6 +16,8 @@ export const PLAYS_PAGE_BYTES = 256 * 1024;
 export const PHASES_SHOWN = 40;
 /** Points of one score chart: beyond it the line is thinned, keeping the first, the last and every lead change. */
 export const CHART_POINTS = 300;
+/** Football goal and card lines under the score, per side (a match has a handful); the rest are in the play-by-play. */
+export const EVENTS_SHOWN = 30;
 /** Characters of a name, title or label shown (team, player, venue, stat); the JSON has the whole value. */
 export const NAME_SHOWN = 80;
 /** Characters of a short field shown (shirt number, position, short team name, clock). */

@@ -22,9 +22,17 @@
     return text === '' ? null : text;
   }
 
+  // Each body sorts on its own (starters, then the bench below its heading row).
   function sortTable(table, index, direction) {
-    var body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
+    Array.prototype.forEach.call(table.tBodies, function (body) { sortBody(body, index, direction); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      if (i === index) th.setAttribute('aria-sort', direction);
+      else th.removeAttribute('aria-sort');
+    });
+  }
+
+  function sortBody(body, index, direction) {
+    var rows = Array.prototype.filter.call(body.rows, function (row) { return !row.classList.contains('group'); });
     rows.sort(function (a, b) {
       var x = cellValue(a, index);
       var y = cellValue(b, index);
@@ -35,10 +43,6 @@
       return direction === 'ascending' ? order : -order;
     });
     rows.forEach(function (row) { body.appendChild(row); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
-      if (i === index) th.setAttribute('aria-sort', direction);
-      else th.removeAttribute('aria-sort');
-    });
   }
 
   var sortState = {};
@@ -106,8 +110,12 @@
       }
       state.appendChild(document.createTextNode(text));
     }
+    // "Live" only while the page says the match is (data-status, from the payload and the time of its last upload).
     function status() {
-      say(updatedAt === null ? 'Live: updates appear here by themselves.' : 'Live · updated ' + ago(updatedAt), true);
+      var main = document.getElementById('match-main');
+      var live = (main ? main.getAttribute('data-status') : bar.getAttribute('data-status')) === 'live';
+      if (live) say(updatedAt === null ? 'Live: updates appear here by themselves.' : 'Live · updated ' + ago(updatedAt), true);
+      else say(updatedAt === null ? 'Any change appears here by itself.' : 'Updated ' + ago(updatedAt) + '.', false);
     }
 
     function openDetails(root) {
@@ -161,6 +169,7 @@
     function connect() {
       source = new EventSource(bar.getAttribute('data-live'));
       source.addEventListener('open', function () {
+        bar.setAttribute('data-connected', 'true');
         failures = 0;
         pauses = 0;
         reload.hidden = true;
@@ -173,6 +182,7 @@
         if (wanted > revision) swap();
       });
       source.addEventListener('error', function () {
+        bar.removeAttribute('data-connected');
         failures += 1;
         reload.hidden = false;
         if (source.readyState !== EventSource.CLOSED && failures < 4) {
@@ -192,8 +202,25 @@
     setInterval(function () { if (updatedAt !== null) status(); }, 20000);
   }
 
+  // Inside another site's frame (the embed), tell the parent page how tall the widget is, so the
+  // snippet's script can size the frame; only a height is sent.
+  function reportHeight() {
+    if (window.parent === window || !document.querySelector('main.bare')) return;
+    var last = 0;
+    function post() {
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      window.parent.postMessage({ type: 'matchlog:height', height: height }, '*');
+    }
+    post();
+    if (window.ResizeObserver) new ResizeObserver(post).observe(document.documentElement);
+    else window.addEventListener('resize', post);
+  }
+
   function start() {
     enhance(document);
+    reportHeight();
     var bar = document.querySelector('[data-live]');
     if (bar) live(bar);
   }

@@ -1,7 +1,7 @@
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
 import { fits, PAGE_BYTES } from '../../views/renderCaps.js';
-import { headline, lineScore, liveBar, MATCH_STYLE, type MatchPageView, scoreboard, tooLargePage } from './matchPage.js';
+import { headline, lineScore, liveBar, MATCH_STYLE, type MatchPageView, scoreboard, statusOf, tooLargePage } from './matchPage.js';
 
 const EMBED_STYLE = new SafeHtml(`
 main.bare { padding: .5rem; max-width: none; }
@@ -14,7 +14,7 @@ main.bare { padding: .5rem; max-width: none; }
 
 /** The swappable part of the widget: scoreboard and score by set or period. */
 export function renderEmbedMain(view: MatchPageView): string {
-  return html`<div id="match-main" data-revision="${view.revision}">
+  return html`<div id="match-main" data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
 <h1 class="visually-hidden">${headline(view.id, view.summary)}</h1>
 ${scoreboard(view)}
 ${lineScore(view.summary)}

@@ -1,10 +1,11 @@
 import { clip } from '../../../domain/clippedText.js';
 import { describeDiff } from '../../../domain/matchDiff.js';
 import type { HistoryPage } from '../../../history/historyQueries.js';
-import { html } from '../../views/html.js';
+import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
 import { CHANGE_SHOWN, fits, PAGE_BYTES } from '../../views/renderCaps.js';
 import { matchTitle, type TeamNames } from './matchPage.js';
+import { timeTag } from './timeText.js';
 
 export interface HistoryPageView {
   id: string;
@@ -32,23 +33,38 @@ export function renderHistoryPage(view: HistoryPageView): string {
   );
 }
 
+/** The timeline's look: one card per event, stacked on a phone; revision and time beside the change from 700 px. */
+const HISTORY_STYLE = new SafeHtml(`
+.small { font-size: .85rem; }
+ol.timeline { list-style: none; margin: 0; padding: 0; display: grid; gap: .6rem; }
+.timeline > li { border: 1px solid var(--line); border-radius: .6rem; padding: .55rem .75rem; background: var(--bg); display: grid; gap: .15rem .9rem; }
+.timeline .when { display: flex; gap: .5rem; flex-wrap: wrap; align-items: baseline; }
+.timeline .rev { font-weight: 700; font-variant-numeric: tabular-nums; }
+.timeline time { color: var(--muted); font-size: .9rem; }
+.timeline .what { margin: 0; }
+.timeline ul.changes { margin: .1rem 0 0; padding-left: 1.1rem; overflow-wrap: break-word; }
+.timeline .from { margin: .1rem 0 0; font-size: .85rem; overflow-wrap: anywhere; }
+@media (min-width: 700px) {
+  .timeline > li { grid-template-columns: 15rem minmax(0, 1fr); }
+  .timeline .when { flex-direction: column; gap: 0; grid-row: span 3; }
+}
+`);
+
 function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
   const title = matchTitle(id, teams);
   const other = order === 'newest' ? 'oldest' : 'newest';
-  const rows = page.entries.map((e) => {
+  const cards = page.entries.map((e) => {
     const what = e.content
       ? html`<strong>${WRITE_LABEL[e.type] ?? e.type}</strong> by ${e.content.via}${e.content.protection ? html` (${e.content.protection})` : ''}`
       : html`<strong>${e.type}</strong>${e.details ? html` <code>${Object.entries(e.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}</code>` : ''}`;
-    const change = e.content ? (e.diff ? clip(describeDiff(e.diff), CHANGE_SHOWN) : 'first version') : '';
-    const from = e.clientAddressClass ? `${e.clientAddressClass} address` : '';
-    return html`<tr>
-<td class="num">${e.revision}</td>
-<td><time datetime="${e.recordedAt}">${e.recordedAt}</time></td>
-<td>${what}</td>
-<td>${change}</td>
-<td class="muted">${from}${e.requestId ? html`<br><code>${e.requestId}</code>` : ''}</td>
-<td>${e.content ? html`<a href="/match/${id}?revision=${e.revision}">view</a>` : ''}</td>
-</tr>`;
+    const changes = e.content ? (e.diff ? clip(describeDiff(e.diff), CHANGE_SHOWN).split('; ') : ['first version']) : [];
+    const from = [e.clientAddressClass ? `${e.clientAddressClass} address` : '', e.requestId ? html`request <code>${e.requestId}</code>` : ''].filter((part) => part !== '');
+    return html`<li>
+<div class="when"><span class="rev">Revision ${e.revision}</span>${timeTag(e.recordedAt)}</div>
+<p class="what">${what}${e.content ? html` · <a href="/match/${id}?revision=${e.revision}">view revision ${e.revision}</a>` : ''}</p>
+${changes.length > 0 ? html`<ul class="changes" aria-label="What changed">${changes.map((c) => html`<li>${c}</li>`)}</ul>` : ''}
+${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>` : ''}
+</li>`;
   });
   const next = page.next === null ? '' : html`<a href="/match/${id}/history?order=${order}&amp;from=${page.next}">${order === 'newest' ? 'Older events →' : 'Newer events →'}</a>`;
   return layout(
@@ -58,9 +74,10 @@ function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
       page.protected ? 'write-protected: every change after creation was made with the match’s write token' : 'not write-protected: anyone with the id could change it'
     }</p>
 <nav class="pages"><a href="/match/${id}">Current version</a><a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
-<div class="scroll"><table class="history">
-<thead><tr><th class="num">Rev</th><th>Time</th><th>Event</th><th>What changed</th><th>From</th><th></th></tr></thead>
-<tbody>${rows}</tbody></table></div>
+<p class="muted small">Times are shown in your time zone when the page’s script runs, in UTC otherwise.</p>
+<ol class="timeline">${cards}</ol>
 <nav class="pages">${next}</nav>`,
+    HISTORY_STYLE,
+    { scripts: ['/assets/live.js'] },
   );
 }

@@ -1,12 +1,16 @@
 import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
 import { clip } from '../../../domain/clippedText.js';
-import { boxScore, type BoxCell } from '../../../domain/statVocabulary.js';
+import { familyName, shortNames, teamShortName } from '../../../domain/shortNames.js';
+import { boxScore, type BoxCell, sportOf, statKeyOrder } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { CHART_POINTS, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
+import { CHART_POINTS, EVENTS_SHOWN, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
+import { goalChart, goalsAndCards, type GoalLine, leadTracker } from './matchFlow.js';
+import { SHOWN_STATUS_WORDS, shownStatus, type ShownStatus } from './matchStatus.js';
 import { escapedLength, type PlaysPage, playsPage } from './playsPages.js';
 import { phaseScores, scoreChart } from './scoreChart.js';
 import { timeTag } from './timeText.js';
+import { CARD_HEIGHT, CARD_WIDTH } from './shareCard.js';
 
 export interface MatchPageView {
   id: string;
@@ -21,7 +25,12 @@ export interface MatchPageView {
   versions?: number;
   /** An old version, from the log: which revision, and the newest one. */
   asOf?: { revision: number; latestRevision: number };
+  /** Whether the match had no upload for LIVE_WINDOW_MS when the page was rendered (the page cache keys on it). */
+  quiet?: boolean;
 }
+
+/** The state the page shows (matchStatus.ts): live only while the payload says so and uploads keep coming. */
+export const statusOf = (view: MatchPageView): ShownStatus | null => shownStatus(view.summary.status, { quiet: view.quiet === true, old: view.asOf !== undefined });
 
 /** A team's name as pages show it: cut to NAME_SHOWN characters (the JSON has it whole). */
 export const teamName = (name: string | null, fallback: string) => clip(name ?? fallback, NAME_SHOWN);
@@ -46,34 +55,79 @@ export function headline(id: string, s: MatchSummary): string {
   return `${teamName(s.home.name, 'Home')}${score}${teamName(s.away.name, 'Away')}`;
 }
 
-/** A name short enough for a narrow column: the payload's own short name, else the name. */
-const shortName = (t: TeamSummary, fallback: string) => clip(t.short ?? t.name ?? fallback, NAME_SHOWN);
+/** A name short enough for a narrow column: the payload's own short name (a tricode), else the name's first distinctive word or initials. */
+const shortName = (t: TeamSummary, other: TeamSummary, fallback: string) => clip(t.short ?? (t.name === null ? fallback : teamShortName(t.name, other.name)), SHORT_SHOWN);
+const homeShort = (s: MatchSummary) => shortName(s.home, s.away, 'Home');
+const awayShort = (s: MatchSummary) => shortName(s.away, s.home, 'Away');
 
-const STATUS_WORD: Record<string, string> = { live: 'Live', final: 'Final', scheduled: 'Scheduled' };
-
-function statusBadge(s: MatchSummary): SafeHtml | string {
-  if (!s.status) return s.statusText ? html`<span class="badge">${s.statusText}</span>` : '';
-  const current = s.status === 'live' && s.current ? html` · ${s.current}` : '';
-  return html`<span class="badge ${s.status}">${STATUS_WORD[s.status]}${current}</span>`;
+/** The state as a badge; none for a status matchlog does not know ("available"). */
+function statusBadge(view: MatchPageView): SafeHtml | string {
+  const shown = statusOf(view);
+  if (shown === null) return '';
+  const s = view.summary;
+  const current = (shown === 'live' || shown === 'then') && s.current ? html` · ${s.current}` : '';
+  return html`<span class="badge ${shown}">${SHOWN_STATUS_WORDS[shown]}${current}</span>`;
 }
 
 export function scoreboard(view: MatchPageView): SafeHtml {
   const s = view.summary;
-  const team = (t: TeamSummary, side: 'home' | 'away', fallback: string) =>
-    html`<div class="team ${side}"><span class="name" title="${teamName(t.name, fallback)}">${teamName(t.name, fallback)}</span>${t.short ? html`<span class="short" aria-hidden="true">${clip(t.short, SHORT_SHOWN)}</span>` : ''}</div>`;
+  const team = (t: TeamSummary, side: 'home' | 'away', fallback: string) => {
+    const name = teamName(t.name, fallback);
+    const short = side === 'home' ? homeShort(s) : awayShort(s);
+    const shown = clip(short, SHORT_SHOWN);
+    // --chars lets the short name shrink to fit its column on a phone, never overflowing it.
+    return html`<div class="team ${side}"><span class="name">${name}</span>${short !== name ? html`<span class="short" aria-hidden="true" style="--chars: ${Math.max([...shown].length, 4)}">${shown}</span>` : ''}</div>`;
+  };
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
   const when = s.startedAt ? timeTag(s.startedAt) : '';
   const meta = [s.competition, s.category].filter((x): x is string => x !== null);
   return html`<section class="scoreboard" aria-label="Score">
-<div class="meta">${statusBadge(s)}${meta.length > 0 ? html`<span>${meta.join(' · ')}</span>` : ''}</div>
+<div class="meta">${statusBadge(view)}${meta.length > 0 ? html`<span>${meta.join(' · ')}</span>` : ''}</div>
 <div class="board">
 ${team(s.home, 'home', 'Home')}
 <div class="score" data-testid="score" aria-label="${unit ? `score in ${unit}` : 'score'}"><span>${scoreText(s.home.score)}</span><span class="colon"> : </span><span>${scoreText(s.away.score)}</span></div>
 ${team(s.away, 'away', 'Away')}
 </div>
+${sportOf(s.sport) === 'football' ? goalsUnderScore(view) : ''}
 ${unit === 'sets' && s.lines.length > 0 ? html`<p class="sets-inline">${shownLines(s).map((l) => html`<span class="${l.label === s.current ? 'current' : ''}">${scoreText(l.home)}–${scoreText(l.away)}</span>`)}</p>` : ''}
 <p class="where muted">${[s.venue ? html`<span>${clip(s.venue, NAME_SHOWN)}</span>` : '', when ? html`<span>${when}</span>` : ''].filter(Boolean).map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>
 </section>`;
+}
+
+/**
+ * Football's scorers and cards under the score, each side under its team, as broadcasters show
+ * them ("Köhler 23', 67'"; "Demiral (og) 53'"), at most EVENTS_SHOWN lines a side.
+ */
+function goalsUnderScore(view: MatchPageView): SafeHtml | string {
+  const s = view.summary;
+  if (s.actionCount === 0) return '';
+  const events = goalsAndCards(s.actions());
+  if (events.length === 0) return '';
+  const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p.name]));
+  const who = (e: GoalLine) => {
+    const full = (e.playerId === null ? null : names.get(e.playerId)) ?? e.playerName;
+    return full === null ? null : clip(familyName(full), NAME_SHOWN);
+  };
+  const side = (key: 'home' | 'away') => {
+    // Goals by the same player share a line, as "Köhler 23', 67'".
+    const lines = new Map<string, { kind: GoalLine['kind']; name: string | null; marks: string[] }>();
+    for (const e of events) {
+      if (e.side !== key) continue;
+      const name = who(e);
+      const group = e.kind === 'goal' && name !== null ? `goal\0${name}` : `${lines.size}`;
+      const line = lines.get(group);
+      if (line !== undefined) line.marks.push(e.mark ?? '');
+      else if (lines.size < EVENTS_SHOWN) lines.set(group, { kind: e.kind, name, marks: [e.mark ?? ''] });
+    }
+    const items = [...lines.values()].map((l) => {
+      const marks = l.marks.filter(Boolean).join(', ');
+      const label = l.kind === 'ownGoal' ? `${l.name ?? 'Own goal'}${l.name === null ? '' : ' (og)'}` : (l.name ?? (l.kind === 'goal' ? 'Goal' : ''));
+      const card = l.kind === 'goal' || l.kind === 'ownGoal' ? '' : html`<span class="card ${l.kind}" aria-hidden="true"></span><span class="visually-hidden">${l.kind === 'redCard' ? 'Red card' : l.kind === 'secondYellow' ? 'Second yellow card' : 'Yellow card'}: </span>`;
+      return html`<li class="${l.kind === 'goal' || l.kind === 'ownGoal' ? 'goal' : 'booking'}">${card}${label}${marks ? html` <span class="mark">${marks}</span>` : ''}</li>`;
+    });
+    return html`<ul class="events ${key}" aria-label="${key === 'home' ? teamName(s.home.name, 'Home') : teamName(s.away.name, 'Away')}: goals and cards">${items}</ul>`;
+  };
+  return html`<div class="goals">${side('home')}${side('away')}</div>`;
 }
 
 export function lineScore(s: MatchSummary): SafeHtml | string {
@@ -84,16 +138,23 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
     html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
   const won = (l: ScoreLine, side: 'home' | 'away') => l.home !== null && l.away !== null && (side === 'home' ? l.home > l.away : l.away > l.home);
   const lines = shownLines(s);
-  const row = (side: 'home' | 'away', t: TeamSummary, fallback: string) =>
-    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${shortName(t, fallback)}</th>${lines.map(
+  // Whole names from 640 px, the short ones on phones.
+  const teamCell = (side: 'home' | 'away', t: TeamSummary) => {
+    const full = teamName(t.name, side === 'home' ? 'Home' : 'Away');
+    const short = side === 'home' ? homeShort(s) : awayShort(s);
+    return short === full ? full : html`<span class="full">${full}</span><span class="short">${short}</span>`;
+  };
+  const row = (side: 'home' | 'away', t: TeamSummary) =>
+    html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${teamCell(side, t)}</th>${lines.map(
       (l) => html`<td class="num${won(l, side) ? ' won' : ''}${l.label === s.current ? ' current' : ''}">${scoreText(l[side])}</td>`,
     )}<td class="num total">${isSets ? scoreText(t.score) : t.score ?? total(side)}</td></tr>`;
-  return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${isSets ? 'set' : 'period'}</h2>
+  const phase = isSets ? 'set' : sportOf(s.sport) === 'football' ? 'half' : 'period';
+  return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${phase}</h2>
 <div class="scroll fit"><table class="line-score">
 <thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map(head)}<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
 <tbody>
-${row('home', s.home, 'Home')}
-${row('away', s.away, 'Away')}
+${row('home', s.home)}
+${row('away', s.away)}
 </tbody></table></div>${lines.length < s.lines.length ? morePhases(s.lines.length - lines.length, s.scoreUnit) : ''}</section>`;
 }
 
@@ -101,13 +162,24 @@ function morePhases(count: number, unit: MatchSummary['scoreUnit']): SafeHtml {
   return html`<p class="more-note muted">${more(count, unit === 'sets' ? 'set' : 'period', unit === 'sets' ? 'sets' : 'periods')} in the JSON (the total counts them all).</p>`;
 }
 
+/** How the score went: football's goals by minute and basketball's lead over the whole game as one chart each, else one small chart per set or period. */
 function charts(s: MatchSummary): SafeHtml | string {
-  const phases = phaseScores(s.actions(), PHASES_SHOWN, CHART_POINTS);
-  if (phases.length === 0) return '';
+  if (s.actionCount === 0) return '';
   const home = teamName(s.home.name, 'Home');
   const away = teamName(s.away.name, 'Away');
+  const sport = sportOf(s.sport);
+  const whole =
+    sport === 'football'
+      ? goalChart(s.actions(), home, away, { home: s.home.score, away: s.away.score })
+      : sport === 'basketball'
+        ? leadTracker(s.actions(), homeShort(s), awayShort(s), CHART_POINTS, PHASES_SHOWN)
+        : null;
+  const legend = html`<p class="legend"><span class="key home"></span>${home} <span class="key away"></span>${away}</p>`;
+  if (whole !== null) return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>${sport === 'football' ? legend : ''}${whole}</section>`;
+  const phases = phaseScores(s.actions(), PHASES_SHOWN, CHART_POINTS);
+  if (phases.length === 0) return '';
   return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>
-<p class="legend"><span class="key home"></span>${home} <span class="key away"></span>${away}</p>
+${legend}
 <div class="charts">${phases.map((p) => scoreChart(p, home, away))}</div></section>`;
 }
 
@@ -123,11 +195,40 @@ function cell(c: BoxCell): SafeHtml {
 /** A player's name or id as a page shows it. */
 const playerName = (p: PlayerLine) => clip(p.name ?? p.playerId ?? '', NAME_SHOWN);
 
-function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[]): SafeHtml {
-  const ordered = [...players].sort(byShirt);
+const KEEPER = /^(gk|goalkeeper|goalie|keeper|tw|torwart|portero|gardien)$/i;
+
+/**
+ * A side's players in box-score order: starters, then the bench, when the payload says who
+ * started; in football the goalkeeper first in each; else by shirt number.
+ */
+function lineUp(sport: string | null, players: PlayerLine[]): { starters: PlayerLine[]; bench: PlayerLine[] } {
+  const football = sportOf(sport) === 'football';
+  const keeper = (p: PlayerLine) => (football && p.position !== null && KEEPER.test(p.position.trim()) ? 1 : 0);
+  const order = (a: PlayerLine, b: PlayerLine) => keeper(b) - keeper(a) || byShirt(a, b);
+  if (!players.some((p) => p.starter === true)) return { starters: [...players].sort(order), bench: [] };
+  return { starters: players.filter((p) => p.starter === true).sort(order), bench: players.filter((p) => p.starter !== true).sort(order) };
+}
+
+/** The name cell's text: the whole name, and on narrow screens its initialled form ("A.-K. Papadopoulou-Schmidt") when that differs. */
+function nameCell(full: string, short: string | null): SafeHtml {
+  // Initials never split at their hyphen ("A.-K."): a non-breaking hyphen (U+2011) joins them.
+  return short === null || short === full ? html`<span class="name">${full}</span>` : html`<span class="name full">${full}</span><span class="name short">${short.replace(/(?<=^|[\s-])(\p{L}\.)-(?=\p{L}\.)/gu, '$1\u2011')}</span>`;
+}
+
+function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: ReadonlyMap<string, number>): SafeHtml {
+  const { starters, bench } = lineUp(view.summary.sport, players);
+  const ordered = bench.length === 0 ? starters : [...starters, ...bench];
   // Totals count every player; rows and columns are capped (PLAYERS_PER_SIDE, UNKNOWN_STAT_COLUMNS).
-  const box = boxScore(view.summary.sport, ordered.map((p) => p.stats), { rows: PLAYERS_PER_SIDE });
+  const box = boxScore(view.summary.sport, ordered.map((p) => p.stats), { rows: PLAYERS_PER_SIDE, order });
   const shown = ordered.length > PLAYERS_PER_SIDE ? ordered.slice(0, PLAYERS_PER_SIDE) : ordered;
+  const shorts = shortNames(
+    shown.map((p) => (p.name === null ? null : clip(p.name, NAME_SHOWN))),
+    shown.map((p) => (p.shortName === null ? null : clip(p.shortName, NAME_SHOWN))),
+  );
+  const playerRow = (p: PlayerLine, i: number) =>
+    html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number === null ? '' : clip(p.number, SHORT_SHOWN)}</span> ${nameCell(playerName(p), shorts[i] ?? null)}${p.position ? html` <span class="pos muted">${clip(p.position, SHORT_SHOWN)}</span>` : ''}</th>${(box.rows[i] ?? []).map(cell)}</tr>`;
+  const rows = shown.map(playerRow);
+  const startersShown = Math.min(starters.length, shown.length);
   const notes = [
     shown.length < ordered.length ? more(ordered.length - shown.length, 'player', 'players') : '',
     box.moreStats > 0 ? more(box.moreStats, 'stat', 'stats') : '',
@@ -138,9 +239,11 @@ function playerTable(view: MatchPageView, title: string, side: string, players: 
 <thead><tr><th scope="col" class="player" data-sort-type="number"><button type="button" class="sort">Player</button></th>${box.columns.map(
     (c) => html`<th scope="col" class="num"><button type="button" class="sort"><abbr title="${c.title}">${c.abbr}</abbr></button></th>`,
   )}</tr></thead>
-<tbody>${shown.map(
-    (p, i) => html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number === null ? '' : clip(p.number, SHORT_SHOWN)}</span> ${playerName(p)}${p.position ? html` <span class="pos muted">${clip(p.position, SHORT_SHOWN)}</span>` : ''}</th>${(box.rows[i] ?? []).map(cell)}</tr>`,
-  )}</tbody>
+<tbody>${bench.length === 0 ? rows : rows.slice(0, startersShown)}</tbody>${
+    bench.length > 0 && shown.length > startersShown
+      ? html`<tbody class="bench"><tr class="group"><th scope="colgroup" colspan="${box.columns.length + 1}">Substitutes</th></tr>${rows.slice(startersShown)}</tbody>`
+      : ''
+  }
 <tfoot><tr><th scope="row" class="player">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot>
 </table></div>${notes.length > 0 ? html`<p class="more-note muted">${notes.join(' and ')} of ${title} in <a href="${jsonUrl(view)}">the match’s JSON</a>; the totals count them all.</p>` : ''}</div>`;
 }
@@ -157,9 +260,34 @@ function playerStats(view: MatchPageView): SafeHtml | string {
     .map((side) => ({ key: side.key, title: side.title, players: s.players.filter((p) => p.team === side.key) }))
     .concat([{ key: 'other', title: 'Players', players: s.players.filter((p) => p.team === null || !known.has(p.team)) }])
     .filter((g) => g.players.length > 0);
+  // One order of unknown stat columns for both teams: first seen across the whole match.
+  const order = statKeyOrder(s.players.map((p) => p.stats));
   return html`<section aria-labelledby="box"><h2 id="box">Box score</h2>
 <p class="hint muted">Tap a column to sort. Abbreviations explain themselves on hover and to screen readers.</p>
-${groups.map((g) => playerTable(view, g.title, g.key, g.players))}</section>`;
+${groups.map((g) => playerTable(view, g.title, g.key, g.players, order))}</section>`;
+}
+
+const LONG_WORD = /(\S{25,})/;
+
+/**
+ * Text whose words over 24 characters (no real word of a play-by-play is that long) get a break
+ * opportunity every 12: the column keeps real words whole ("Rebound", never "Reboun|d") and a
+ * pasted run of characters still wraps instead of widening the table.
+ */
+function breakable(text: string): SafeHtml | string {
+  if (!LONG_WORD.test(text)) return text;
+  return new SafeHtml(
+    text
+      .split(LONG_WORD)
+      .map((part, i) => {
+        if (i % 2 === 0) return html`${part}`.value;
+        const chars = Array.from(part);
+        const pieces: string[] = [];
+        for (let at = 0; at < chars.length; at += 12) pieces.push(html`${chars.slice(at, at + 12).join('')}`.value);
+        return pieces.join('<wbr>');
+      })
+      .join(''),
+  );
 }
 
 /** How many of a phase's actions show before "show all". */
@@ -179,11 +307,14 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   if (actions.length === 0) return null;
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
   const who = (a: ActionLine) => {
-    if (a.playerId === null) return '';
-    const p = names.get(a.playerId);
-    return p ? `${p.number !== null ? `#${clip(p.number, SHORT_SHOWN)} ` : ''}${playerName(p)}` : clip(a.playerId, NAME_SHOWN);
+    const p = a.playerId === null ? undefined : names.get(a.playerId);
+    if (p !== undefined) return `${p.number !== null ? `#${clip(p.number, SHORT_SHOWN)} ` : ''}${playerName(p)}`;
+    // Play-by-play feeds name the player in the action itself (NBA playerNameI, StatsBomb player.name).
+    return a.playerName !== null ? clip(a.playerName, NAME_SHOWN) : a.playerId === null ? '' : clip(a.playerId, NAME_SHOWN);
   };
-  const side = (team: string | null) => (team === 'home' ? shortName(s.home, 'Home') : team === 'away' ? shortName(s.away, 'Away') : clip(team ?? '', NAME_SHOWN));
+  const home = homeShort(s);
+  const away = awayShort(s);
+  const side = (team: string | null) => (team === 'home' ? home : team === 'away' ? away : clip(team ?? '', NAME_SHOWN));
   // A row's markup is ~200 bytes besides its texts. Pages are found from the newest, so page N is the same for every request.
   const whoBytes = new Map<string | null, number>();
   const sideBytes = new Map<string | null, number>();
@@ -220,7 +351,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
     const teamClass = a.team === 'home' || a.team === 'away' ? a.team : '';
-    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${a.description}${who(a) ? html`<span class="who">${who(a)}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
+    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${breakable(a.description)}${who(a) ? html`<span class="who">${breakable(who(a))}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
   };
   // The action before a page's oldest, when it is of the same set, says whether that one scored.
   const before = page.start > 0 ? actions[page.start - 1] : undefined;
@@ -272,12 +403,28 @@ function unrecognised(view: MatchPageView): SafeHtml {
 <a href="/api/matches/${view.id}">See the match as JSON</a>, or read <a href="/docs">the upload format</a>.</p></section>`;
 }
 
+/** PUBLIC_BASE_URL, from a match's public address (`BASE/match/id`). */
+const baseOf = (publicUrl: string) => publicUrl.slice(0, publicUrl.lastIndexOf('/match/'));
+
+/**
+ * Height of the embed snippet's frame: at 360 px wide the widget is 342 px with five sets and
+ * long team names, 378 px for a football match with its scorers and cards
+ * (test/e2e/viewerPages.browser.test.ts); the snippet's script then sizes it to the widget exactly.
+ */
+export const EMBED_HEIGHT = 400;
+
+/** The snippet a club pastes: the frame, and a script that makes it as tall as the widget (postMessage). */
+export function embedSnippet(view: Pick<MatchPageView, 'publicUrl' | 'summary' | 'id'>): string {
+  return `<iframe src="${view.publicUrl}/embed" title="Live score: ${headline(view.id, view.summary).replace(/[<>&"]/g, '')}" width="360" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" data-matchlog-embed></iframe>
+<script src="${baseOf(view.publicUrl)}/assets/embed.js" async></script>`;
+}
+
 function share(view: MatchPageView): SafeHtml {
-  const embed = `<iframe src="${view.publicUrl}/embed" title="Live score" width="360" height="280" style="border:0"></iframe>`;
+  const embed = embedSnippet(view);
   return html`<section class="share" aria-labelledby="share"><h2 id="share">Share</h2>
 <div class="share-grid"><img src="/match/${view.id}/qr.svg" alt="QR code for ${view.publicUrl}" width="132" height="132">
 <div><p>Scan or send the link: <a href="${view.publicUrl}">${view.publicUrl}</a></p>
-<details><summary>Embed the live score on your club’s site</summary><p class="muted">Paste this where the score should show; it updates itself.</p><pre><code>${embed}</code></pre></details></div></div></section>`;
+<details><summary>Embed the live score on your club’s site</summary><p class="muted">Paste this where the score should show; it updates itself, and the script keeps the frame as tall as the score (without it the frame is ${EMBED_HEIGHT} px tall).</p><pre><code>${embed}</code></pre></details></div></div></section>`;
 }
 
 /** Bytes left for the main part of a page within PAGE_BYTES: the frame, style, sharing card and links take the rest. */
@@ -295,7 +442,7 @@ export function renderMatchMain(view: MatchPageView): string {
 
 function tooLargeMain(view: MatchPageView): string {
   const plays = view.asOf === undefined && view.summary.actionCount > 0 ? html`, or read <a href="${playsUrl(view.id, 1)}">its play-by-play page by page</a>` : '';
-  return html`<div id="match-main" data-revision="${view.revision}">
+  return html`<div id="match-main" data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
 <h1 class="visually-hidden">${matchTitle(view.id, view.summary)}</h1>
 ${view.asOf ? provenance(view) : ''}
 ${scoreboard(view)}
@@ -309,7 +456,7 @@ function fullMatchMain(view: MatchPageView): string {
   const s = view.summary;
   const title = matchTitle(view.id, s);
   const isOld = view.asOf !== undefined;
-  return html`<div id="match-main" data-revision="${view.revision}">
+  return html`<div id="match-main" data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
 <h1 class="visually-hidden">${title}</h1>
 ${isOld ? provenance(view) : ''}
 ${scoreboard(view)}
@@ -324,14 +471,15 @@ ${isOld ? '' : provenance(view)}
 
 export function liveBar(view: MatchPageView, partUrl = `/match/${view.id}?part=main`): SafeHtml | string {
   if (view.asOf) return '';
-  return html`<div class="livebar" role="status" data-live="/match/${view.id}/live" data-part="${partUrl}" data-revision="${view.revision}">
+  return html`<div class="livebar" role="status" data-live="/match/${view.id}/live" data-part="${partUrl}" data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
 <span class="live-state">Showing revision ${view.revision}.</span> <a class="reload" href="/match/${view.id}">Reload for the latest</a></div>`;
 }
 
 function sharingCard(view: MatchPageView): SafeHtml {
   const s = view.summary;
   const title = headline(view.id, s);
-  const status = s.status === 'live' ? `Live${s.current ? `, ${s.current}` : ''}` : s.status === 'final' ? 'Final' : null;
+  const shown = statusOf(view);
+  const status = shown === 'live' ? `Live${s.current ? `, ${s.current}` : ''}` : shown === 'final' ? 'Final' : null;
   const description = [status, s.lines.length > 0 ? shownLines(s).map((l) => `${scoreText(l.home)}–${scoreText(l.away)}`).join(', ') : null, s.competition, s.venue]
     .filter((x): x is string => x !== null)
     .map((x) => clip(x, NAME_SHOWN * 4))
@@ -343,7 +491,13 @@ function sharingCard(view: MatchPageView): SafeHtml {
 <meta property="og:title" content="${title}">
 <meta property="og:description" content="${text}">
 <meta property="og:url" content="${view.publicUrl}">
-<meta name="twitter:card" content="summary">
+<meta property="og:image" content="${view.publicUrl}/card.png?revision=${view.revision}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="${CARD_WIDTH}">
+<meta property="og:image:height" content="${CARD_HEIGHT}">
+<meta property="og:image:alt" content="${title}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:image" content="${view.publicUrl}/card.png?revision=${view.revision}">
 <meta name="twitter:title" content="${title}">
 <meta name="twitter:description" content="${text}">
 <link rel="canonical" href="${view.publicUrl}">`;
@@ -362,7 +516,7 @@ export const MATCH_STYLE = new SafeHtml(`
 .board { display: grid; grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr); align-items: center; gap: .5rem; margin: .5rem 0 .25rem; }
 .board .team { min-width: 0; font-weight: 700; font-size: 1.15rem; line-height: 1.2; }
 .board .team.away { text-align: right; }
-.board .team .name { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; overflow-wrap: normal; word-break: normal; }
+.board .team .name { display: block; overflow-wrap: break-word; hyphens: auto; }
 .board .team .short { display: none; }
 .board .team.home .name, .board .team.home .short { color: var(--home); }
 .board .team.away .name, .board .team.away .short { color: var(--away); }
@@ -371,19 +525,34 @@ export const MATCH_STYLE = new SafeHtml(`
 .sets-inline { margin: 0; text-align: center; font-variant-numeric: tabular-nums; display: flex; gap: .6rem; justify-content: center; flex-wrap: wrap; }
 .sets-inline .current { font-weight: 700; text-decoration: underline; text-underline-offset: .2em; }
 .where { margin: .25rem 0 0; text-align: center; font-size: .9rem; }
+.goals { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: .25rem 1rem; font-size: .9rem; margin: .1rem 0 .3rem; }
+.goals ul.events { list-style: none; margin: 0; padding: 0; }
+.goals ul.events.away { text-align: right; }
+.goals .mark { color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
+.goals li.booking { color: var(--muted); }
+.card { display: inline-block; width: .55rem; height: .75rem; border-radius: 2px; margin-right: .3rem; vertical-align: -.05rem; background: #facc15; border: 1px solid #a16207; }
+.card.redCard { background: #dc2626; border-color: #7f1d1d; }
+.card.secondYellow { background: linear-gradient(135deg, #facc15 50%, #dc2626 50%); }
 @media (max-width: 420px) {
   .board { gap: .35rem; }
   .board .score { font-size: 1.9rem; }
   .board .team { font-size: .85rem; }
   .line-score th, .line-score td { padding: .3rem .25rem; }
-  .line-score .team-cell { max-width: 5rem; }
   .line-score .dot { margin-right: .2rem; }
-  .board .team:has(.short) .name { display: none; }
-  .board .team .short { display: block; font-size: 1.35rem; }
+  .board .team:has(.short) .name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .board .team { container-type: inline-size; }
+  .board .team .short { display: block; font-size: min(1.2rem, calc(100cqi / (var(--chars, 6) * .68))); overflow-wrap: normal; white-space: nowrap; }
+  .goals { font-size: .8rem; }
 }
 .line-score { width: auto; min-width: 100%; }
 .line-score th, .line-score td { padding: .3rem .45rem; }
-.line-score .team-cell { max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.line-score .team-cell { max-width: 16rem; overflow-wrap: break-word; }
+.line-score .team-cell .short { display: none; }
+@media (max-width: 640px) {
+  .line-score .team-cell { max-width: 8rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .line-score .team-cell .full { display: none; }
+  .line-score .team-cell .short { display: inline; }
+}
 .line-score td.won { font-weight: 700; }
 .line-score .current { background: var(--panel); box-shadow: inset 0 -3px 0 var(--live); }
 .line-score .total { font-weight: 800; border-left: 1px solid var(--line); }
@@ -400,7 +569,14 @@ h3 { margin: 1.25rem 0 .35rem; font-size: 1.02rem; }
 .scroll-cue { font-size: .8rem; color: var(--muted); text-align: right; margin: 0 0 .15rem; }
 .player-stats { width: auto; min-width: 100%; }
 .player-stats th, .player-stats td { padding: .3rem .45rem; white-space: nowrap; }
-.player-stats .player { position: sticky; left: 0; z-index: 1; background: var(--bg); max-width: 11rem; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid var(--line); }
+.player-stats .player { position: sticky; left: 0; z-index: 1; background: var(--bg); border-right: 1px solid var(--line); }
+.player-stats .name.short { display: none; }
+.player-stats tbody.bench tr.group th { background: var(--panel); font-size: .85rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); position: static; }
+@media (max-width: 640px) {
+  .player-stats .name.full { display: none; }
+  .player-stats .name.short { display: inline; }
+  .player-stats tbody .player { white-space: normal; min-width: 9.5rem; max-width: 11.5rem; font-size: .92rem; overflow-wrap: break-word; }
+}
 .player-stats thead .player, .player-stats tfoot .player { background: var(--bg); }
 .player-stats .no { display: inline-block; min-width: 1.6rem; color: var(--muted); font-variant-numeric: tabular-nums; }
 .player-stats .pos { font-size: .8rem; }
@@ -415,9 +591,14 @@ details.more { margin: .4rem 0; }
 details.more > summary { font-weight: 500; color: var(--link); }
 .pbp { table-layout: auto; }
 .pbp td { vertical-align: top; padding: .3rem .4rem; }
-.pbp .clock { width: 3.2rem; color: var(--muted); }
-.pbp .team-cell { white-space: nowrap; max-width: 6.5rem; overflow: hidden; text-overflow: ellipsis; }
-.pbp .what { overflow-wrap: anywhere; }
+.pbp .clock { width: 3.2rem; color: var(--muted); overflow-wrap: anywhere; }
+/* Short names (12 characters at most when derived) fit; only a payload's own long short name is cut. */
+.pbp .team-cell { white-space: nowrap; max-width: 8rem; overflow: hidden; text-overflow: ellipsis; }
+@media (max-width: 420px) {
+  .pbp td, .pbp th { padding: .3rem .25rem; }
+  .pbp .team-cell { max-width: 6.75rem; font-size: .9rem; }
+}
+.pbp .what { overflow-wrap: break-word; }
 .pbp .who { display: block; font-size: .85rem; color: var(--muted); }
 .pbp .run { white-space: nowrap; font-weight: 600; width: 3.5rem; }
 .pbp tr.scored .run { font-weight: 800; }
@@ -430,6 +611,11 @@ figure.chart path { fill: none; stroke-width: 2.2; stroke-linejoin: round; }
 figure.chart path.home { stroke: var(--home); }
 figure.chart path.away { stroke: var(--away); stroke-dasharray: 5 3; }
 figure.chart .grid { stroke: var(--line); stroke-width: 1; }
+figure.chart .grid.zero { stroke: var(--muted); }
+figure.chart.wide { max-width: 36rem; }
+figure.chart.wide text { font-size: 11px; }
+figure.chart path.lead-home { fill: var(--home); stroke: none; opacity: .75; }
+figure.chart path.lead-away { fill: var(--away); stroke: none; opacity: .75; }
 figure.chart text { fill: var(--muted); font-size: 10px; }
 .legend .key { display: inline-block; width: 1.2rem; height: 0; border-top: 3px solid var(--home); vertical-align: middle; margin: 0 .3rem 0 .6rem; }
 .legend .key.away { border-top: 3px dashed var(--away); }
@@ -439,7 +625,6 @@ figure.chart text { fill: var(--muted); font-size: 10px; }
 .share-grid > div { flex: 1 1 14rem; min-width: 0; }
 @media (max-width: 420px) {
   .line-score th, .line-score td { padding: .3rem .25rem; }
-  .line-score .team-cell { max-width: 5rem; }
   .line-score .dot { margin-right: .2rem; }
 }
 .share a { overflow-wrap: anywhere; }
