@@ -102,27 +102,47 @@ function actionsBasis(actions: unknown[], previous: DiffBasis | null): Pick<Diff
   return { actions: entries, actionsText: { chars: open.length, digest: createHash('sha256').update(open).digest('base64url') } };
 }
 
-/** Two 32-bit lanes per bucket, mixed with each rest field's name hash and fingerprint in order. */
-function restDigests(rest: [string, string][]): string | null {
-  if (rest.length === 0) return null;
-  const lanes = new Uint32Array(2 * REST_BUCKETS);
-  for (const [field, fingerprint] of rest) {
-    // A field stays in its name's bucket whatever its value.
-    const name = shortHash(field);
-    const bucket = (name.charCodeAt(0) * 31 + name.charCodeAt(1)) % REST_BUCKETS;
-    const hash = name + fingerprint;
-    let h1 = lanes[2 * bucket]!;
-    let h2 = lanes[2 * bucket + 1]!;
-    for (let i = 0; i < hash.length; i += 1) {
-      h1 = Math.imul(h1 ^ hash.charCodeAt(i), 2654435761);
-      h2 = Math.imul(h2 ^ hash.charCodeAt(i), 1597334677);
-    }
-    lanes[2 * bucket] = h1;
-    lanes[2 * bucket + 1] = h2;
+/** A value's JSON text, or for one nested too deep for JSON.stringify its fingerprint (jsonFingerprint walks it). */
+function valueText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return jsonFingerprint(value);
   }
-  let digests = '';
-  for (let b = 0; b < REST_BUCKETS; b += 1) digests += lanes[2 * b]!.toString(36).padStart(7, '0') + lanes[2 * b + 1]!.toString(36).padStart(7, '0');
-  return digests;
+}
+
+/**
+ * The digests of the fields past DIFF_BASIS_FIELDS: two 32-bit lanes per bucket, mixed with each
+ * field's name hash and value text in order. A field stays in its name's bucket whatever its
+ * value; no string is made per field beyond its value's text.
+ */
+function restDigests() {
+  const lanes = new Uint32Array(2 * REST_BUCKETS);
+  let count = 0;
+  return {
+    add(field: string, value: unknown) {
+      count += 1;
+      let name = 0x811c9dc5;
+      for (let i = 0; i < field.length; i += 1) name = Math.imul(name ^ field.charCodeAt(i), 16777619);
+      const bucket = (name >>> 0) % REST_BUCKETS;
+      let h1 = Math.imul(lanes[2 * bucket]! ^ name, 2654435761);
+      let h2 = Math.imul(lanes[2 * bucket + 1]! ^ name, 1597334677);
+      const text = valueText(value);
+      for (let i = 0; i < text.length; i += 1) {
+        h1 = Math.imul(h1 ^ text.charCodeAt(i), 2654435761);
+        h2 = Math.imul(h2 ^ text.charCodeAt(i), 1597334677);
+      }
+      lanes[2 * bucket] = h1;
+      lanes[2 * bucket + 1] = h2;
+    },
+    digests(): string | null {
+      if (count === 0) return null;
+      let digests = '';
+      for (let b = 0; b < REST_BUCKETS; b += 1) digests += lanes[2 * b]!.toString(36).padStart(7, '0') + lanes[2 * b + 1]!.toString(36).padStart(7, '0');
+      return digests;
+    },
+  };
 }
 
 /**
@@ -135,13 +155,14 @@ export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMat
   const obj = isObj(payload) ? payload : {};
   const actions = Array.isArray(obj.actions) ? obj.actions : [];
   const fields: [string, string][] = [];
-  const rest: [string, string][] = [];
+  const rest = restDigests();
   for (const field of Object.keys(obj)) {
     if (DESCRIBED.has(field)) continue;
-    (fields.length < DIFF_BASIS_FIELDS ? fields : rest).push([field, jsonFingerprint(obj[field])]);
+    if (fields.length < DIFF_BASIS_FIELDS) fields.push([field, jsonFingerprint(obj[field])]);
+    else rest.add(field, obj[field]);
   }
   // Actions are matched by their `id`, else by `seq`, else by position in the list.
-  return { home, away, lines, players, ...actionsBasis(actions, previous), fields, rest: restDigests(rest) };
+  return { home, away, lines, players, ...actionsBasis(actions, previous), fields, rest: rest.digests() };
 }
 
 function changed<T>(from: T, to: T): Change<T> | null {

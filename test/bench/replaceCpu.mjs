@@ -81,6 +81,6 @@ const wide = (round) => {
 if (Number(values['wide-rounds']) > 0) rows.push(await measure(`wide payload (${keys} keys, every value changed)`, 'wide', Array.from({ length: Number(values['wide-rounds']) + 1 }, (_, round) => wide(round))));
 
 console.log(`\nnode ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-console.log('| replace | n | server CPU ms each | wall ms each | history after the last 2xx |');
+console.log('| replace | n | server CPU ms each | wall ms each | until a history GET shows the last version |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.name} | ${r.replaces} | ${r.cpuMs.toFixed(2)} | ${r.wallMs.toFixed(1)} | ${r.historyAfterMs.toFixed(0)} ms |`);
