@@ -71,35 +71,46 @@ const DIGEST_CHARS = 14;
 const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
-/** An action's key hash then fingerprint, from its JSON text. */
-const actionEntry = (a: unknown, i: number, text: string) => shortHash(actionKey(a, i)) + shortHash(text);
+/** An action's key hash then fingerprint. */
+const actionEntry = (a: unknown, i: number) => shortHash(actionKey(a, i)) + jsonFingerprint(a);
+
+/** The actions' JSON text without its closing bracket; null for actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH). */
+function openActionsText(actions: unknown[]): string | null {
+  try {
+    return JSON.stringify(actions).slice(0, -1);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return null;
+  }
+}
+
+/** A text no next version's actions start with. */
+const NO_ACTIONS_TEXT: DiffBasis['actionsText'] = { chars: -1, digest: '' };
 
 /**
  * Fingerprints of the actions and the digest of their text. JSON.stringify of an array is its
  * elements' texts joined by commas in brackets (parsed JSON holds no undefined or functions), so
- * when the previous version's text is a prefix of this one's, the actions it covers are the same
- * and keep their fingerprints: a live match's next version fingerprints only its new rallies.
+ * when the previous version's text is a prefix of this one's, ending where this one's does or
+ * before one of its commas, the actions it covers are the same and keep their fingerprints: a
+ * live match's next version fingerprints only its new rallies.
  */
 function actionsBasis(actions: unknown[], previous: DiffBasis | null): Pick<DiffBasis, 'actions' | 'actionsText'> {
-  const whole = JSON.stringify(actions);
-  const open = whole.slice(0, -1);
-  const width = 2 * FINGERPRINT_CHARS;
+  const open = openActionsText(actions);
+  if (open === null) return { actions: actions.map(actionEntry).join(''), actionsText: NO_ACTIONS_TEXT };
   const hash = createHash('sha256');
-  const kept = previous === null ? 0 : previous.actions.length / width;
-  const text = previous?.actionsText;
-  // Its text ends where this one's does, or before one of this one's commas between actions.
-  const ends = text !== undefined && (text.chars === open.length || (text.chars < open.length && open.charCodeAt(text.chars) === 44));
-  if (text !== undefined && kept > 0 && ends) {
+  const kept = previous === null ? 0 : previous.actions.length / (2 * FINGERPRINT_CHARS);
+  const text = previous?.actionsText ?? NO_ACTIONS_TEXT;
+  const ends = text.chars === open.length || (text.chars >= 0 && text.chars < open.length && open.charCodeAt(text.chars) === 44 /* , */);
+  if (previous !== null && kept > 0 && ends) {
     hash.update(open.slice(0, text.chars));
     if (hash.copy().digest('base64url') === text.digest) {
       hash.update(open.slice(text.chars));
-      let entries = previous!.actions;
-      for (let i = kept; i < actions.length; i += 1) entries += actionEntry(actions[i], i, JSON.stringify(actions[i]));
+      let entries = previous.actions;
+      for (let i = kept; i < actions.length; i += 1) entries += actionEntry(actions[i], i);
       return { actions: entries, actionsText: { chars: open.length, digest: hash.digest('base64url') } };
     }
   }
-  const entries = actions.map((a, i) => actionEntry(a, i, JSON.stringify(a))).join('');
-  return { actions: entries, actionsText: { chars: open.length, digest: createHash('sha256').update(open).digest('base64url') } };
+  return { actions: actions.map(actionEntry).join(''), actionsText: { chars: open.length, digest: createHash('sha256').update(open).digest('base64url') } };
 }
 
 /** A value's JSON text, or for one nested too deep for JSON.stringify its fingerprint (jsonFingerprint walks it). */

@@ -188,3 +188,15 @@ t.test('a payload wider than DIFF_BASIS_FIELDS: its basis names that many fields
   const narrow = diffMatch(wide(() => false), Object.fromEntries(Object.entries(before).slice(0, DIFF_BASIS_FIELDS)));
   t.ok(narrow.omitted >= 1, 'fields past them removed: counted');
 });
+
+t.test('actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH): fingerprinted one by one, never compared by text', async (t) => {
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 20_000; i += 1) deep = [deep];
+  const before = { actions: [{ seq: 1 }, deep] };
+  const after = { actions: [{ seq: 1 }, deep, { seq: 3 }] };
+  const previous = diffBasis(before);
+  t.same(previous.actionsText, { chars: -1, digest: '' });
+  const next = diffBasis(after, undefined, previous);
+  t.same(next, diffBasis(after));
+  t.match(diffBases(previous, next).actions, { before: 2, after: 3, added: 1, removed: 0, changed: 0 });
+});
