@@ -75,14 +75,17 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   // The first version: no diff, and its basis waits until a next version needs it.
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis)) throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = versionBasis(recorded.id, event.content.payloadText);
+  const next = versionBasis(recorded.id, event.content.payloadText, basis.basis);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
-/** What a diff needs of one version, from its payload (parsed once for all projections). */
-function versionBasis(eventId: string, payloadText: string): DiffBasis {
+/**
+ * What a diff needs of one version, from its payload (parsed once for all projections); the
+ * previous version's basis spares fingerprinting the actions the two share (same result).
+ */
+function versionBasis(eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
   const payload = decodedPayload(eventId, asJsonText(payloadText));
-  return diffBasis(payload.body, payload.summary());
+  return diffBasis(payload.body, payload.summary(), previous);
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { FINGERPRINT_CHARS, jsonFingerprint, shortHash } from './jsonFingerprint.js';
 import { type MatchSummary, type PlayerLine, summarizeMatch } from './matchPayload.js';
 
@@ -40,35 +41,139 @@ type Scored = Pick<MatchSummary, 'home' | 'away' | 'lines' | 'players'>;
  * What a diff needs of one version, much smaller than the payload: the summary's teams, lines
  * and players, and fingerprints of each action and of each other top-level field. Stored by the
  * matchHistory projection so the next version can be compared without the previous payload.
+ * Bounded whatever the payload: past DIFF_BASIS_FIELDS other fields, the rest are REST_BUCKETS digests.
  */
 export interface DiffBasis extends Scored {
   /** Per action, the hash of its key then its fingerprint, FINGERPRINT_CHARS each, concatenated (~16 bytes an action). */
   actions: string;
+  /**
+   * The actions' JSON text without its closing bracket: its length and SHA-256. A next version
+   * whose actions' text starts with it (a live match: one more rally) keeps those actions'
+   * fingerprints and fingerprints only the ones after them.
+   */
+  actionsText: { chars: number; digest: string };
+  /** The first DIFF_BASIS_FIELDS other top-level fields, each with its fingerprint. */
   fields: [field: string, fingerprint: string][];
+  /** Digests of the fields past those, REST_BUCKETS of DIGEST_CHARS each by field name; null when there are none. */
+  rest: string | null;
 }
 
 /** Version of the basis's layout: a stored basis of another version is made again from its payload. */
-export const DIFF_BASIS_FORMAT = 3;
+export const DIFF_BASIS_FORMAT = 4;
+
+/** Other top-level fields a basis names one by one; the rest are compared by bucket digests (a wide payload's basis stays small). */
+export const DIFF_BASIS_FIELDS = 10_000;
+
+/** Buckets the fields past DIFF_BASIS_FIELDS are digested in: a changed bucket counts as one change at least. */
+const REST_BUCKETS = 64;
+const DIGEST_CHARS = 14;
 
 const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
-/** `summary` is summarizeMatch(payload), when the caller has it already. */
-export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload)): DiffBasis {
+/** An action's key hash then fingerprint. */
+const actionEntry = (a: unknown, i: number) => shortHash(actionKey(a, i)) + jsonFingerprint(a);
+
+/** The actions' JSON text without its closing bracket; null for actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH). */
+function openActionsText(actions: unknown[]): string | null {
+  try {
+    return JSON.stringify(actions).slice(0, -1);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return null;
+  }
+}
+
+/** A text no next version's actions start with. */
+const NO_ACTIONS_TEXT: DiffBasis['actionsText'] = { chars: -1, digest: '' };
+
+/**
+ * Fingerprints of the actions and the digest of their text. JSON.stringify of an array is its
+ * elements' texts joined by commas in brackets (parsed JSON holds no undefined or functions), so
+ * when the previous version's text is a prefix of this one's, ending where this one's does or
+ * before one of its commas, the actions it covers are the same and keep their fingerprints: a
+ * live match's next version fingerprints only its new rallies.
+ */
+function actionsBasis(actions: unknown[], previous: DiffBasis | null): Pick<DiffBasis, 'actions' | 'actionsText'> {
+  const open = openActionsText(actions);
+  if (open === null) return { actions: actions.map(actionEntry).join(''), actionsText: NO_ACTIONS_TEXT };
+  const hash = createHash('sha256');
+  const kept = previous === null ? 0 : previous.actions.length / (2 * FINGERPRINT_CHARS);
+  const text = previous?.actionsText ?? NO_ACTIONS_TEXT;
+  const ends = text.chars === open.length || (text.chars >= 0 && text.chars < open.length && open.charCodeAt(text.chars) === 44 /* , */);
+  if (previous !== null && kept > 0 && ends) {
+    hash.update(open.slice(0, text.chars));
+    if (hash.copy().digest('base64url') === text.digest) {
+      hash.update(open.slice(text.chars));
+      let entries = previous.actions;
+      for (let i = kept; i < actions.length; i += 1) entries += actionEntry(actions[i], i);
+      return { actions: entries, actionsText: { chars: open.length, digest: hash.digest('base64url') } };
+    }
+  }
+  return { actions: actions.map(actionEntry).join(''), actionsText: { chars: open.length, digest: createHash('sha256').update(open).digest('base64url') } };
+}
+
+/** A value's JSON text, or for one nested too deep for JSON.stringify its fingerprint (jsonFingerprint walks it). */
+function valueText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return jsonFingerprint(value);
+  }
+}
+
+/**
+ * The digests of the fields past DIFF_BASIS_FIELDS: two 32-bit lanes per bucket, mixed with each
+ * field's name hash and value text in order. A field stays in its name's bucket whatever its
+ * value; no string is made per field beyond its value's text.
+ */
+function restDigests() {
+  const lanes = new Uint32Array(2 * REST_BUCKETS);
+  let count = 0;
+  return {
+    add(field: string, value: unknown) {
+      count += 1;
+      let name = 0x811c9dc5;
+      for (let i = 0; i < field.length; i += 1) name = Math.imul(name ^ field.charCodeAt(i), 16777619);
+      const bucket = (name >>> 0) % REST_BUCKETS;
+      let h1 = Math.imul(lanes[2 * bucket]! ^ name, 2654435761);
+      let h2 = Math.imul(lanes[2 * bucket + 1]! ^ name, 1597334677);
+      const text = valueText(value);
+      for (let i = 0; i < text.length; i += 1) {
+        h1 = Math.imul(h1 ^ text.charCodeAt(i), 2654435761);
+        h2 = Math.imul(h2 ^ text.charCodeAt(i), 1597334677);
+      }
+      lanes[2 * bucket] = h1;
+      lanes[2 * bucket + 1] = h2;
+    },
+    digests(): string | null {
+      if (count === 0) return null;
+      let digests = '';
+      for (let b = 0; b < REST_BUCKETS; b += 1) digests += lanes[2 * b]!.toString(36).padStart(7, '0') + lanes[2 * b + 1]!.toString(36).padStart(7, '0');
+      return digests;
+    },
+  };
+}
+
+/**
+ * `summary` is summarizeMatch(payload), when the caller has it already; `previous`, the basis of
+ * the version before, lets the actions it shares with this one keep their fingerprints (the
+ * result is the same with or without it).
+ */
+export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload), previous: DiffBasis | null = null): DiffBasis {
   const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
   const actions = Array.isArray(obj.actions) ? obj.actions : [];
-  return {
-    home,
-    away,
-    lines,
-    players,
-    // Actions are matched by their `id`, else by `seq`, else by position in the list.
-    actions: actions.map((a, i) => shortHash(actionKey(a, i)) + jsonFingerprint(a)).join(''),
-    fields: Object.keys(obj)
-      .filter((field) => !DESCRIBED.has(field))
-      .map((field): [string, string] => [field, jsonFingerprint(obj[field])]),
-  };
+  const fields: [string, string][] = [];
+  const rest = restDigests();
+  for (const field of Object.keys(obj)) {
+    if (DESCRIBED.has(field)) continue;
+    if (fields.length < DIFF_BASIS_FIELDS) fields.push([field, jsonFingerprint(obj[field])]);
+    else rest.add(field, obj[field]);
+  }
+  // Actions are matched by their `id`, else by `seq`, else by position in the list.
+  return { home, away, lines, players, ...actionsBasis(actions, previous), fields, rest: rest.digests() };
 }
 
 function changed<T>(from: T, to: T): Change<T> | null {
@@ -184,7 +289,7 @@ function statsDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['
 }
 
 /** The basis's actions as key hash → fingerprint. */
-function actionFingerprints(basis: DiffBasis): Map<string, string> {
+function actionFingerprints(basis: Pick<DiffBasis, 'actions'>): Map<string, string> {
   const byKey = new Map<string, string>();
   const width = 2 * FINGERPRINT_CHARS;
   for (let at = 0; at + width <= basis.actions.length; at += width) {
@@ -193,8 +298,24 @@ function actionFingerprints(basis: DiffBasis): Map<string, string> {
   return byKey;
 }
 
+/**
+ * Actions paired by key. When the new list starts with the old one (a live match's next rally),
+ * only the actions after it are looked up among the old ones: the shared ones are unchanged, and
+ * a key's last entry, which a map keeps, is in the tail when the tail has it.
+ */
 function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] {
   const a = actionFingerprints(before);
+  if (after.actions.startsWith(before.actions)) {
+    const tail = actionFingerprints({ actions: after.actions.slice(before.actions.length) });
+    let added = 0;
+    let changedCount = 0;
+    for (const [key, fingerprint] of tail) {
+      const old = a.get(key);
+      if (old === undefined) added += 1;
+      else if (old !== fingerprint) changedCount += 1;
+    }
+    return { before: a.size, after: a.size + added, added, removed: 0, changed: changedCount };
+  }
   const b = actionFingerprints(after);
   let added = 0;
   let changedCount = 0;
@@ -211,6 +332,17 @@ function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] 
 interface Capped<T> {
   listed: T[];
   more: number;
+}
+
+/** Buckets of the fields past DIFF_BASIS_FIELDS whose digests differ (none past them: every bucket empty). */
+function restChanges(before: string | null, after: string | null): number {
+  if (before === after) return 0;
+  const empty = '0'.repeat(REST_BUCKETS * DIGEST_CHARS);
+  const a = before ?? empty;
+  const b = after ?? empty;
+  let changedBuckets = 0;
+  for (let at = 0; at < a.length; at += DIGEST_CHARS) if (a.slice(at, at + DIGEST_CHARS) !== b.slice(at, at + DIGEST_CHARS)) changedBuckets += 1;
+  return changedBuckets;
 }
 
 const byField = (x: { field: string }, y: { field: string }) => (x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
@@ -246,7 +378,7 @@ function fieldsDiff(before: DiffBasis, after: DiffBasis): Capped<MatchDiff['fiel
     rest.delete(field);
   }
   for (const field of rest.keys()) note(field, 'removed');
-  return { listed: listed.sort(byField), more };
+  return { listed: listed.sort(byField), more: more + restChanges(before.rest, after.rest) };
 }
 
 /** Pure and total: any two JSON values give a diff, never an exception, and no recursion on their depth. */

@@ -4,17 +4,19 @@
 // without projecting it (the baseline, same run). Usage: npm run bench:rebuild [-- --matches 10000] [--smoke]
 // (--smoke: 20 matches, nothing checked; npm test runs it so it cannot rot.)
 import { parseArgs } from 'node:util';
-import { measureRebuild } from './rebuildRates.mjs';
+import { measureLiveRebuild, measureRebuild } from './rebuildRates.mjs';
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, json: { type: 'boolean', default: false }, smoke: { type: 'boolean', default: false } } });
+// --live: matches live-scored (135 uploads each, deltas) instead of created once.
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, live: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, smoke: { type: 'boolean', default: false } } });
 const count = values.smoke ? 20 : Number(values.matches);
+const measure = values.live ? measureLiveRebuild : measureRebuild;
 // --json: the rates as JSON on stdout, progress on stderr (npm run bench runs this in its own process).
-const { baseline, rows } = await measureRebuild(count, values.json ? (line) => console.error(line) : console.log, values.smoke ? 4 : 40);
+const { baseline, rows } = await measure(count, values.json ? (line) => console.error(line) : console.log, values.smoke ? 4 : 40);
 if (values.json) {
   console.log(JSON.stringify({ baseline, rows }));
   process.exit(0);
 }
-console.log(`\n${count} matches, node ${process.version}\n`);
+console.log(`\n${count} ${values.live ? 'live-scored ' : ''}matches, node ${process.version}\n`);
 console.log('| pass | events | seconds | events/s | vs reading the log |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| ${baseline.name} | ${baseline.events} | ${baseline.seconds.toFixed(2)} | ${baseline.rate.toFixed(0)} | 1.000 |`);

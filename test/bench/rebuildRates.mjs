@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './build.mjs';
-import { generatePayloads, seedMatches } from './seed.mjs';
+import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
+import { generatePayloads, seedLiveMatches, seedMatches } from './seed.mjs';
 
 const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js');
 const { openSqliteReadModel } = await load('src/readmodel/sqliteReadModel.js');
@@ -31,14 +32,21 @@ async function medianRun(pass) {
   return runs.sort((a, b) => a.seconds - b.seconds)[Math.floor(RUNS / 2)];
 }
 
-/** Seeds `count` matches, reads the log once, rebuilds every projection; rates in events/s. */
-export async function measureRebuild(count, log = () => {}, distinct = 40) {
+/** Seeds `count` created matches, reads the log once, rebuilds every projection; rates in events/s. */
+export const measureRebuild = (count, log = () => {}, distinct = 40) =>
+  measureRebuildOf(count, (eventStore) => seedMatches(eventStore, { count, payloads: generatePayloads(distinct) }), log);
+
+/** The same over `count` live-scored matches: 135 uploads each, the later ones stored as deltas. */
+export const measureLiveRebuild = (count, log = () => {}) =>
+  measureRebuildOf(count, (eventStore) => seedLiveMatches(eventStore, { count, uploads: liveMatchUploads() }), log);
+
+async function measureRebuildOf(count, seed, log) {
   const dir = mkdtempSync(join(tmpdir(), 'matchlog-rebuild-bench-'));
   const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'));
   const readModel = openSqliteReadModel(join(dir, 'readmodel.sqlite'));
   try {
     const t = process.hrtime.bigint();
-    const { bytes } = await seedMatches(eventStore, { count, payloads: generatePayloads(distinct) });
+    const { bytes } = await seed(eventStore);
     log(`seeded ${count} matches (${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
 
     const readLog = async () => {

@@ -57,3 +57,30 @@ export async function seedMatches(eventStore, { count, payloads, versions = 1, p
   }
   return { bytes };
 }
+
+/**
+ * Appends `count` live-scored matches, each every upload of `uploads` (payload texts, one more
+ * rally each: test/fixtures/liveMatch.mjs) in order, as a scoring app re-uploads it; the event
+ * store keeps the later ones as deltas. Matches are appended `parallel` at a time, upload by upload.
+ */
+export async function seedLiveMatches(eventStore, { count, uploads, parallel = 200 }) {
+  let bytes = 0;
+  for (const [version, text] of uploads.entries()) {
+    for (let start = 0; start < count; start += parallel) {
+      const appends = [];
+      for (let i = start; i < Math.min(count, start + parallel); i += 1) {
+        const matchId = `live-${String(i).padStart(6, '0')}`;
+        const payload = `{"id":"${matchId}",${text.slice(1)}`;
+        bytes += payload.length;
+        const event =
+          version === 0
+            ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } }
+            : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload } };
+        const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1 } };
+        appends.push(eventStore.appendToStream(`match-${matchId}`, [recorded], version === 0 ? 'no_stream' : version - 1));
+      }
+      await Promise.all(appends);
+    }
+  }
+  return { bytes };
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { DIFF_LIST_MAX, diffBases, diffBasis, diffMatch, type MatchDiff } from '../../src/domain/matchDiff.js';
+import { DIFF_BASIS_FIELDS, DIFF_LIST_MAX, diffBases, diffBasis, diffMatch, type MatchDiff } from '../../src/domain/matchDiff.js';
+import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { diffMatch as diffMatchBefore } from './matchDiffBefore.js';
 
 type Payload = Record<string, unknown>;
@@ -132,4 +133,70 @@ t.test('many unnamed players renamed, and many periods: paired and compared as b
   const after = { players: roster('b', () => 'away'), sets: Array.from({ length: 3_000 }, (_, i) => ({ set: i + 1, home: i % 3 ? i : -1, away: 0 })) };
   t.same(diffMatch(before, after), diffMatchBefore(before, after));
   t.same(diffBases(diffBasis(after), diffBasis(before)), diffMatchBefore(after, before), 'and the other way round');
+});
+
+/** A next version that grows the actions (a rally), edits or drops some, or keeps them; other fields as nextVersion. */
+const grownVersion = fc
+  .record({ pair: nextVersion, more: fc.array(action, { maxLength: 4 }), edit: fc.option(fc.tuple(fc.nat(7), action)), drop: fc.boolean() })
+  .map(({ pair: { before, after }, more, edit, drop }) => {
+    const old = Array.isArray(before.actions) ? before.actions : [];
+    const actions = [...(drop ? old.slice(1) : old), ...more];
+    if (edit !== null && actions.length > 0) actions[edit[0] % actions.length] = edit[1];
+    return { before, after: { ...after, actions } };
+  });
+
+t.test('a basis made with the previous one is the basis made from scratch, so the diff is too', async (t) => {
+  fc.assert(
+    fc.property(grownVersion, ({ before, after }) => {
+      const previous = diffBasis(before);
+      const next = diffBasis(after, undefined, previous);
+      t.same(next, diffBasis(after));
+      t.same(diffBases(previous, next), diffMatchBefore(before, after));
+    }),
+    { numRuns: 2_000 },
+  );
+  t.pass('2,000 grown, edited or shortened versions');
+});
+
+t.test('a live match: the basis of each upload, made from the one before, is the one made from scratch', async (t) => {
+  const uploads = liveMatchUploads().map((text) => JSON.parse(text) as Payload);
+  let previous = diffBasis(uploads[0]);
+  for (const [i, upload] of uploads.entries()) {
+    if (i === 0) continue;
+    const next = diffBasis(upload, undefined, previous);
+    const scratch = diffBasis(upload);
+    if (JSON.stringify(next) !== JSON.stringify(scratch)) t.fail(`upload ${i}: the bases differ`);
+    const diff = diffBases(previous, next);
+    if (JSON.stringify(diff) !== JSON.stringify(diffMatchBefore(uploads[i - 1], upload))) t.fail(`upload ${i}: the diffs differ`);
+    previous = next;
+  }
+  t.pass(`${uploads.length} uploads`);
+});
+
+t.test('a payload wider than DIFF_BASIS_FIELDS: its basis names that many fields and digests the rest, whose changes still count', async (t) => {
+  const wide = (changed: (i: number) => boolean) => Object.fromEntries(Array.from({ length: DIFF_BASIS_FIELDS + 5_000 }, (_, i) => [`k${i}`, changed(i) ? 1 : 0]));
+  const before = wide(() => false);
+  const basis = diffBasis(before);
+  t.equal(basis.fields.length, DIFF_BASIS_FIELDS);
+  t.ok(basis.rest !== null && basis.rest.length < 1_000, 'the rest in under 1,000 characters');
+  t.equal(diffMatch(before, before).omitted, 0, 'unchanged: nothing counted');
+  const oneInRest = diffMatch(before, wide((i) => i === DIFF_BASIS_FIELDS + 7));
+  t.same([oneInRest.fields, oneInRest.omitted], [[], 1], 'one field changed past them: one change counted');
+  const many = diffMatch(before, wide((i) => i % 2 === 0));
+  t.equal(many.fields.length, DIFF_LIST_MAX);
+  t.ok(many.omitted >= DIFF_BASIS_FIELDS / 2 - DIFF_LIST_MAX + 1, 'changes among the named fields counted one by one, the rest at least one');
+  const narrow = diffMatch(wide(() => false), Object.fromEntries(Object.entries(before).slice(0, DIFF_BASIS_FIELDS)));
+  t.ok(narrow.omitted >= 1, 'fields past them removed: counted');
+});
+
+t.test('actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH): fingerprinted one by one, never compared by text', async (t) => {
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 20_000; i += 1) deep = [deep];
+  const before = { actions: [{ seq: 1 }, deep] };
+  const after = { actions: [{ seq: 1 }, deep, { seq: 3 }] };
+  const previous = diffBasis(before);
+  t.same(previous.actionsText, { chars: -1, digest: '' });
+  const next = diffBasis(after, undefined, previous);
+  t.same(next, diffBasis(after));
+  t.match(diffBases(previous, next).actions, { before: 2, after: 3, added: 1, removed: 0, changed: 0 });
 });

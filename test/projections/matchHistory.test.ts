@@ -1,6 +1,7 @@
 import t from 'tap';
 import { asJsonText } from '../../src/domain/jsonText.js';
-import { DIFF_BASIS_FORMAT } from '../../src/domain/matchDiff.js';
+import { DIFF_BASIS_FORMAT, diffMatch } from '../../src/domain/matchDiff.js';
+import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { collectionOf } from '../../src/readmodel/readModel.js';
 import { encodeMatchStreamEvent, type MatchStreamEvent } from '../../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
@@ -110,5 +111,20 @@ t.test('a history reads by revision, oldest or newest first, a page at a time', 
   await given([]).when(versions).thenRead(t, async (read) => {
     t.same((await readHistoryEntries(read, 'a', { order: 'newest', limit: 2, offset: 0 })).map((e) => e.revision), [4, 3]);
     t.same((await readHistoryEntries(read, 'a', { order: 'oldest', limit: 2, offset: 2 })).map((e) => e.revision), [2, 3]);
+  });
+});
+
+t.test("a live match: each rally's entry is the diff of its version and the one before, its basis made from the previous one", async (t) => {
+  const uploads = liveMatchUploads().slice(0, 40);
+  const events = uploads.map((payload, i) => (i === 0 ? created('live', 1, payload) : replaced('live', i, i + 1, payload)));
+  await given([]).when(events).thenRead(t, async (read) => {
+    const entries = await readHistoryEntries(read, 'live', { order: 'oldest', limit: 100, offset: 0 });
+    t.equal(entries.length, uploads.length);
+    const expected = uploads.map((payload, i) => (i === 0 ? null : diffMatch(JSON.parse(uploads[i - 1]!), JSON.parse(payload))));
+    t.same(
+      entries.map((entry) => entry.diff),
+      expected,
+    );
+    t.ok(entries.slice(1).every((entry) => entry.diff !== null && entry.diff.actions.added > 0 && entry.diff.actions.removed + entry.diff.actions.changed === 0), 'each rally: actions added, none removed or edited');
   });
 });
