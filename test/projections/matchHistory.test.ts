@@ -89,8 +89,8 @@ t.test('club sync outcomes are entries with their public details only: club, tea
   });
 });
 
-t.test('an old version delivered after a newer one changes nothing', async (t) => {
-  await given([created('a', 1, v1), replaced('a', 1, 2, v2)]).when([created('a', 1, v1)], { times: 1 }).thenRead(t, async (read) => {
+t.test('an old version delivered again after a newer one (a redelivery past the checkpoint) changes nothing', async (t) => {
+  await given([created('a', 1, v1), replaced('a', 1, 2, v2)]).when([created('a', 3, v1)], { times: 1 }).thenRead(t, async (read) => {
     const entries = await readHistoryEntries(read, 'a', page);
     t.same(entries.map((e) => e.revision), [0, 1]);
     t.match(entries[1]?.diff, { fields: [{ field: 'note', change: 'changed' }] }, 'the newer diff stays');
