@@ -18,6 +18,13 @@ export type StoredEncoding = 'deflate' | 'delta';
 /** Events smaller than this are stored as given and are never a delta's base. */
 export const MIN_VERSION_BYTES = 1024;
 
+/**
+ * Most bytes a delta is matched over (what differs between the versions' common prefix and
+ * suffix); beyond it the version is a keyframe. Fossil's matcher costs ~0.6 µs a byte of one core,
+ * so a 3 MB version changed all through would block the write path for seconds.
+ */
+export const MAX_DELTA_MATCHED_BYTES = 256 * 1024;
+
 export interface DeltaOptions {
   /** A keyframe at least every this many versions of a stream (K); 1: every version a keyframe; 0: versions stored as given (as before deltas). */
   keyframeInterval: number;
@@ -47,9 +54,9 @@ export function encodeVersion(text: string, revision: Revision, previous: Versio
   const bytes = Buffer.from(text);
   if (previous === null) return { stored: { data: text, encoding: null, baseRevision: null }, tip: { revision, depth: 0, bytes } };
   if (previous.depth + 1 < keyframeInterval) {
-    const delta = makeDelta(previous.bytes, bytes);
+    const delta = makeDelta(previous.bytes, bytes, MAX_DELTA_MATCHED_BYTES);
     // A delta above half the version would make reads rebuild much for little gain.
-    if (delta.length * 2 <= bytes.length) {
+    if (delta !== null && delta.length * 2 <= bytes.length) {
       return { stored: { data: delta, encoding: 'delta', baseRevision: previous.revision }, tip: { revision, depth: previous.depth + 1, bytes } };
     }
   }

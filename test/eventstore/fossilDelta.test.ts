@@ -15,7 +15,7 @@ t.test('applying a delta gives the target byte for byte, as the package itself d
         const cut = at % (target.length + 1);
         target = Buffer.concat([target.subarray(0, cut), insert, target.subarray(cut + remove)]);
       }
-      const delta = makeDelta(base, target);
+      const delta = makeDelta(Buffer.from(base), target)!;
       const ours = applyDelta(Buffer.from(base), delta);
       return ours.equals(target) && Buffer.from(packageApply(base, new Uint8Array(delta))).equals(target);
     }),
@@ -23,10 +23,21 @@ t.test('applying a delta gives the target byte for byte, as the package itself d
   );
 });
 
+t.test('a long text edited in a few places: the delta is made from what lies between the common prefix and suffix, and is small', async (t) => {
+  const base = Buffer.from(JSON.stringify({ score: { home: 11, away: 9 }, actions: Array.from({ length: 2000 }, (_, i) => ({ seq: i, team: i % 2 ? 'home' : 'away' })) }));
+  const target = Buffer.from(base.toString().replace('"home":11', '"home":12').replace(/]}$/, ',{"seq":2000,"team":"home"}]}'));
+  const delta = makeDelta(base, target)!;
+  t.ok(applyDelta(base, delta).equals(target), 'our applier');
+  t.ok(Buffer.from(packageApply(base, new Uint8Array(delta))).equals(target), "the package's applier");
+  t.ok(delta.length < 200, `${delta.length} bytes for a ${target.length}-byte version`);
+  t.ok(makeDelta(base, target)?.equals(delta), 'the same bytes every time (a retried append stores the same)');
+  t.equal(makeDelta(base, Buffer.from(target.toString().replaceAll('"team"', '"side"')), 1024), null, 'changed all through: no delta past the bound (the version is a keyframe)');
+});
+
 t.test('a damaged delta is a BadDeltaError, never other bytes or another error', async () => {
   fc.assert(
     fc.property(bytes, bytes, fc.nat(), fc.integer({ min: 1, max: 255 }), (base, target, at, flip) => {
-      const delta = Buffer.from(makeDelta(base, target));
+      const delta = Buffer.from(makeDelta(Buffer.from(base), Buffer.from(target))!);
       if (delta.length === 0) return true;
       delta[at % delta.length] = (delta[at % delta.length] ?? 0) ^ flip;
       try {
