@@ -85,6 +85,11 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
       return subscription;
     },
 
+    async erasePayloads(streamId) {
+      // Implemented with per-match payload encryption (deleting the match's key), issue 35.
+      throw new Error(`erasing payloads of ${streamId} is not implemented on EventStoreDB yet`);
+    },
+
     async close() {
       if (closed) return;
       closed = true;

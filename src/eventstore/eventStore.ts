@@ -24,6 +24,12 @@ export interface EventMetadata {
   clientAddressClass?: string;
   /** Version of the metadata shape. */
   schemaVersion: number;
+  /**
+   * For an event carrying a payload (a match version): lower-case hex SHA-256 of the version's
+   * random salt followed by the payload's exact bytes. Kept when the payload is erased, so the
+   * transparency log (docs/auditing.md) rebuilds to the same root after an erasure.
+   */
+  payloadSha256?: string;
 }
 
 export interface NewEvent {
@@ -45,7 +51,15 @@ export interface RecordedEvent extends NewEvent {
   position: Position;
   /** ISO-8601 time the store recorded the event. */
   recordedAt: string;
+  /**
+   * The event's data was erased (EventStore.erasePayloads): `data` is ERASED_DATA, while its
+   * type, revision, position, metadata and recordedAt are as appended. Absent otherwise.
+   */
+  erased?: true;
 }
+
+/** The data a read gives for an erased event. */
+export const ERASED_DATA = '{}';
 
 export interface AppendResult {
   /** Revision of the last event appended: pass it as the next expected revision. */
@@ -105,6 +119,16 @@ export interface EventStore {
    * delivered: never skipped, never retried silently.
    */
   subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
+  /**
+   * Erases, for good, the data of the stream's events at `revisions` (a match's versions: their
+   * payloads and salts), and every copy the store keeps of it: SQLite overwrites the rows (and
+   * any delta chain built on them; versions of a stream are deltas against each other only),
+   * with secure_delete and a WAL checkpoint, so the bytes are in none of its files; EventStoreDB
+   * deletes the stream's payload key. Type, revision, position, metadata (payloadSha256 with it)
+   * and recordedAt stay; reads give the events with `erased: true` and ERASED_DATA. Events not
+   * named stay readable. Idempotent; resolves once durable. Revisions the stream lacks are ignored.
+   */
+  erasePayloads(streamId: string, revisions: readonly Revision[]): Promise<void>;
   close(): Promise<void>;
 }
 

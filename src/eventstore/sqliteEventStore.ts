@@ -123,6 +123,10 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       });
     },
 
+    async erasePayloads(streamId) {
+      throw new Error(`erasing payloads of ${streamId} is not implemented yet`);
+    },
+
     async close() {
       if (closed) return;
       appends.close();
