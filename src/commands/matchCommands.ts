@@ -2,7 +2,8 @@ import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } 
 import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
-import { payloadDigest } from '../domain/payloadDigest.js';
+import { randomBytes } from 'node:crypto';
+import { PAYLOAD_SALT_BYTES, payloadDigest, saltedVersion } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import { rememberDecodedPayload } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
@@ -14,7 +15,11 @@ export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> =
   initialState: initialMatchState,
   decide: decideMatch,
   evolve: evolveMatch,
-  encode: (event) => ({ type: event.type, data: encodeMatchStreamEvent(event) }),
+  encode: (event) => ({
+    type: event.type,
+    data: encodeMatchStreamEvent(event),
+    ...((event.type === 'MatchCreated' || event.type === 'MatchReplaced') && event.data.payloadSha256 !== undefined ? { payloadSha256: event.data.payloadSha256 } : {}),
+  }),
   decode: (recorded) => decodeMatchStreamEvent(recorded.type, recorded.data),
 };
 
@@ -42,6 +47,8 @@ export interface UploadResult {
   /** Whether a new version was stored; false when the upload repeated the stored one (a retry). */
   stored: boolean;
   revision: number;
+  /** Revision of the version this upload stored; null when it stored none (a repeat). */
+  versionRevision: number | null;
   position: Position;
   /** The club sync outcome, when the payload named a club and team. */
   clubSync: ClubSyncEvent | null;
@@ -85,6 +92,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         matchId: input.matchId,
         payload: input.payload,
         payloadDigest: input.payloadDigest ?? payloadDigest(input.payload),
+        // A fresh salt per version: the transparency log commits to SHA-256(salt ‖ payload) (docs/auditing.md).
+        ...saltedVersion(input.payload, randomBytes(PAYLOAD_SALT_BYTES)),
         writeToken:
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync,
@@ -113,6 +122,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         created: events.some((event) => event.type === 'MatchCreated'),
         stored: events.length > 0,
         revision: head.revision,
+        // The version is the append's first event; a club sync outcome may follow it.
+        versionRevision: events.length > 0 ? head.revision - events.length + 1 : null,
         position: head.position,
         clubSync: state.clubSync,
         syncSkipped: skippedSync(state.clubSync),

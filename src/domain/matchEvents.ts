@@ -9,8 +9,13 @@ export type WriteVia = Static<typeof WriteVia>;
 
 export const MATCH_EVENT_SCHEMA_VERSION = 1;
 
-/** SHA-256 of the payload text (src/domain/payloadDigest.ts); absent from events stored before it was kept. */
+/**
+ * Unsalted SHA-256 of the payload text (src/domain/payloadDigest.ts): written by releases before
+ * salts, never now (it would confirm a guessed payload once the payload is erased).
+ */
 const PayloadDigest = Type.Optional(Type.String());
+/** The version's random salt, base64: payloadSha256 (in the event's metadata) is SHA-256(salt ‖ payload). Absent before salts. */
+const PayloadSalt = Type.Optional(Type.String());
 
 /** Stored envelopes, one schema per event type and version. The payload travels beside them. */
 const envelopes = {
@@ -22,12 +27,14 @@ const envelopes = {
     writeTokenHash: Type.Optional(Type.String()),
     createdVia: WriteVia,
     payloadDigest: PayloadDigest,
+    payloadSalt: PayloadSalt,
   }),
   MatchReplaced: Type.Object({
     schemaVersion: Type.Literal(1),
     matchId: Type.String(),
     replacedVia: WriteVia,
     payloadDigest: PayloadDigest,
+    payloadSalt: PayloadSalt,
   }),
 };
 
@@ -72,16 +79,25 @@ const syncEnvelopes = {
 
 type Envelope<K extends keyof typeof envelopes> = Omit<Static<(typeof envelopes)[K]>, 'schemaVersion'>;
 
+/**
+ * Beside the envelope: the payload, and for a version just decided its salted digest (kept in the
+ * event's metadata, not its data, so it outlives an erasure; not there when read back from the log).
+ */
+interface VersionContent {
+  payload: JsonText;
+  payloadSha256?: string;
+}
+
 /** The match was stored for the first time; its protection is fixed here for good. */
 export interface MatchCreated {
   type: 'MatchCreated';
-  data: Envelope<'MatchCreated'> & { payload: JsonText };
+  data: Envelope<'MatchCreated'> & VersionContent;
 }
 
 /** A later upload replaced the stored payload as a whole. */
 export interface MatchReplaced {
   type: 'MatchReplaced';
-  data: Envelope<'MatchReplaced'> & { payload: JsonText };
+  data: Envelope<'MatchReplaced'> & VersionContent;
 }
 
 export type MatchEvent = MatchCreated | MatchReplaced;
@@ -106,7 +122,7 @@ export const isMatchEventType = (type: string): type is MatchEventType => Object
 
 /** Event data as stored: a versioned envelope with the payload text spliced in as sent. */
 export function encodeMatchEvent(event: MatchEvent): string {
-  const { payload, ...rest } = event.data;
+  const { payload, payloadSha256: _inMetadata, ...rest } = event.data;
   return withPayload({ schemaVersion: MATCH_EVENT_SCHEMA_VERSION, ...rest }, payload);
 }
 

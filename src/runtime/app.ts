@@ -36,6 +36,11 @@ import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
 import { createTokenFailureThrottle } from '../http/api/tokenFailures.js';
+import { logApi } from '../http/api/logApi.js';
+import { createCheckpointSigner } from '../history/logProofs.js';
+import { createReceipts } from '../history/logReceipts.js';
+import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
+import { loadLogSigner } from './logSigningKey.js';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +52,8 @@ export interface AppDeps {
   dashboardRateLimits?: ClubDashboardDeps['rateLimits'];
   /** Where rendered bodies are kept (default: a cache of PAGE_CACHE_BYTES); tests pass one to weigh it. */
   renderedCache?: RenderedCache;
+  /** The checkpoint signing key (default: LOG_SIGNING_KEY, or the key file in DATA_DIR). */
+  logSigner?: NoteSigner;
 }
 
 /** Headers whose values are secrets: never written to a log. */
@@ -61,7 +68,7 @@ const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes) }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes), logSigner = loadLogSigner(config) }: AppDeps) {
   let shuttingDown = false;
   const app = Fastify({
     // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a
@@ -130,6 +137,8 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   });
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
+  const checkpoints = createCheckpointSigner(logSigner, config.logOrigin);
+  const receipts = createReceipts({ readModel: engine.readModel, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
   await app.register(matchApi, {
     cache: renderedCache,
@@ -139,7 +148,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     matchUrl,
     writeRateLimit: config.writeRateLimit,
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
+    receipts,
   });
+  await app.register(logApi, { readModel: engine.readModel, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });
   await app.register(assets, { compress: true });

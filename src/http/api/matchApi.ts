@@ -16,6 +16,8 @@ import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../public/renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
+import type { Receipts } from '../../history/logReceipts.js';
+import { matchStreamId } from '../../domain/matchId.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -29,6 +31,8 @@ export interface MatchApiDeps {
   tokenFailures: TokenFailureThrottle | null;
   /** Answers kept as bytes, in the byte budget shared with the pages (PAGE_CACHE_BYTES). */
   cache: RenderedCache;
+  /** Receipts of writes from the transparency log (docs/auditing.md). */
+  receipts: Receipts;
 }
 
 const CLUB_SYNC_DESCRIPTION =
@@ -38,7 +42,7 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts }) => {
   // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
   // one count for POST and PUT together; reads are not limited.
   await app.register(fastifyRateLimit, {
@@ -74,8 +78,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       const { type, data } = result.clubSync;
       noteInAccessLog(request, { clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } });
     }
+    const streamId = matchStreamId(matchId);
+    const receipt = result.versionRevision !== null ? await receipts.receiptOf(streamId, result.versionRevision) : await receipts.receiptOfVersionAt(streamId, result.revision);
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
-    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
+    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth', receipt } : { id: matchId, url: matchUrl(matchId), receipt };
   }
 
   app.post(

@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../../domain/matchId.js';
 import { WRITE_TOKEN_RULE } from '../../domain/writeToken.js';
 import { PAYLOAD_EXAMPLES } from './payloadExamples.js';
+import { Receipt } from './logSchemas.js';
 
 export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
 
@@ -42,6 +43,7 @@ export const UploadResponse = Type.Object({
   id: Type.String(),
   url: Type.String({ description: 'The public page of the match.' }),
   crmSync: Type.Optional(Type.Literal('skipped_auth', { description: 'Present only when club sync was skipped for lack of valid authentication.' })),
+  receipt: Type.Optional(Receipt),
 });
 export type UploadResponse = Static<typeof UploadResponse>;
 
