@@ -1,3 +1,4 @@
+import { auditCommand } from './auditCommand.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
 import { exportCommand } from './exportCommand.js';
@@ -8,7 +9,7 @@ import { replayCommand } from './replayCommand.js';
 import { verifyCommand } from './verifyCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, clubCreateCommand, projectionsCommand];
+const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, auditCommand, openapiCommand, clubCreateCommand, projectionsCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');
