@@ -1,6 +1,7 @@
 import { auditCommand } from './auditCommand.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
+import { eraseCommand } from './eraseCommand.js';
 import { exportCommand } from './exportCommand.js';
 import { openapiCommand } from './openapiCommand.js';
 import { projectionsCommand } from './projectionsCommand.js';
@@ -9,7 +10,7 @@ import { replayCommand } from './replayCommand.js';
 import { verifyCommand } from './verifyCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, auditCommand, openapiCommand, clubCreateCommand, projectionsCommand];
+const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, auditCommand, eraseCommand, openapiCommand, clubCreateCommand, projectionsCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

@@ -21,6 +21,9 @@ export const forbidden = (message: string) => new DomainError('forbidden', messa
 export const notFound = (message: string) => new DomainError('not_found', message);
 /** The thing was there and was erased for good (an erased match). */
 export const gone = (message: string) => new DomainError('gone', message);
+/** What an erased match's page and API say. */
+export const erasedNotice = (id: string, erasedAt: string) =>
+  `match "${id}" was erased on ${erasedAt.slice(0, 10)}: its versions are gone for good; the transparency log keeps only their salted digests`;
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
 export const unsupported = (message: string) => new DomainError('unsupported', message);

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
-import { forbidden, validationError } from './errors.js';
+import { forbidden, gone, notFound, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
-import type { ClubSyncEvent, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
+import type { ClubSyncEvent, MatchErased, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
 import { saltedPayloadSha256 } from './payloadDigest.js';
 import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
 
@@ -24,6 +24,8 @@ export type MatchState =
       payloadSha256: string | null;
       /** The club sync outcome stored with that payload, null when it named no club. */
       clubSync: ClubSyncEvent | null;
+      /** Erased (MatchErased): no upload is taken any more. */
+      erased?: boolean;
     };
 
 export const initialMatchState = (): MatchState => ({ exists: false });
@@ -46,6 +48,37 @@ export interface UploadMatch {
 
 export type MatchCommand = UploadMatch;
 
+/** Erase a match (docs/auditing.md): by the operator, or through the API by the holder of a protected match's token. */
+export interface EraseMatch {
+  type: 'EraseMatch';
+  matchId: string;
+  reason: string;
+  by: { operator: true } | { operator: false; writeToken: PresentedWriteToken | null };
+  /** The stream's versions and club sync outcomes, as read (the state keeps no revisions). */
+  versions: number[];
+  syncs: { clubId: string; revision: number }[];
+}
+
+export const ERASE_REASON_MAX = 500;
+
+/** The rules of erasure: an existing, not yet erased match; through the API only a protected one, with its token. */
+export function decideErasure(command: EraseMatch, state: MatchState): MatchErased[] {
+  const { matchId, reason, by, versions, syncs } = command;
+  if (!state.exists) throw notFound(`no match with id "${matchId}"`);
+  if (state.erased) throw gone(`match "${matchId}" was erased already`);
+  if (!by.operator) {
+    if (state.protection !== 'protected') {
+      throw forbidden('an unprotected match cannot be erased through the API (anyone holds its id): ask the service\'s operator to run matchlog erase');
+    }
+    if (!tokenMatches(state.writeTokenHash, by.writeToken)) {
+      throw forbidden(by.writeToken === null ? 'erasing this match needs the X-Write-Token it was created with' : 'X-Write-Token does not match the token this match was created with');
+    }
+  }
+  const trimmed = reason.trim();
+  if (trimmed.length === 0 || trimmed.length > ERASE_REASON_MAX) throw validationError(`give a reason for the erasure, 1-${ERASE_REASON_MAX} characters`);
+  return [{ type: 'MatchErased', data: { matchId, reason: trimmed, versions, syncs } }];
+}
+
 /**
  * The match event, followed by the club sync outcome when the payload names a club and team:
  * both are appended together, so a stored match always has its sync outcome beside it.
@@ -56,7 +89,7 @@ export type MatchCommand = UploadMatch;
 export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
   const stored = decideMatchContent(command, state);
   const sync = command.clubSync === undefined || command.clubSync === null ? null : decideClubSync(command.matchId, command.clubSync);
-  if (state.exists && sameAsStored(state, command) && isDeepStrictEqual(state.clubSync, sync)) return [];
+  if (state.exists && !state.erased && sameAsStored(state, command) && isDeepStrictEqual(state.clubSync, sync)) return [];
   return sync === null ? stored : [...stored, sync];
 }
 
@@ -68,6 +101,7 @@ function sameAsStored(state: Extract<MatchState, { exists: true }>, command: Mat
 
 function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
   const { matchId, payload, payloadSalt, payloadSha256, via, writeToken } = command;
+  if (state.exists && state.erased) throw gone(`match "${matchId}" was erased; its id cannot be used again`);
   if (!state.exists) {
     // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does (and ignores the header).
     if (via === 'PUT' || writeToken === null) {
@@ -115,6 +149,11 @@ export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchSt
       };
     case 'MatchReplaced':
       return state.exists ? { ...state, ...versionDigests(event), clubSync: null } : state;
+    case 'MatchErased':
+      // Its versions are erased too, so the state may know nothing else of the match.
+      return state.exists
+        ? { ...state, erased: true, clubSync: null }
+        : { exists: true, protection: 'protected', writeTokenHash: null, payloadDigest: null, payloadSalt: null, payloadSha256: null, clubSync: null, erased: true };
     default:
       return state.exists ? { ...state, clubSync: event } : state;
   }

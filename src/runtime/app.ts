@@ -37,6 +37,7 @@ import { registerHeaders } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
 import { createTokenFailureThrottle } from '../http/api/tokenFailures.js';
 import { logApi } from '../http/api/logApi.js';
+import { eraseApi } from '../http/api/eraseApi.js';
 import { createCheckpointSigner } from '../history/logProofs.js';
 import { createReceipts } from '../history/logReceipts.js';
 import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
@@ -149,7 +150,9 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     writeRateLimit: config.writeRateLimit,
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
     receipts,
+    readModel: engine.readModel,
   });
+  await app.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel });
   await app.register(logApi, { readModel: engine.readModel, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });

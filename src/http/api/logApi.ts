@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { gone, notFound, validationError } from '../../domain/errors.js';
+import { erasedNotice, gone, notFound, validationError } from '../../domain/errors.js';
+import { readErasure } from '../../../projections/publicView.js';
 import { decodeMatchEvent } from '../../domain/matchEvents.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
@@ -107,7 +108,8 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
     const { revision } = request.query;
     const [event] = await eventStore.readStream(matchStreamId(id), { fromRevision: revision, maxCount: 1 });
     if (event?.revision !== revision || (event.type !== 'MatchCreated' && event.type !== 'MatchReplaced')) throw notFound(`match "${id}" has no version at revision ${revision}`);
-    if (event.erased) throw gone(`match "${id}" was erased: its versions are gone for good, their log entries stay`);
+    const erasure = await readErasure(readModel, id);
+    if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
     const version = decodeMatchEvent(event.type, event.data)!;
     return reply
       .type(JSON_TYPE)

@@ -4,13 +4,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchCommands } from '../../commands/matchCommands.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { RateLimit } from './tokenFailures.js';
-import { DomainError, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
+import { DomainError, erasedNotice, gone, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
 import { asJsonText, withPayload } from '../../domain/jsonText.js';
 import type { WriteVia } from '../../domain/matchEvents.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import { readMatchAt } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { readPublicPayload } from '../../../projections/publicView.js';
+import { readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import type { CurrentPublicView } from '../public/publicViews.js';
 import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
@@ -33,6 +33,8 @@ export interface MatchApiDeps {
   cache: RenderedCache;
   /** Receipts of writes from the transparency log (docs/auditing.md). */
   receipts: Receipts;
+  /** Where an erased match is recorded (its 410). */
+  readModel: ReadModelReader;
 }
 
 const CLUB_SYNC_DESCRIPTION =
@@ -42,7 +44,11 @@ const CLUB_SYNC_DESCRIPTION =
   'or a clubId or teamId that names no club or team of it).';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts, readModel }) => {
+  const throwIfErased = async (id: string) => {
+    const erased = await readErasure(readModel, id);
+    if (erased !== null) throw gone(erasedNotice(id, erased.erasedAt));
+  };
   // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
   // one count for POST and PUT together; reads are not limited.
   await app.register(fastifyRateLimit, {
@@ -154,7 +160,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
           'With ?revision=N, the match as it was at revision N, read from the log.',
         params: MatchParams,
         querystring: RevisionQuery,
-        response: { 200: MatchView, ...errorResponses(400, 404) },
+        response: { 200: MatchView, ...errorResponses(400, 404, 410) },
       },
     },
     async (request, reply) => {
@@ -163,6 +169,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       // Sent as bytes: widen the typed reply to say so.
       const untyped: FastifyReply = reply;
       if (revision !== undefined) {
+        await throwIfErased(id);
         const { version, created, head } = await readMatchAt(eventStore, id, revision);
         // The answer names the newest revision too, so it is kept per version and head.
         const etag = `"r${version.revision}h${head}"`;
@@ -182,7 +189,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         return sendRendered(request, untyped, body, true);
       }
       const doc = await currentPublicView(id);
-      if (doc === null) throw notFound(`no match with id "${id}"`);
+      if (doc === null) {
+        await throwIfErased(id);
+        throw notFound(`no match with id "${id}"`);
+      }
       const etag = `"r${doc.revision}"`;
       untyped.header('etag', etag).header('cache-control', 'no-cache');
       if (notModified(request, etag)) return untyped.code(304).send();
