@@ -4,13 +4,14 @@ import { parseCheckpointText } from '../../src/domain/logCheckpoint.js';
 import { parseLogEntry } from '../../src/domain/logEntry.js';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../src/domain/merkleTree.js';
 import { openNote, parseNoteVerifierKey } from '../../src/domain/signedNote.js';
+import { runCli } from '../../src/cli/commands.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { startTestApp } from '../helpers/testApp.js';
 
 const token = 'log-token-0123456789abcdef';
 
 t.test('the transparency log over a real server', async (t) => {
-  const { app } = await startTestApp(t);
+  const { app, dataDir } = await startTestApp(t);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const get = async (path: string) => fetch(`${base}${path}`);
   const write = async (method: string, path: string, body: string, headers: Record<string, string> = {}) => {
@@ -82,6 +83,27 @@ t.test('the transparency log over a real server', async (t) => {
       if (!verifyInclusion(leafHash(entry), index, second.size, inclusion, second.rootHash)) t.fail(`entry ${index}`);
     }
     t.pass('all included');
+  });
+
+  t.test('the history names each event\'s log index, the page links it, and the export verifies offline', async (t) => {
+    const history = (await (await get('/api/matches/logged/history')).json()) as { entries: { revision: number; logIndex: number }[] };
+    t.same(history.entries.map((entry) => entry.logIndex), [(created.body.receipt as { logIndex: number }).logIndex, second.size - 1]);
+    const page = await (await get('/match/logged/history')).text();
+    t.match(page, new RegExp(`<a href="/api/log/entries/${second.size - 1}">${second.size - 1}</a>`));
+    t.match(page, /matchlog audit/);
+    let out = '';
+    const code = await runCli(['export', 'logged'], { out: (s) => (out += s), err: (s) => (out += s), env: { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://matchlog.test' } });
+    t.equal(code, 0, out);
+    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { payloadText: string; payloadSalt: string; log: { index: number; entry: string; treeSize: number; inclusionProof: string[]; checkpoint: string } });
+    t.equal(lines.length, 2);
+    for (const line of lines) {
+      const opened = openNote(line.log.checkpoint, verifier);
+      const cp = parseCheckpointText('text' in opened ? opened.text : '');
+      if ('error' in cp) throw new Error(cp.error);
+      t.ok(verifyInclusion(leafHash(line.log.entry), line.log.index, cp.size, line.log.inclusionProof.map((h) => Buffer.from(h, 'base64')), cp.rootHash), 'included offline');
+      const digest = createHash('sha256').update(Buffer.from(line.payloadSalt, 'base64')).update(line.payloadText).digest('hex');
+      t.equal(digest, parseLogEntry(line.log.entry)?.payloadSha256, 'the version is the one logged');
+    }
   });
 
   t.test('bad proof requests are clear 4xx answers', async (t) => {

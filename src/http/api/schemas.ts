@@ -103,6 +103,7 @@ export const HistoryEntrySchema = Type.Object({
   version: Type.Optional(Type.String({ description: "This version's full payload: GET this URL (/api/matches/:id?revision=N)." })),
   diff: Type.Optional(Nullable(MatchDiffSchema)),
   details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Public fields of other events.' })),
+  logIndex: Type.Optional(Type.Integer({ description: 'The event\'s leaf in the transparency log: GET /api/log/entries/{logIndex} and its inclusion proof (docs/auditing.md).' })),
 });
 
 export const HistoryQuerySchema = Type.Object({

@@ -8,6 +8,8 @@ import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type PublicViewDoc, readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
 import { renderHistoryPage } from './views/historyPage.js';
+import { leavesOfStream } from '../../history/logProofs.js';
+import { matchStreamId } from '../../domain/matchId.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
 import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, renderPlaysPage, type TeamNames } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
@@ -218,6 +220,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const from = revisionParam(request.query.from);
     if (!isMatchId(id)) throw await noMatch(id);
     const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) });
-    return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)) });
+    const revisions = page.entries.map((entry) => entry.revision);
+    const logIndexes = revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
+    return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)), logIndexes });
   });
 };

@@ -12,6 +12,8 @@ export interface HistoryPageView {
   teams: TeamNames;
   page: HistoryPage;
   order: 'oldest' | 'newest';
+  /** Each event's leaf in the transparency log, by revision (absent while the log has not taken it in). */
+  logIndexes?: Map<number, number>;
 }
 
 const WRITE_LABEL: Record<string, string> = { MatchCreated: 'created', MatchReplaced: 'replaced' };
@@ -32,7 +34,7 @@ export function renderHistoryPage(view: HistoryPageView): string {
   );
 }
 
-function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
+function fullHistoryPage({ id, teams, page, order, logIndexes = new Map() }: HistoryPageView): string {
   const title = matchTitle(id, teams);
   const other = order === 'newest' ? 'oldest' : 'newest';
   const rows = page.entries.map((e) => {
@@ -48,6 +50,7 @@ function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
 <td>${change}</td>
 <td class="muted">${from}${e.requestId ? html`<br><code>${e.requestId}</code>` : ''}</td>
 <td>${e.content ? html`<a href="/match/${id}?revision=${e.revision}">view</a>` : ''}</td>
+<td class="num">${logIndexes.has(e.revision) ? html`<a href="/api/log/entries/${logIndexes.get(e.revision)}">${logIndexes.get(e.revision)}</a>` : ''}</td>
 </tr>`;
   });
   const next = page.next === null ? '' : html`<a href="/match/${id}/history?order=${order}&amp;from=${page.next}">${order === 'newest' ? 'Older events →' : 'Newer events →'}</a>`;
@@ -59,8 +62,9 @@ function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
     }</p>
 <nav class="pages"><a href="/match/${id}">Current version</a><a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
 <div class="scroll"><table class="history">
-<thead><tr><th class="num">Rev</th><th>Time</th><th>Event</th><th>What changed</th><th>From</th><th></th></tr></thead>
+<thead><tr><th class="num">Rev</th><th>Time</th><th>Event</th><th>What changed</th><th>From</th><th></th><th class="num">Log</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
+<p class="muted">Log: each event's entry in this service's transparency log. Anyone can check that it is in the signed log, and that a version's bytes are the ones logged, without trusting this server: <code>matchlog audit</code> or any RFC 6962 verifier, with <a href="/api/log/checkpoint">the signed checkpoint</a> and <a href="/api/log/key">the log's key</a> (docs/auditing.md).</p>
 <nav class="pages">${next}</nav>`,
   );
 }
