@@ -227,7 +227,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     // Several API processes share the log; they must hash tokens with the same key.
     throw new ConfigError('WRITE_TOKEN_KEY', 'is required when EVENT_STORE_URL is not sqlite (base64 of 32 random bytes)');
   }
-  const { logOrigin, logSigningKey } = transparencyLogSettings(env, publicBaseUrl, hashesWriteTokens && !eventStoreUrl.startsWith('sqlite:'));
+  const { logOrigin, logSigningKey } = transparencyLogSettings(env, publicBaseUrl);
   const readModelUrl = url(env, 'READ_MODEL_URL', `sqlite:${resolve(dataDir, 'readmodel.sqlite')}`, ['sqlite', 'mongodb', 'mongodb+srv']);
   const runProjections = oneOf(env, 'RUN_PROJECTIONS', ['auto', 'yes', 'no'] as const, 'auto');
   // EventStoreDB's default MaxAppendSize is 1 MiB; the server accepts at most 16 MiB.
@@ -273,9 +273,9 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
 
 /**
  * LOG_ORIGIN and LOG_SIGNING_KEY (docs/auditing.md). Several API processes over a shared log
- * must sign with one key, so without SQLite the key must be given.
+ * must sign with one key: give it to each (docs/operations.md).
  */
-function transparencyLogSettings(env: Env, publicBaseUrl: string, shared: boolean) {
+function transparencyLogSettings(env: Env, publicBaseUrl: string) {
   const logOrigin = env.LOG_ORIGIN || `${new URL(publicBaseUrl).host}/log`;
   if (!isKeyName(logOrigin)) throw new ConfigError('LOG_ORIGIN', `must be one line without spaces or "+" (it names the signing key too), got "${logOrigin}"`);
   const logSigningKey = env.LOG_SIGNING_KEY || null;
@@ -286,7 +286,6 @@ function transparencyLogSettings(env: Env, publicBaseUrl: string, shared: boolea
       throw new ConfigError('LOG_SIGNING_KEY', `must be a note signer key (PRIVATE+KEY+<name>+<hash>+<base64>, the format of DATA_DIR/log-signing.key and of Go's note.GenerateKey): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  if (shared && logSigningKey === null) throw new ConfigError('LOG_SIGNING_KEY', 'is required when EVENT_STORE_URL is not sqlite (every API process signs checkpoints with it)');
   return { logOrigin, logSigningKey };
 }
 

@@ -175,10 +175,10 @@ t.test('404s are JSON for the API and for unknown routes; HTML for the page', as
   const route = await app.inject({ method: 'GET', url: '/api/nothing-here' });
   t.equal(route.statusCode, 404);
   t.match(route.json(), { statusCode: 404, error: 'Not Found', message: /no route for GET \/api\/nothing-here/ });
-  const method = await app.inject({ method: 'DELETE', url: '/api/matches/nope' });
+  const method = await app.inject({ method: 'PATCH', url: '/api/matches/nope' });
   t.equal(method.statusCode, 405, 'a known path with another method');
-  t.equal(method.headers.allow, 'GET, HEAD, PUT');
-  t.match(method.json(), { statusCode: 405, error: 'Method Not Allowed', message: /DELETE is not allowed on \/api\/matches\/nope; use GET, HEAD, PUT/ });
+  t.equal(method.headers.allow, 'GET, HEAD, PUT, DELETE');
+  t.match(method.json(), { statusCode: 405, error: 'Method Not Allowed', message: /PATCH is not allowed on \/api\/matches\/nope; use GET, HEAD, PUT, DELETE/ });
   const page = await app.inject({ method: 'GET', url: '/match/nope' });
   t.equal(page.statusCode, 404);
   t.match(page.headers['content-type'], /text\/html/);
