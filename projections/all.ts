@@ -1,11 +1,13 @@
 import { clubDashboardProjection } from './clubDashboard.js';
+import { withErasure } from './historyErasure.js';
 import { matchHistoryProjection } from './matchHistory.js';
 import type { Projection } from './projection.js';
 import { publicViewProjection } from './publicView.js';
 import { syncStatusProjection } from './syncStatus.js';
+import { transparencyLogProjection } from './transparencyLog.js';
 
 /** Every projection of the service, in the order they are started. */
-export const allProjections: Projection[] = [publicViewProjection, clubDashboardProjection, syncStatusProjection, matchHistoryProjection];
+export const allProjections: Projection[] = [publicViewProjection, clubDashboardProjection, syncStatusProjection, withErasure(matchHistoryProjection), transparencyLogProjection];
 
 /**
  * Projections a write waits for before it is acknowledged (read-your-writes): after a 2xx the

@@ -1,11 +1,11 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchErased, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import { matchStreamId } from '../src/domain/matchId.js';
 import { type ActionLine, type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
 import { type StatRate, statRates, statValue, sumStats } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SyncSource, syncContentBefore, syncSourceBefore, trackedPlayers } from './clubSyncSource.js';
+import { erasedContentBefore, type SyncSource, syncContentBefore, syncSourceBefore, trackedPlayers } from './clubSyncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
@@ -177,8 +177,19 @@ export const clubDashboardProjection: Projection = {
     { collection: CLUB_SEASON_TOTALS, fields: ['clubId', 'teamId'] },
   ],
   // A payload naming a club always comes with its sync outcome in the same append.
-  changedBy: [...CLUB_SYNC_EVENT_TYPES, ...DECISION_EVENT_TYPES],
+  changedBy: [...CLUB_SYNC_EVENT_TYPES, ...DECISION_EVENT_TYPES, 'MatchErased'],
   async apply(recorded, view, append) {
+    const erasure = decodeMatchErased(recorded.type, recorded.data);
+    if (erasure !== null) {
+      // Each club's copy of the match leaves the totals and the dashboard, as if it had never been synced.
+      for (const clubId of new Set(erasure.data.syncs.map((sync) => sync.clubId))) {
+        const copy = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, erasure.data.matchId));
+        if (copy === null) continue;
+        await countCopy(view, copy, -1);
+        view.delete(CLUB_MATCHES, copy.id);
+      }
+      return;
+    }
     const clubId = clubIdOfStream(recorded.streamId);
     if (clubId !== null) {
       const decision = (DECISION_EVENT_TYPES as readonly string[]).includes(recorded.type) ? decodeClubEvent(recorded.type, recorded.data) : null;
@@ -193,6 +204,7 @@ export const clubDashboardProjection: Projection = {
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null || sync.type === 'ClubSyncSkipped') return;
     const source = await syncSourceBefore(recorded, append, view);
+    if (source === null && (await erasedContentBefore(recorded, append, view))) return;
     if (source === null) throw new Error(`club sync of match ${sync.data.matchId} at revision ${recorded.revision} has no payload naming a club before it`);
     // A match's first version (revision 0) has no copy to replace: a copy comes only from a sync of the match.
     const current = recorded.revision === 1 ? null : await view.get(CLUB_MATCHES, clubMatchDocId(sync.data.clubId, sync.data.matchId));

@@ -32,6 +32,11 @@ export const MAX_COPIED_PLAYERS = 120;
 type SyncOutcome = Pick<RecordedEvent, 'streamId' | 'revision'>;
 
 /** The match event a sync outcome follows: the event before it in its append, else read from the log. */
+/** Whether the version a sync outcome follows was erased: its club's read models keep nothing of it. */
+export async function erasedContentBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<boolean> {
+  return (await syncContentBefore(outcome, append, view))?.erased === true;
+}
+
 export async function syncContentBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<RecordedEvent | null> {
   return (
     append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1) ??
@@ -49,7 +54,8 @@ const decoded = createLru<{ source: SyncSource | null }>(8);
  */
 export async function syncSourceBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
   const content = await syncContentBefore(outcome, append, view);
-  if (content === null) return null;
+  // An erased version copies nothing (and is never taken from the cache of decoded sources).
+  if (content === null || content.erased) return null;
   const known = decoded.get(content.id);
   if (known !== undefined) return known.source;
   const match = decodeMatchEvent(content.type, content.data);

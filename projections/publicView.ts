@@ -1,13 +1,26 @@
 import { decodedPayload } from '../src/domain/decodedPayloads.js';
 import type { JsonText } from '../src/domain/jsonText.js';
 import { matchTeamNames } from '../src/domain/matchPayload.js';
-import { decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
+import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 
 export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
+/** Erased matches (docs/auditing.md): their pages and API answer 410 Gone, saying when. */
+export const ERASED_MATCHES = collectionOf<ErasedMatchDoc>('erasedMatches');
+
+export interface ErasedMatchDoc {
+  [field: string]: unknown;
+  id: string;
+  erasedAt: string;
+  /** Revision of the MatchErased event. */
+  revision: number;
+}
+
+/** When the match was erased, or null when it was not. */
+export const readErasure = (reader: Pick<ReadModelReader, 'get'>, id: string) => reader.get(ERASED_MATCHES, id);
 
 /**
  * What anyone may see of a match: when and how it changed, and where its payload as last
@@ -84,14 +97,22 @@ export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, r
 
 export const publicViewProjection: Projection = {
   name: PUBLIC_VIEW,
-  collections: [PUBLIC_VIEW],
+  collections: [PUBLIC_VIEW, ERASED_MATCHES],
   indexes: [],
-  changedBy: ['MatchCreated', 'MatchReplaced'],
+  changedBy: ['MatchCreated', 'MatchReplaced', 'MatchErased'],
   reads(recorded) {
     const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
     return matchId === null ? [] : [{ collection: PUBLIC_VIEW, id: matchId }];
   },
   async apply(recorded, view) {
+    // An erased version shows nothing; its MatchErased takes the match's view away.
+    if (recorded.erased) return;
+    const erasure = decodeMatchErased(recorded.type, recorded.data);
+    if (erasure !== null) {
+      view.delete(PUBLIC_VIEW, erasure.data.matchId);
+      view.put(ERASED_MATCHES, { id: erasure.data.matchId, erasedAt: recorded.recordedAt, revision: recorded.revision });
+      return;
+    }
     const event = decodeMatchEvent(recorded.type, recorded.data);
     if (event === null) return;
     // A creation depends on nothing stored, so it reads nothing: if the match's document is

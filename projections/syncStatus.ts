@@ -1,5 +1,5 @@
 import { clubPlayers } from '../src/domain/clubSync.js';
-import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent } from '../src/domain/matchEvents.js';
+import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchErased } from '../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
@@ -109,8 +109,17 @@ export const syncStatusProjection: Projection = {
     { collection: SYNC_LOG, fields: ['clubId', 'outcome', 'position'] },
     { collection: APP_KEY_USAGE, fields: ['clubId'] },
   ],
-  changedBy: CLUB_SYNC_EVENT_TYPES,
+  changedBy: [...CLUB_SYNC_EVENT_TYPES, 'MatchErased'],
   async apply(recorded, view, append) {
+    const erasure = decodeMatchErased(recorded.type, recorded.data);
+    if (erasure !== null) {
+      // The rows keep the outcome, not what the erased version held: as a rebuild makes them.
+      for (const { clubId, revision } of erasure.data.syncs) {
+        const row = await view.get(SYNC_LOG, `${clubId}:${erasure.data.matchId}:${revision}`);
+        if (row !== null) view.put(SYNC_LOG, { ...row, title: null, startedAt: null, playersCopied: 0, actionsCopied: 0 });
+      }
+      return;
+    }
     const sync = decodeClubSyncEvent(recorded.type, recorded.data);
     if (sync === null) return;
     if (!(sync.type === 'ClubSyncSkipped' && sync.data.reason === 'no_such_club')) {

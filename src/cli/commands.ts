@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { backupCommand } from './backupCommand.js';
+import { auditCommand } from './auditCommand.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
+import { eraseCommand } from './eraseCommand.js';
 import { exportCommand } from './exportCommand.js';
 import { openapiCommand } from './openapiCommand.js';
 import { projectionsCommand } from './projectionsCommand.js';
@@ -11,7 +13,7 @@ import { restoreCommand } from './restoreCommand.js';
 import { verifyCommand } from './verifyCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, openapiCommand, clubCreateCommand, projectionsCommand, backupCommand, restoreCommand];
+const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, auditCommand, eraseCommand, openapiCommand, clubCreateCommand, projectionsCommand, backupCommand, restoreCommand];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

@@ -8,6 +8,8 @@ export interface EncodedEvent {
   type: string;
   /** JSON text. */
   data: string;
+  /** For a version: its salted digest, stored in the event's metadata (EventMetadata.payloadSha256). */
+  payloadSha256?: string;
 }
 
 /** A pure decider plus how its events are stored. */
@@ -161,11 +163,11 @@ export async function handleCommand<State, Command, Event>(
   /** Appends what was decided on `state` at `head`; null when the stream has moved on since. */
   const append = async (state: State, head: StreamHead | null, events: Event[]): Promise<HandledCommand<State, Event> | null> => {
     const revision = head?.revision ?? null;
-    const toAppend = events.map((event, index) => ({
-      ...decider.encode(event),
-      id: eventId(attemptId, attemptAt, streamId, revision, index),
-      metadata,
-    }));
+    const toAppend = events.map((event, index) => {
+      const { type, data, payloadSha256 } = decider.encode(event);
+      const id = eventId(attemptId, attemptAt, streamId, revision, index);
+      return { type, data, id, metadata: payloadSha256 === undefined ? metadata : { ...metadata, payloadSha256 } };
+    });
     if (onAppending) events.forEach((event, index) => onAppending(event, toAppend[index]!.id));
     try {
       const appended = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');

@@ -1,8 +1,12 @@
 import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
-import { decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
+import { decideErasure, decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
+import { decodeClubSyncEvent, isMatchEventType } from '../domain/matchEvents.js';
+import { conflict } from '../domain/errors.js';
+import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
-import { payloadDigest } from '../domain/payloadDigest.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { PAYLOAD_SALT_BYTES, payloadDigest, saltedVersion } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import { rememberDecodedPayload } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
@@ -14,8 +18,13 @@ export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> =
   initialState: initialMatchState,
   decide: decideMatch,
   evolve: evolveMatch,
-  encode: (event) => ({ type: event.type, data: encodeMatchStreamEvent(event) }),
-  decode: (recorded) => decodeMatchStreamEvent(recorded.type, recorded.data),
+  encode: (event) => ({
+    type: event.type,
+    data: encodeMatchStreamEvent(event),
+    ...((event.type === 'MatchCreated' || event.type === 'MatchReplaced') && event.data.payloadSha256 !== undefined ? { payloadSha256: event.data.payloadSha256 } : {}),
+  }),
+  // An erased version has no data left; the MatchErased after it says all the state needs.
+  decode: (recorded) => (recorded.erased ? null : decodeMatchStreamEvent(recorded.type, recorded.data)),
 };
 
 export interface UploadInput {
@@ -42,11 +51,30 @@ export interface UploadResult {
   /** Whether a new version was stored; false when the upload repeated the stored one (a retry). */
   stored: boolean;
   revision: number;
+  /** Revision of the version this upload stored; null when it stored none (a repeat). */
+  versionRevision: number | null;
   position: Position;
   /** The club sync outcome, when the payload named a club and team. */
   clubSync: ClubSyncEvent | null;
   /** The spec's `crmSync: "skipped_auth"`: the sync was skipped for want of valid authentication. */
   syncSkipped: boolean;
+}
+
+export interface EraseInput {
+  matchId: string;
+  reason: string;
+  /** The operator (matchlog erase) may erase any match; the API only a protected one, with its token. */
+  operator: boolean;
+  writeToken: string | null;
+  requestId: string;
+  clientAddressClass: string;
+}
+
+export interface EraseResult {
+  /** Revision and position of the MatchErased event. */
+  revision: number;
+  position: Position;
+  versions: number[];
 }
 
 export interface MatchCommandsDeps {
@@ -74,6 +102,53 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
   }
 
   return {
+    /**
+     * Erases a match (docs/auditing.md): appends MatchErased with the reason, then erases every
+     * version's data from the log (payloads, salts, delta chains), then waits until every read
+     * model has dropped what it held of them. A crash between the append and the erasure leaves
+     * the payloads in the log, answered 410 everywhere: running the erasure again finishes it.
+     */
+    async erase(input: EraseInput): Promise<EraseResult> {
+      const streamId = matchStreamId(input.matchId);
+      return queue.run(streamId, async () => {
+        const recorded = await eventStore.readStream(streamId);
+        let state = initialMatchState();
+        for (const event of recorded) {
+          const decoded = matchDecider.decode(event);
+          if (decoded !== null) state = evolveMatch(state, decoded);
+        }
+        const versions = recorded.filter((event) => isMatchEventType(event.type)).map((event) => event.revision);
+        const last = recorded.at(-1);
+        if (state.exists && state.erased && last !== undefined && input.operator) {
+          // Already erased: finish what a crash may have left (the store's erasure is idempotent).
+          await eventStore.erasePayloads(streamId, versions);
+          return { revision: last.revision, position: last.position, versions };
+        }
+        const syncs = recorded.flatMap((event) => {
+          const sync = event.erased ? null : decodeClubSyncEvent(event.type, event.data);
+          return sync === null ? [] : [{ clubId: sync.data.clubId, revision: event.revision }];
+        });
+        const writeToken = input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) };
+        const events = decideErasure(
+          { type: 'EraseMatch', matchId: input.matchId, reason: input.reason, by: input.operator ? { operator: true } : { operator: false, writeToken }, versions, syncs },
+          state,
+        );
+        const metadata = { requestId: input.requestId, clientAddressClass: input.clientAddressClass, schemaVersion: 1 };
+        const toAppend = events.map((event) => ({ ...matchDecider.encode(event), id: randomUUID(), metadata }));
+        let appended;
+        try {
+          appended = await eventStore.appendToStream(streamId, toAppend, last?.revision ?? 'no_stream');
+        } catch (error) {
+          if (error instanceof WrongExpectedRevisionError) throw conflict(`match "${input.matchId}" changed while it was being erased; try again`);
+          throw error;
+        }
+        cache.set(streamId, { revision: appended.nextExpectedRevision, position: appended.position }, events.reduce(evolveMatch, state));
+        await eventStore.erasePayloads(streamId, versions);
+        if (!(await waitForReaders(appended.position, ['MatchErased']))) onReadersLagging(appended.position);
+        return { revision: appended.nextExpectedRevision, position: appended.position, versions };
+      });
+    },
+
     async upload(input: UploadInput): Promise<UploadResult> {
       const clubSync = await clubSyncOf(input);
       // The club's projections copy from the payload's summary. Made now, while the request's
@@ -85,6 +160,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         matchId: input.matchId,
         payload: input.payload,
         payloadDigest: input.payloadDigest ?? payloadDigest(input.payload),
+        // A fresh salt per version: the transparency log commits to SHA-256(salt ‖ payload) (docs/auditing.md).
+        ...saltedVersion(input.payload, randomBytes(PAYLOAD_SALT_BYTES)),
         writeToken:
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync,
@@ -113,6 +190,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         created: events.some((event) => event.type === 'MatchCreated'),
         stored: events.length > 0,
         revision: head.revision,
+        // The version is the append's first event; a club sync outcome may follow it.
+        versionRevision: events.length > 0 ? head.revision - events.length + 1 : null,
         position: head.position,
         clubSync: state.clubSync,
         syncSkipped: skippedSync(state.clubSync),

@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
-import { forbidden, validationError } from './errors.js';
+import { forbidden, gone, notFound, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
-import type { ClubSyncEvent, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
+import type { ClubSyncEvent, MatchErased, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
+import { saltedPayloadSha256 } from './payloadDigest.js';
 import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
 
 /**
@@ -16,10 +17,15 @@ export type MatchState =
       exists: true;
       protection: Protection;
       writeTokenHash: string | null;
-      /** Digest of the stored payload; null for versions stored before digests were kept. */
+      /** Unsalted digest of the stored payload, for versions stored before salts; null otherwise. */
       payloadDigest: string | null;
+      /** The stored version's salt (base64) and SHA-256(salt ‖ payload); null for versions stored before salts. */
+      payloadSalt: string | null;
+      payloadSha256: string | null;
       /** The club sync outcome stored with that payload, null when it named no club. */
       clubSync: ClubSyncEvent | null;
+      /** Erased (MatchErased): no upload is taken any more. */
+      erased?: boolean;
     };
 
 export const initialMatchState = (): MatchState => ({ exists: false });
@@ -30,14 +36,48 @@ export interface UploadMatch {
   via: WriteVia;
   matchId: string;
   payload: JsonText;
-  /** payloadDigest(payload), src/domain/payloadDigest.ts. */
+  /** payloadDigest(payload), src/domain/payloadDigest.ts: compared with versions stored before salts. */
   payloadDigest: string;
+  /** A fresh random salt for this version (base64), and saltedPayloadSha256 of it and the payload. */
+  payloadSalt: string;
+  payloadSha256: string;
   writeToken: PresentedWriteToken | null;
   /** Present when the payload names a club and a team: what was found out about them and the key. */
   clubSync?: ClubSyncCheck | null;
 }
 
 export type MatchCommand = UploadMatch;
+
+/** Erase a match (docs/auditing.md): by the operator, or through the API by the holder of a protected match's token. */
+export interface EraseMatch {
+  type: 'EraseMatch';
+  matchId: string;
+  reason: string;
+  by: { operator: true } | { operator: false; writeToken: PresentedWriteToken | null };
+  /** The stream's versions and club sync outcomes, as read (the state keeps no revisions). */
+  versions: number[];
+  syncs: { clubId: string; revision: number }[];
+}
+
+export const ERASE_REASON_MAX = 500;
+
+/** The rules of erasure: an existing, not yet erased match; through the API only a protected one, with its token. */
+export function decideErasure(command: EraseMatch, state: MatchState): MatchErased[] {
+  const { matchId, reason, by, versions, syncs } = command;
+  if (!state.exists) throw notFound(`no match with id "${matchId}"`);
+  if (state.erased) throw gone(`match "${matchId}" was erased already`);
+  if (!by.operator) {
+    if (state.protection !== 'protected') {
+      throw forbidden('an unprotected match cannot be erased through the API (anyone holds its id): ask the service\'s operator to run matchlog erase');
+    }
+    if (!tokenMatches(state.writeTokenHash, by.writeToken)) {
+      throw forbidden(by.writeToken === null ? 'erasing this match needs the X-Write-Token it was created with' : 'X-Write-Token does not match the token this match was created with');
+    }
+  }
+  const trimmed = reason.trim();
+  if (trimmed.length === 0 || trimmed.length > ERASE_REASON_MAX) throw validationError(`give a reason for the erasure, 1-${ERASE_REASON_MAX} characters`);
+  return [{ type: 'MatchErased', data: { matchId, reason: trimmed, versions, syncs } }];
+}
 
 /**
  * The match event, followed by the club sync outcome when the payload names a club and team:
@@ -49,20 +89,27 @@ export type MatchCommand = UploadMatch;
 export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
   const stored = decideMatchContent(command, state);
   const sync = command.clubSync === undefined || command.clubSync === null ? null : decideClubSync(command.matchId, command.clubSync);
-  if (state.exists && state.payloadDigest === command.payloadDigest && isDeepStrictEqual(state.clubSync, sync)) return [];
+  if (state.exists && !state.erased && sameAsStored(state, command) && isDeepStrictEqual(state.clubSync, sync)) return [];
   return sync === null ? stored : [...stored, sync];
 }
 
+/** Whether the upload is the stored version's text: hashed with the stored salt, or unsalted for older versions. */
+function sameAsStored(state: Extract<MatchState, { exists: true }>, command: MatchCommand): boolean {
+  if (state.payloadSalt !== null) return saltedPayloadSha256(Buffer.from(state.payloadSalt, 'base64'), command.payload) === state.payloadSha256;
+  return state.payloadDigest !== null && state.payloadDigest === command.payloadDigest;
+}
+
 function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
-  const { matchId, payload, payloadDigest, via, writeToken } = command;
+  const { matchId, payload, payloadSalt, payloadSha256, via, writeToken } = command;
+  if (state.exists && state.erased) throw gone(`match "${matchId}" was erased; its id cannot be used again`);
   if (!state.exists) {
     // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does (and ignores the header).
     if (via === 'PUT' || writeToken === null) {
-      return [{ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payloadDigest, payload } }];
+      return [{ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payloadSalt, payload, payloadSha256 } }];
     }
     // Only here is the token bound, so only here does its format matter.
     if (!writeToken.wellFormed) throw validationError(`${WRITE_TOKEN_RULE}; nothing was stored`);
-    return [{ type: 'MatchCreated', data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadDigest, payload } }];
+    return [{ type: 'MatchCreated', data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadSalt, payload, payloadSha256 } }];
   }
   // On an existing protected match a token is only compared: whatever its shape, a wrong one is a 403.
   if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeToken)) {
@@ -73,11 +120,21 @@ function decideMatchContent(command: MatchCommand, state: MatchState): MatchEven
     );
   }
   // Rule 3: an unprotected match stays unprotected, whatever header later uploads carry.
-  return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadDigest, payload } }];
+  return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadSalt, payload, payloadSha256 } }];
 }
 
 function tokenMatches(stored: string | null, given: PresentedWriteToken | null): boolean {
   return stored !== null && given !== null && sameWriteTokenHash(stored, given.hash);
+}
+
+/** What the state keeps of a version to tell a repeated upload: its digests, salted or not. */
+function versionDigests(event: MatchEvent) {
+  const salt = event.data.payloadSalt ?? null;
+  return {
+    payloadDigest: salt === null ? (event.data.payloadDigest ?? null) : null,
+    payloadSalt: salt,
+    payloadSha256: salt === null ? null : (event.data.payloadSha256 ?? saltedPayloadSha256(Buffer.from(salt, 'base64'), event.data.payload)),
+  };
 }
 
 export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchState {
@@ -87,11 +144,16 @@ export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchSt
         exists: true,
         protection: event.data.protection,
         writeTokenHash: event.data.writeTokenHash ?? null,
-        payloadDigest: event.data.payloadDigest ?? null,
+        ...versionDigests(event),
         clubSync: null,
       };
     case 'MatchReplaced':
-      return state.exists ? { ...state, payloadDigest: event.data.payloadDigest ?? null, clubSync: null } : state;
+      return state.exists ? { ...state, ...versionDigests(event), clubSync: null } : state;
+    case 'MatchErased':
+      // Its versions are erased too, so the state may know nothing else of the match.
+      return state.exists
+        ? { ...state, erased: true, clubSync: null }
+        : { exists: true, protection: 'protected', writeTokenHash: null, payloadDigest: null, payloadSalt: null, payloadSha256: null, clubSync: null, erased: true };
     default:
       return state.exists ? { ...state, clubSync: event } : state;
   }

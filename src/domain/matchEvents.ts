@@ -9,8 +9,13 @@ export type WriteVia = Static<typeof WriteVia>;
 
 export const MATCH_EVENT_SCHEMA_VERSION = 1;
 
-/** SHA-256 of the payload text (src/domain/payloadDigest.ts); absent from events stored before it was kept. */
+/**
+ * Unsalted SHA-256 of the payload text (src/domain/payloadDigest.ts): written by releases before
+ * salts, never now (it would confirm a guessed payload once the payload is erased).
+ */
 const PayloadDigest = Type.Optional(Type.String());
+/** The version's random salt, base64: payloadSha256 (in the event's metadata) is SHA-256(salt ‖ payload). Absent before salts. */
+const PayloadSalt = Type.Optional(Type.String());
 
 /** Stored envelopes, one schema per event type and version. The payload travels beside them. */
 const envelopes = {
@@ -22,12 +27,14 @@ const envelopes = {
     writeTokenHash: Type.Optional(Type.String()),
     createdVia: WriteVia,
     payloadDigest: PayloadDigest,
+    payloadSalt: PayloadSalt,
   }),
   MatchReplaced: Type.Object({
     schemaVersion: Type.Literal(1),
     matchId: Type.String(),
     replacedVia: WriteVia,
     payloadDigest: PayloadDigest,
+    payloadSalt: PayloadSalt,
   }),
 };
 
@@ -70,18 +77,56 @@ const syncEnvelopes = {
   }),
 };
 
+/** The match was erased (docs/auditing.md): its versions' payloads and salts are gone from the log and every read model. */
+const MatchErasedEnvelope = Type.Object({
+  schemaVersion: Type.Literal(1),
+  matchId: Type.String(),
+  /** Why, as the operator or owner gave it; kept in the log, never shown publicly. */
+  reason: Type.String(),
+  /** Stream revisions of the versions erased. */
+  versions: Type.Array(Type.Integer()),
+  /** The club sync outcomes of those versions, so the club's read models drop what they copied. */
+  syncs: Type.Array(Type.Object({ clubId: Type.String(), revision: Type.Integer() })),
+});
+
+/** The match's versions were erased for good; the match id stays taken, and answers 410. */
+export interface MatchErased {
+  type: 'MatchErased';
+  data: Omit<Static<typeof MatchErasedEnvelope>, 'schemaVersion'>;
+}
+
+export function encodeMatchErased(event: MatchErased): string {
+  return JSON.stringify({ schemaVersion: MATCH_EVENT_SCHEMA_VERSION, ...event.data });
+}
+
+/** Reads a stored erasure back; null for other event types. */
+export function decodeMatchErased(type: string, data: string): MatchErased | null {
+  if (type !== 'MatchErased') return null;
+  const { schemaVersion: _v, ...fields } = checked(type, MatchErasedEnvelope, JSON.parse(data));
+  return { type, data: fields };
+}
+
 type Envelope<K extends keyof typeof envelopes> = Omit<Static<(typeof envelopes)[K]>, 'schemaVersion'>;
+
+/**
+ * Beside the envelope: the payload, and for a version just decided its salted digest (kept in the
+ * event's metadata, not its data, so it outlives an erasure; not there when read back from the log).
+ */
+interface VersionContent {
+  payload: JsonText;
+  payloadSha256?: string;
+}
 
 /** The match was stored for the first time; its protection is fixed here for good. */
 export interface MatchCreated {
   type: 'MatchCreated';
-  data: Envelope<'MatchCreated'> & { payload: JsonText };
+  data: Envelope<'MatchCreated'> & VersionContent;
 }
 
 /** A later upload replaced the stored payload as a whole. */
 export interface MatchReplaced {
   type: 'MatchReplaced';
-  data: Envelope<'MatchReplaced'> & { payload: JsonText };
+  data: Envelope<'MatchReplaced'> & VersionContent;
 }
 
 export type MatchEvent = MatchCreated | MatchReplaced;
@@ -95,18 +140,19 @@ export type ClubSyncEvent = {
   [K in ClubSyncEventType]: { type: K; data: Omit<Static<SyncEnvelopes[K]>, 'schemaVersion'> };
 }[ClubSyncEventType];
 
-/** Everything a match stream holds: its content and the outcomes of its club syncs. */
-export type MatchStreamEvent = MatchEvent | ClubSyncEvent;
+/** Everything a match stream holds: its content, the outcomes of its club syncs, and its erasure. */
+export type MatchStreamEvent = MatchEvent | ClubSyncEvent | MatchErased;
 
 const isClubSyncEventType = (type: string): type is ClubSyncEventType => Object.hasOwn(syncEnvelopes, type);
 export const CLUB_SYNC_EVENT_TYPES = Object.keys(syncEnvelopes) as ClubSyncEventType[];
 export const isClubSyncEvent = (event: MatchStreamEvent): event is ClubSyncEvent => isClubSyncEventType(event.type);
+export { isClubSyncEventType };
 
 export const isMatchEventType = (type: string): type is MatchEventType => Object.hasOwn(envelopes, type);
 
 /** Event data as stored: a versioned envelope with the payload text spliced in as sent. */
 export function encodeMatchEvent(event: MatchEvent): string {
-  const { payload, ...rest } = event.data;
+  const { payload, payloadSha256: _inMetadata, ...rest } = event.data;
   return withPayload({ schemaVersion: MATCH_EVENT_SCHEMA_VERSION, ...rest }, payload);
 }
 
@@ -128,6 +174,7 @@ export function decodeMatchEvent(type: string, data: string): MatchEvent | null 
 
 export function encodeMatchStreamEvent(event: MatchStreamEvent): string {
   if (event.type === 'MatchCreated' || event.type === 'MatchReplaced') return encodeMatchEvent(event);
+  if (event.type === 'MatchErased') return encodeMatchErased(event);
   return JSON.stringify({ schemaVersion: MATCH_EVENT_SCHEMA_VERSION, ...event.data });
 }
 
@@ -141,7 +188,7 @@ export function decodeClubSyncEvent(type: string, data: string): ClubSyncEvent |
 }
 
 export function decodeMatchStreamEvent(type: string, data: string): MatchStreamEvent | null {
-  return decodeMatchEvent(type, data) ?? decodeClubSyncEvent(type, data);
+  return decodeMatchEvent(type, data) ?? decodeClubSyncEvent(type, data) ?? decodeMatchErased(type, data);
 }
 
 function checked<T extends TSchema>(type: string, schema: T, value: unknown): Static<T> {

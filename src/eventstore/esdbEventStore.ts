@@ -136,7 +136,9 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
     readAll: (options) => reads.readAll(versions, options),
     headPosition: reads.headPosition,
 
-    async erasePayloads(streamId) {
+    // Deleting the match's key erases every sealed event of its stream: the revisions named and
+    // the rest of its data with them (club sync outcomes too), a superset of what SQLite erases.
+    async erasePayloads(streamId, _revisions) {
       if (!isSealedStream(streamId)) throw new Error(`only match streams are sealed, so only they can be erased on EventStoreDB (${streamId})`);
       await keys.erase(streamId);
       versions.forgetStream(streamId);

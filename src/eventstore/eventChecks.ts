@@ -6,7 +6,8 @@ import { type EventMetadata, InvalidAppendError, type NewEvent } from './eventSt
  * metadata outside EventMetadata would be dropped on the way back, so it is refused on the way in.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const METADATA_FIELDS = new Set(['requestId', 'clientAddressClass', 'schemaVersion']);
+const METADATA_FIELDS = new Set(['requestId', 'clientAddressClass', 'schemaVersion', 'payloadSha256']);
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** What is wrong with an event's metadata, or null when it is an EventMetadata as declared. */
 function metadataProblem(metadata: unknown): string | null {
@@ -15,6 +16,7 @@ function metadataProblem(metadata: unknown): string | null {
     if (!METADATA_FIELDS.has(field)) return `has metadata field "${field}", which no store keeps`;
     if (field === 'schemaVersion' && !(typeof value === 'number' && Number.isSafeInteger(value) && value >= 1)) return 'has a metadata schemaVersion that is not a positive integer';
     if (field !== 'schemaVersion' && value !== undefined && typeof value !== 'string') return `has a metadata ${field} that is not a string`;
+    if (field === 'payloadSha256' && value !== undefined && !SHA256_HEX.test(String(value))) return 'has a metadata payloadSha256 that is not 64 lower-case hex digits';
   }
   if (!('schemaVersion' in metadata)) return 'has no metadata schemaVersion';
   return null;
@@ -48,6 +50,7 @@ export function readEventMetadata(raw: unknown, eventId: string): EventMetadata 
   return {
     ...('requestId' in raw && typeof raw.requestId === 'string' ? { requestId: raw.requestId } : {}),
     ...('clientAddressClass' in raw && typeof raw.clientAddressClass === 'string' ? { clientAddressClass: raw.clientAddressClass } : {}),
+    ...('payloadSha256' in raw && typeof raw.payloadSha256 === 'string' ? { payloadSha256: raw.payloadSha256 } : {}),
     schemaVersion: raw.schemaVersion,
   };
 }

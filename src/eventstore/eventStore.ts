@@ -24,6 +24,12 @@ export interface EventMetadata {
   clientAddressClass?: string;
   /** Version of the metadata shape. */
   schemaVersion: number;
+  /**
+   * For an event carrying a payload (a match version): lower-case hex SHA-256 of the version's
+   * random salt followed by the payload's exact bytes. Kept when the payload is erased, so the
+   * transparency log (docs/auditing.md) rebuilds to the same root after an erasure.
+   */
+  payloadSha256?: string;
 }
 
 export interface NewEvent {
@@ -46,14 +52,14 @@ export interface RecordedEvent extends NewEvent {
   /** ISO-8601 time the store recorded the event. */
   recordedAt: string;
   /**
-   * Present (true) only on an event whose data was erased (EventStore.erasePayloads): its
-   * `data` is then ERASED_DATA; id, type, revision, position, time and metadata are as stored.
+   * The event's data was erased (EventStore.erasePayloads): `data` is ERASED_DATA, while its
+   * type, revision, position, metadata and recordedAt are as appended. Absent otherwise.
    */
   erased?: true;
 }
 
-/** The data a read gives for an event whose data was erased: JSON, never any event type's data. */
-export const ERASED_DATA = '{"erased":true}';
+/** The data a read gives for an erased event. */
+export const ERASED_DATA = '{}';
 
 export interface AppendResult {
   /** Revision of the last event appended: pass it as the next expected revision. */
@@ -114,14 +120,15 @@ export interface EventStore {
    */
   subscribeToAll(options: { after: Position | null; batchSize?: number }): AllSubscription;
   /**
-   * Every stored payload byte of this stream becomes unreadable for good; event envelopes and
-   * metadata stay. Every event of the stream appended before it resolves is then read (by every
-   * read and subscription) with `erased: true` and data ERASED_DATA; events appended after it
-   * are stored and read as usual (a record of the erasure). Idempotent. On EventStoreDB the
-   * bytes are destroyed by deleting the stream's key; they leave the disk at the operator's
-   * next scavenge (docs/operations.md).
+   * Erases, for good, the data of the stream's events at `revisions` (a match's versions: their
+   * payloads and salts), and every copy the store keeps of it: SQLite overwrites the rows (and
+   * any delta chain built on them; versions of a stream are deltas against each other only),
+   * with secure_delete and a WAL checkpoint, so the bytes are in none of its files; EventStoreDB
+   * deletes the stream's payload key. Type, revision, position, metadata (payloadSha256 with it)
+   * and recordedAt stay; reads give the events with `erased: true` and ERASED_DATA. Events not
+   * named stay readable. Idempotent; resolves once durable. Revisions the stream lacks are ignored.
    */
-  erasePayloads(streamId: string): Promise<void>;
+  erasePayloads(streamId: string, revisions: readonly Revision[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -11,6 +11,19 @@ import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from './storedVersions.js';
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
 const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
 
+/**
+ * Copies every WAL frame into the database file and empties the WAL. Another connection reading
+ * an older snapshot keeps the frames it needs: wait for it a little, then give up saying so.
+ */
+async function truncateWal(db: ReturnType<typeof openSqliteFile>): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (result?.busy === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the erased bytes may still be in the log\'s -wal file: another process kept reading it; run the erasure again');
+}
+
 export interface SqliteEventStoreOptions {
   /** How often an idle subscription looks for events appended by other processes. */
   pollIntervalMs?: number;
@@ -41,6 +54,10 @@ export interface SqliteEventStoreOptions {
 export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const db = openSqliteFile(file, 'FULL');
+  // Space freed or left over in a page (a row moved when a page splits) is overwritten with zeros,
+  // so an erased payload leaves no stale copy in the file (docs/auditing.md). The log only appends:
+  // little is ever freed outside an erasure.
+  db.pragma('secure_delete = ON');
   const table = openEventTable(db, options.deltas ?? DEFAULT_DELTA_OPTIONS);
 
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
@@ -130,9 +147,15 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       });
     },
 
-    // The transparency-log branch (issue 35) erases on SQLite; until it merges, refused.
-    async erasePayloads(streamId) {
-      throw new Error(`erasing ${streamId}: not available on the SQLite event store yet`);
+    async erasePayloads(streamId, revisions) {
+      if (closed) throw new Error('event store is closed');
+      // secure_delete (on since open) zeroes what the update frees (the old rows' cells and overflow
+      // pages); the checkpoint then moves the zeroed pages into the file and truncates the WAL,
+      // whose older frames still held the bytes.
+      db.transaction(() => table.erase(streamId, revisions)).immediate();
+      recent.clear();
+      table.clearCaches();
+      await truncateWal(db);
     },
 
     async close() {

@@ -10,7 +10,10 @@ import {
   type Revision,
   UnreadableEventError,
   WrongExpectedRevisionError,
+  ERASED_DATA,
 } from './eventStore.js';
+import { createHash } from 'node:crypto';
+import { splitPayload } from '../domain/jsonText.js';
 import {
   decodeBytes,
   type DeltaOptions,
@@ -46,6 +49,20 @@ CREATE TABLE IF NOT EXISTS events (
 
 /** Columns a log written before stored encodings lacks; added empty (NULL: whole). */
 const ENCODING_COLUMNS = { encoding: 'TEXT', base_revision: 'INTEGER' };
+
+/**
+ * What the transparency log commits to for a version stored before salts: SHA-256 of its payload
+ * (an empty salt); for data that is not a version, of the data itself.
+ */
+function unsaltedPayloadSha256(data: string): string {
+  let payload: string = data;
+  try {
+    payload = splitPayload(data).payload;
+  } catch {
+    // Not a version's envelope: the data is what the leaf digests.
+  }
+  return createHash('sha256').update(payload).digest('hex');
+}
 
 /** How far back from a stream's end the write path looks for its newest version. */
 const TIP_SEARCH_ROWS = 64;
@@ -107,6 +124,10 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
     ),
     chainStep: db.prepare<[string, number], Pick<EventRow, 'encoding' | 'base_revision'>>('SELECT encoding, base_revision FROM events WHERE stream_id = ? AND revision = ?'),
     version: db.prepare<[string, number], ChainRow>('SELECT revision, encoding, base_revision, data FROM events WHERE stream_id = ? AND revision = ?'),
+    chainOfStream: db.prepare<[string], Pick<EventRow, 'position' | 'revision' | 'encoding' | 'base_revision'>>(
+      'SELECT position, revision, encoding, base_revision FROM events WHERE stream_id = ? ORDER BY revision ASC',
+    ),
+    erase: db.prepare<[string, string, number]>("UPDATE events SET data = ?, encoding = 'erased', base_revision = NULL, metadata = ? WHERE position = ?"),
   };
 
   const versions = createVersionCache(deltas.cacheBytes);
@@ -150,7 +171,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
   function findTip(streamId: string, head: Revision): VersionTip | null {
     const known = tips.get(streamId);
     if (known?.head === head) return known.version && { ...known.version, bytes: versionBytes(streamId, known.version.revision) };
-    const last = statements.lastRows.all(streamId, head, TIP_SEARCH_ROWS).find((row) => row.encoding !== null || row.bytes >= MIN_VERSION_BYTES);
+    const last = statements.lastRows.all(streamId, head, TIP_SEARCH_ROWS).find((row) => row.encoding !== 'erased' && (row.encoding !== null || row.bytes >= MIN_VERSION_BYTES));
     if (!last) return null;
     let depth = 0;
     for (let at = last.revision, step = statements.chainStep.get(streamId, at); step?.encoding === 'delta' && step.base_revision !== null && step.base_revision < at; ) {
@@ -195,6 +216,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       data: data[i]!,
       metadata: readEventMetadata(JSON.parse(row.metadata), row.event_id),
       recordedAt: row.recorded_at,
+      ...(row.encoding === 'erased' ? { erased: true as const } : {}),
     }));
   }
 
@@ -238,6 +260,29 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       // Without a version appended and none known, the next append looks the tip up again.
       if (hasVersion || inTransaction || tips.has(streamId)) pending.set(streamId, { head: revision, version: tip });
       return { nextExpectedRevision: revision, position };
+    },
+
+    /**
+     * Overwrites the data of the stream's events at `revisions`, and of every delta built on
+     * them, with ERASED_DATA (call inside a transaction, with secure_delete on). A version stored
+     * before salts gets the unsalted digest of its payload in its metadata first, so the
+     * transparency log keeps its leaf. Returns how many rows were erased now.
+     */
+    erase(streamId: string, revisions: readonly Revision[]): number {
+      const erased = new Set(revisions);
+      const rows = statements.chainOfStream.all(streamId);
+      for (const row of rows) if (row.encoding === 'delta' && row.base_revision !== null && erased.has(row.base_revision)) erased.add(row.revision);
+      const targets = rows.filter((row) => erased.has(row.revision) && row.encoding !== 'erased');
+      if (targets.length === 0) return 0;
+      const whole = new Map(this.readStream(streamId).map((event) => [event.revision, event]));
+      for (const row of targets) {
+        const event = whole.get(row.revision)!;
+        const metadata = { ...event.metadata, ...(event.metadata.payloadSha256 === undefined ? { payloadSha256: unsaltedPayloadSha256(event.data) } : {}) };
+        statements.erase.run(ERASED_DATA, JSON.stringify(metadata), row.position);
+      }
+      versions.clear();
+      tips.delete(streamId);
+      return targets.length;
     },
 
     /** The transaction holding the appends committed: their streams' newest versions are known. */

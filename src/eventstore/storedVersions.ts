@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { applyDelta, BadDeltaError, makeDelta } from './fossilDelta.js';
-import type { Revision } from './eventStore.js';
+import { ERASED_DATA, type Revision } from './eventStore.js';
 
 /**
  * How an event's data is stored, apart from what it means (docs/decisions.md: storage
@@ -11,9 +11,11 @@ import type { Revision } from './eventStore.js';
  * - `deflate`: a later keyframe, deflated (zlib level 1);
  * - `delta`: a Fossil delta (./fossilDelta.ts) against the stream's previous version,
  *   `baseRevision`; at most `keyframeInterval - 1` deltas follow a keyframe, as git bounds
- *   its delta chains, so any version is rebuilt from at most that many steps.
+ *   its delta chains, so any version is rebuilt from at most that many steps;
+ * - `erased`: the data was erased (EventStore.erasePayloads): nothing is left of it, and no
+ *   delta has it as its base (a delta built on an erased version is erased with it).
  */
-export type StoredEncoding = 'deflate' | 'delta';
+export type StoredEncoding = 'deflate' | 'delta' | 'erased';
 
 /** Events smaller than this are stored as given and are never a delta's base. */
 export const MIN_VERSION_BYTES = 1024;
@@ -101,6 +103,7 @@ export function wholeData(
   for (const { streamId, stored } of events) if (stored.encoding === 'delta' && stored.baseRevision !== null) referenced.add(baseKey(streamId, stored.baseRevision));
   const local = new Map<string, Buffer>();
   return events.map(({ streamId, revision, stored }) => {
+    if (stored.encoding === 'erased') return ERASED_DATA;
     if (stored.encoding === null) {
       const text = typeof stored.data === 'string' ? stored.data : stored.data.toString('utf8');
       if (referenced.has(baseKey(streamId, revision))) local.set(baseKey(streamId, revision), Buffer.from(text));
@@ -118,6 +121,7 @@ export function decodeBytes(streamId: string, revision: Revision, stored: Stored
   const data = typeof stored.data === 'string' ? Buffer.from(stored.data) : stored.data;
   if (stored.encoding === null) return data;
   try {
+    if (stored.encoding === 'erased') throw new Error('the version was erased');
     if (stored.encoding === 'deflate') return inflateRawSync(data);
     if (stored.baseRevision === null || stored.baseRevision >= revision) throw new Error('a delta without an earlier base');
     return applyDelta(base(stored.baseRevision), data);
@@ -131,6 +135,6 @@ export function decodeBytes(streamId: string, revision: Revision, stored: Stored
 /** The encoding a store read back, or an error for one this code does not know. */
 export function storedEncoding(value: unknown, streamId: string, revision: Revision): StoredEncoding | null {
   if (value === null || value === undefined) return null;
-  if (value === 'deflate' || value === 'delta') return value;
+  if (value === 'deflate' || value === 'delta' || value === 'erased') return value;
   throw new UndecodableVersionError(streamId, revision, `unknown stored encoding ${JSON.stringify(value)}`);
 }

@@ -45,7 +45,8 @@ function contentOf(event: MatchEvent): PublicEvent['content'] {
 }
 
 export function publicEvent(recorded: RecordedEvent): PublicEvent {
-  const match = decodeMatchEvent(recorded.type, recorded.data);
+  // An erased version (docs/auditing.md) shows when and how it came, not what it held.
+  const match = recorded.erased ? null : decodeMatchEvent(recorded.type, recorded.data);
   return {
     revision: recorded.revision,
     position: recorded.position,
@@ -54,6 +55,6 @@ export function publicEvent(recorded: RecordedEvent): PublicEvent {
     requestId: recorded.metadata.requestId ?? null,
     clientAddressClass: recorded.metadata.clientAddressClass ?? null,
     content: match ? contentOf(match) : null,
-    details: match === null && hasPublicDetails(recorded.type) ? PUBLIC_DETAILS[recorded.type](recorded.data) : null,
+    details: recorded.erased ? { erased: true } : match === null && hasPublicDetails(recorded.type) ? PUBLIC_DETAILS[recorded.type](recorded.data) : null,
   };
 }

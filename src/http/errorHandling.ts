@@ -9,6 +9,7 @@ export const statusOf: Record<DomainErrorCode, number> = {
   validation: 400,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   conflict: 409,
   unsupported: 415,
   too_many_requests: 429,

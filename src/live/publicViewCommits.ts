@@ -20,6 +20,7 @@ export function reportingPublicViewCommits(store: ReadModelStore, publicView: st
     getCheckpoint: (projection) => store.getCheckpoint(projection),
     ensureIndexes: (indexes) => store.ensureIndexes(indexes),
     close: () => store.close(),
+    dropDeletedBytes: () => store.dropDeletedBytes(),
     async commit(projection, changes, checkpoint, expected) {
       await store.commit(projection, changes, checkpoint, expected);
       if (projection === publicView) tell({ checkpoint, matchIds: ids(changes) });

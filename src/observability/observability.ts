@@ -44,7 +44,7 @@ export function observeEventStore(store: EventStore, { metrics, tracing }: Obser
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
     subscribeToAll: (options) => store.subscribeToAll(options),
-    erasePayloads: (streamId) => store.erasePayloads(streamId),
+    erasePayloads: (streamId, revisions) => store.erasePayloads(streamId, revisions),
     close: () => store.close(),
   };
 }
@@ -58,8 +58,9 @@ export function observeUploads(matches: MatchCommands, { metrics, tracing }: Obs
     if (result.stored && result.clubSync !== null) metrics?.clubSyncs.inc({ outcome: result.clubSync.type });
     return result;
   };
-  if (tracing === null) return { upload: counted };
+  if (tracing === null) return { ...matches, upload: counted };
   return {
+    ...matches,
     upload: (input) =>
       tracing.inSpan('matchlog.upload', { 'matchlog.match_id': input.matchId, 'matchlog.via': input.via }, async (span) => {
         const result = await counted(input);

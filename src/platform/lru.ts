@@ -86,6 +86,10 @@ export function createLru<V>(max: number, weigh: (value: V) => number = () => 1,
       return entries.has(key);
     },
     delete: remove,
+    /** Lets go of every entry whose key passes `test`. */
+    deleteWhere(test: (key: string) => boolean) {
+      for (const key of [...entries.keys()]) if (test(key)) remove(key);
+    },
     /** The total weight kept. */
     weight: () => weight,
     /** How many entries are kept. */

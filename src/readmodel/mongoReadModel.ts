@@ -279,6 +279,10 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       await switchTo(projection, null, fresh);
     },
 
+    async dropDeletedBytes() {
+      // WiredTiger reuses freed space; compacting is an operator's step (docs/auditing.md).
+    },
+
     async close() {
       await client.close();
     },

@@ -98,6 +98,12 @@ export interface ReadModelStore extends ReadModelReader {
   promote(projection: string, staged: { projection: string; collections: { live: string; staged: string }[] }): Promise<void>;
   /** Removes the collections' documents and the projection's checkpoint, in one atomic step as `promote`. */
   reset(projection: string, collections: string[]): Promise<void>;
+  /**
+   * After an erasure: leaves no copy of documents deleted or replaced so far in the store's own
+   * files. SQLite overwrites freed space as it goes (secure_delete) and here empties its WAL;
+   * MongoDB does nothing more (its files reuse the space; docs/auditing.md says so).
+   */
+  dropDeletedBytes(): Promise<void>;
   close(): Promise<void>;
 }
 

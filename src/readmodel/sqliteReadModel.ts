@@ -28,6 +28,9 @@ const LIVE = "doc <> 'null'";
  */
 export function openSqliteReadModel(file: string): ReadModelStore {
   const db = openSqliteFile(file, 'NORMAL');
+  // What a commit deletes or replaces is overwritten with zeros, so an erased match's documents
+  // leave no copy in the file's free space (docs/auditing.md).
+  db.pragma('secure_delete = ON');
   db.transaction(() => {
     if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(OLD_SCHEMA_TABLE)) {
       db.exec(`DROP TABLE ${OLD_SCHEMA_TABLE}; DROP TABLE IF EXISTS checkpoints;`);
@@ -144,6 +147,16 @@ export function openSqliteReadModel(file: string): ReadModelStore {
 
     async reset(projection, names) {
       reset.immediate(projection, names);
+    },
+
+    async dropDeletedBytes() {
+      // Older WAL frames still hold what was deleted: copy the zeroed pages in and empty the WAL.
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+        if (result?.busy === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('deleted documents may still be in the read model\'s -wal file: another process kept reading it; run the erasure again');
     },
 
     async close() {

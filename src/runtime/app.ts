@@ -42,6 +42,12 @@ import { prettyLogStream } from '../observability/logFormat.js';
 import { watchDataDir } from '../observability/metrics.js';
 import { type Observability, observeUploads, unobserved } from '../observability/observability.js';
 import { watchProjections } from '../observability/projectionMetrics.js';
+import { logApi } from '../http/api/logApi.js';
+import { eraseApi } from '../http/api/eraseApi.js';
+import { createCheckpointSigner } from '../history/logProofs.js';
+import { createReceipts } from '../history/logReceipts.js';
+import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
+import { loadLogSigner } from './logSigningKey.js';
 
 export interface AppDeps {
   config: Config;
@@ -55,6 +61,8 @@ export interface AppDeps {
   renderedCache?: RenderedCache;
   /** Metrics and traces (METRICS_PORT, OTEL_EXPORTER_OTLP_ENDPOINT); none by default. */
   observability?: Observability;
+  /** The checkpoint signing key (default: LOG_SIGNING_KEY, or the key file in DATA_DIR). */
+  logSigner?: NoteSigner;
 }
 
 /** Headers whose values are secrets: never written to a log. */
@@ -69,7 +77,7 @@ const REDACTED_PATHS = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes), observability = unobserved }: AppDeps) {
+export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes), observability = unobserved, logSigner = loadLogSigner(config) }: AppDeps) {
   let shuttingDown = false;
   const { metrics, tracing } = observability;
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
@@ -143,6 +151,8 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   }), observability);
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
+  const checkpoints = createCheckpointSigner(logSigner, config.logOrigin);
+  const receipts = createReceipts({ readModel: engine.readModel, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
   await app.register(matchApi, {
     cache: renderedCache,
@@ -152,7 +162,11 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     matchUrl,
     writeRateLimit: config.writeRateLimit,
     tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
+    receipts,
+    readModel: engine.readModel,
   });
+  await app.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel });
+  await app.register(logApi, { readModel: engine.readModel, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });
   await app.register(assets, { compress: true });

@@ -4,13 +4,13 @@ import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, mayNameClub,
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
-import { payloadDigest } from '../../src/domain/payloadDigest.js';
+import { payloadDigest, saltedVersion } from '../../src/domain/payloadDigest.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const payload = asJsonText('{"clubId":"c1","teamId":"t1"}');
 const digest = payloadDigest(payload);
-const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', payloadDigest: digest, payload } };
-const replaced: MatchStreamEvent = { type: 'MatchReplaced', data: { matchId: 'm1', replacedVia: 'PUT', payloadDigest: digest, payload } };
+const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload } };
+const replaced: MatchStreamEvent = { type: 'MatchReplaced', data: { matchId: 'm1', replacedVia: 'PUT', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload } };
 const valid: AppKeyVerdict = { valid: true, keyId: 'key0000001' };
 const bad = (problem: Extract<AppKeyVerdict, { valid: false }>['problem'], keyId: string | null = null): AppKeyVerdict => ({ valid: false, problem, keyId });
 
@@ -22,7 +22,7 @@ const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSync
   key,
   side: 'home',
 });
-const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, payloadDigest: digest, writeToken: null, clubSync });
+const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, payloadDigest: digest, ...saltedVersion(payload, Buffer.alloc(16, 1)), writeToken: null, clubSync });
 const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
 
 const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };

@@ -2,7 +2,7 @@ import t from 'tap';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import type { MatchEvent } from '../../src/domain/matchEvents.js';
-import { payloadDigest } from '../../src/domain/payloadDigest.js';
+import { payloadDigest, saltedVersion } from '../../src/domain/payloadDigest.js';
 import { createWriteTokenHasher, isWellFormedWriteToken } from '../../src/domain/writeToken.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
@@ -15,6 +15,7 @@ const tokenB = 'token-b-0123456789abcdef';
 const v1 = asJsonText('{"v":1}');
 const v2 = asJsonText('{"v":2}');
 const v3 = asJsonText('{"v":3}');
+const SALT = Buffer.alloc(16, 3);
 
 const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null): UploadMatch => ({
   type: 'UploadMatch',
@@ -22,22 +23,23 @@ const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null):
   matchId,
   payload,
   payloadDigest: payloadDigest(payload),
+  ...saltedVersion(payload, SALT),
   writeToken: token === null ? null : { hash: hash(matchId, token), wellFormed: isWellFormedWriteToken(token) },
 });
 
 const createdProtected: MatchEvent = {
   type: 'MatchCreated',
-  data: { matchId, protection: 'protected', writeTokenHash: hash(matchId, tokenA), createdVia: 'POST', payloadDigest: payloadDigest(v1), payload: v1 },
+  data: { matchId, protection: 'protected', writeTokenHash: hash(matchId, tokenA), createdVia: 'POST', ...saltedVersion(v1, SALT), payload: v1 },
 };
 const createdUnprotectedByPost: MatchEvent = {
   type: 'MatchCreated',
-  data: { matchId, protection: 'unprotected', createdVia: 'POST', payloadDigest: payloadDigest(v1), payload: v1 },
+  data: { matchId, protection: 'unprotected', createdVia: 'POST', ...saltedVersion(v1, SALT), payload: v1 },
 };
 const createdByPut: MatchEvent = {
   type: 'MatchCreated',
-  data: { matchId, protection: 'unprotected', createdVia: 'PUT', payloadDigest: payloadDigest(v1), payload: v1 },
+  data: { matchId, protection: 'unprotected', createdVia: 'PUT', ...saltedVersion(v1, SALT), payload: v1 },
 };
-const replaced = (via: 'POST' | 'PUT', payload = v2): MatchEvent => ({ type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadDigest: payloadDigest(payload), payload } });
+const replaced = (via: 'POST' | 'PUT', payload = v2): MatchEvent => ({ type: 'MatchReplaced', data: { matchId, replacedVia: via, ...saltedVersion(payload, SALT), payload } });
 
 t.test('row 1: no match + POST without X-Write-Token → created unprotected', async (t) => {
   given([]).when(upload('POST', v1)).then(t, [createdUnprotectedByPost]);
@@ -137,6 +139,19 @@ t.test('a repeated payload is still judged by the protection rules first', async
 });
 
 t.test('versions stored before digests were kept are replaced even by the same text', async (t) => {
-  const { payloadDigest: _digest, ...undigested } = createdProtected.data;
+  const { payloadSalt: _salt, payloadSha256: _digest, ...undigested } = createdProtected.data;
   given([{ type: 'MatchCreated', data: undigested }]).when(upload('POST', v1, tokenA)).then(t, [replaced('POST', v1)]);
+});
+
+t.test('a version stored with an unsalted digest (before salts) is told from the same text by it', async (t) => {
+  const { payloadSalt: _salt, payloadSha256: _digest, ...unsalted } = createdProtected.data;
+  given([{ type: 'MatchCreated', data: { ...unsalted, payloadDigest: payloadDigest(v1) } }]).when(upload('POST', v1, tokenA)).then(t, []);
+  given([{ type: 'MatchCreated', data: { ...unsalted, payloadDigest: payloadDigest(v1) } }]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST', v2)]);
+});
+
+t.test('a new version carries a salt and its salted digest, never the unsalted one', async (t) => {
+  const [event] = decideMatch({ ...upload('POST', v1, tokenA), ...saltedVersion(v1, Buffer.alloc(16, 9)) }, initialMatchState());
+  t.equal(event?.type, 'MatchCreated');
+  t.notOk(event && 'payloadDigest' in event.data, 'no unsalted digest');
+  t.same(event && 'payloadSalt' in event.data ? event.data.payloadSalt : null, Buffer.alloc(16, 9).toString('base64'));
 });

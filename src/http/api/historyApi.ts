@@ -3,6 +3,8 @@ import type { Static } from '@sinclair/typebox';
 import { describeDiff } from '../../domain/matchDiff.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type HistoryEntry, readMatchHistory } from '../../history/historyQueries.js';
+import { leavesOfStream } from '../../history/logProofs.js';
+import { matchStreamId } from '../../domain/matchId.js';
 import { HistoryQuerySchema, HistoryResponse, type HistoryEntrySchema, MatchParams, errorResponses } from './schemas.js';
 
 /** Every history response stays under this; a page ends early to keep to it. */
@@ -51,10 +53,14 @@ export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader;
       const { order = 'oldest', limit = 20, from } = request.query;
       const page = await readMatchHistory(readModel, id, { order, limit, ...(from === undefined ? {} : { from }) });
       const versionUrl = (revision: number) => `/api/matches/${encodeURIComponent(id)}?revision=${revision}`;
+      const revisions = page.entries.map((entry) => entry.revision);
+      // Each event's leaf in the transparency log, where it has one yet.
+      const leaves = revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
       const entries: Static<typeof HistoryEntrySchema>[] = [];
       let bytes = 4096;
       for (const entry of page.entries) {
-        const view = entryView(entry, versionUrl);
+        const logIndex = leaves.get(entry.revision);
+        const view = { ...entryView(entry, versionUrl), ...(logIndex === undefined ? {} : { logIndex }) };
         bytes += Buffer.byteLength(JSON.stringify(view));
         if (bytes > HISTORY_RESPONSE_BYTES && entries.length > 0) break;
         entries.push(view);

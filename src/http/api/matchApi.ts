@@ -4,19 +4,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchCommands } from '../../commands/matchCommands.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { RateLimit } from './tokenFailures.js';
-import { DomainError, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
+import { DomainError, erasedNotice, gone, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
 import { asJsonText, withPayload } from '../../domain/jsonText.js';
 import type { WriteVia } from '../../domain/matchEvents.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import { readMatchAt } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { readPublicPayload } from '../../../projections/publicView.js';
+import { readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import type { CurrentPublicView } from '../public/publicViews.js';
 import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../public/renderedPages.js';
 import type { TokenFailureThrottle } from './tokenFailures.js';
 import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
+import type { Receipts } from '../../history/logReceipts.js';
+import { matchStreamId } from '../../domain/matchId.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -30,6 +32,10 @@ export interface MatchApiDeps {
   tokenFailures: TokenFailureThrottle | null;
   /** Answers kept as bytes, in the byte budget shared with the pages (PAGE_CACHE_BYTES). */
   cache: RenderedCache;
+  /** Receipts of writes from the transparency log (docs/auditing.md). */
+  receipts: Receipts;
+  /** Where an erased match is recorded (its 410). */
+  readModel: ReadModelReader;
 }
 
 const CLUB_SYNC_DESCRIPTION =
@@ -41,7 +47,11 @@ const CLUB_SYNC_DESCRIPTION =
   'or skipped; the last three with "; reason=" missing_key, malformed_key, bad_key, no_such_club or no_such_team. Apps can use it to tell their user the key is mistyped, or to test a connection.';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts, readModel }) => {
+  const throwIfErased = async (id: string) => {
+    const erased = await readErasure(readModel, id);
+    if (erased !== null) throw gone(erasedNotice(id, erased.erasedAt));
+  };
   // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
   // one count for POST and PUT together; reads are not limited.
   await app.register(fastifyRateLimit, {
@@ -79,8 +89,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       noteInAccessLog(request, { clubSync: { outcome: type, clubId: data.clubId, teamId: data.teamId, reason: 'reason' in data ? data.reason : null } });
     }
     if (result.clubSync !== null) reply.header(CLUB_SYNC_HEADER, clubSyncHeader(result.clubSync));
+    const streamId = matchStreamId(matchId);
+    const receipt = result.versionRevision !== null ? await receipts.receiptOf(streamId, result.versionRevision) : await receipts.receiptOfVersionAt(streamId, result.revision);
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
-    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth' } : { id: matchId, url: matchUrl(matchId) };
+    return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth', receipt } : { id: matchId, url: matchUrl(matchId), receipt };
   }
 
   app.post(
@@ -156,7 +168,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
           'With ?revision=N, the match as it was at revision N, read from the log.',
         params: MatchParams,
         querystring: RevisionQuery,
-        response: { 200: MatchView, ...errorResponses(400, 404) },
+        response: { 200: MatchView, ...errorResponses(400, 404, 410) },
       },
     },
     async (request, reply) => {
@@ -165,6 +177,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
       // Sent as bytes: widen the typed reply to say so.
       const untyped: FastifyReply = reply;
       if (revision !== undefined) {
+        await throwIfErased(id);
         const { version, created, head } = await readMatchAt(eventStore, id, revision);
         // The answer names the newest revision too, so it is kept per version and head.
         const etag = `"r${version.revision}h${head}"`;
@@ -184,7 +197,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         return sendRendered(request, untyped, body, true);
       }
       const doc = await currentPublicView(id);
-      if (doc === null) throw notFound(`no match with id "${id}"`);
+      if (doc === null) {
+        await throwIfErased(id);
+        throw notFound(`no match with id "${id}"`);
+      }
       const etag = `"r${doc.revision}"`;
       untyped.header('etag', etag).header('cache-control', 'no-cache');
       if (notModified(request, etag)) return untyped.code(304).send();

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../../domain/matchId.js';
 import { WRITE_TOKEN_RULE } from '../../domain/writeToken.js';
+import { Receipt } from './logSchemas.js';
 
 export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
 
@@ -40,6 +41,7 @@ export const UploadResponse = Type.Object({
   id: Type.String(),
   url: Type.String({ description: 'The public page of the match.' }),
   crmSync: Type.Optional(Type.Literal('skipped_auth', { description: 'Present only when club sync was skipped for lack of valid authentication.' })),
+  receipt: Type.Optional(Receipt),
 });
 export type UploadResponse = Static<typeof UploadResponse>;
 
@@ -99,6 +101,7 @@ export const HistoryEntrySchema = Type.Object({
   version: Type.Optional(Type.String({ description: "This version's full payload: GET this URL (/api/matches/:id?revision=N)." })),
   diff: Type.Optional(Nullable(MatchDiffSchema)),
   details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Public fields of other events.' })),
+  logIndex: Type.Optional(Type.Integer({ description: 'The event\'s leaf in the transparency log: GET /api/log/entries/{logIndex} and its inclusion proof (docs/auditing.md).' })),
 });
 
 export const HistoryQuerySchema = Type.Object({

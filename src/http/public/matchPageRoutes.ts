@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound, validationError } from '../../domain/errors.js';
+import { erasedNotice, gone, notFound, validationError } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { summarizeMatch } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import { readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { type PublicViewDoc, readPublicPayload } from '../../../projections/publicView.js';
+import { type PublicViewDoc, readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
 import { renderHistoryPage } from './views/historyPage.js';
+import { leavesOfStream } from '../../history/logProofs.js';
+import { matchStreamId } from '../../domain/matchId.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
 import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, renderPlaysPage, type TeamNames } from './views/matchPage.js';
 import type { CurrentPublicView } from './publicViews.js';
@@ -63,7 +65,11 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
 
   // The app's one error mapping, rendered as a page (a missing match is the HTML 404).
   app.setErrorHandler(pageErrorHandler(renderMatchErrorPage));
-  const noMatch = (id: string) => notFound(`no match with id "${id}"`);
+  /** A match that is not there: 410 when it was erased (saying when), else 404. */
+  const noMatch = async (id: string) => {
+    const erased = isMatchId(id) ? await readErasure(readModel, id) : null;
+    return erased !== null ? gone(erasedNotice(id, erased.erasedAt)) : notFound(`no match with id "${id}"`);
+  };
   const throwNotFound = (message: string): never => {
     throw notFound(message);
   };
@@ -124,7 +130,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   async function serveCurrent(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, rendering: Rendering) {
     const { id } = request.params;
     const body = isMatchId(id) ? await current(request, id, rendering) : null;
-    if (body === null) throw noMatch(id);
+    if (body === null) throw await noMatch(id);
     // Revalidate every time: a live match changes from one minute to the next.
     reply.header('cache-control', 'no-cache');
     return sendRendered(request, reply, body, compress);
@@ -136,7 +142,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const number = revisionParam(request.query.page ?? '1');
     if (number === null || number === 0) throw validationError('page must be a page number of plays: 1, 2, …');
     const doc = isMatchId(id) ? await currentPublicView(id) : null;
-    if (doc === null) throw noMatch(id);
+    if (doc === null) throw await noMatch(id);
     // A page past the last is kept as its 404 page, like a failed render: asking again costs nothing.
     const body = await cachedBody(request, cache, `plays\0${doc.id}\0${doc.revision}\0${number}`, async () => {
       const payload = await readPublicPayload(eventStore, doc);
@@ -151,7 +157,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const { id } = request.params;
     const revision = revisionParam(given);
     if (revision === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${given.slice(0, 40)}"`);
-    if (!isMatchId(id)) throw noMatch(id);
+    if (!isMatchId(id)) throw await noMatch(id);
     const old = await readMatchAt(eventStore, id, revision);
     const body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () =>
       rendered(request, 'page', () => ({
@@ -215,7 +221,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
 
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
-    if (!isMatchId(id) || (await currentPublicView(id)) === null) throw noMatch(id);
+    if (!isMatchId(id) || (await currentPublicView(id)) === null) throw await noMatch(id);
     const body = await cachedBody(request, cache, `qr\0${id}`, async () => {
       // Loaded on the first QR code (~10 MB resident), not at start.
       const { default: QRCode } = await import('qrcode');
@@ -248,8 +254,10 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     const { id } = request.params;
     const order = request.query.order === 'oldest' ? 'oldest' : 'newest';
     const from = revisionParam(request.query.from);
-    if (!isMatchId(id)) throw noMatch(id);
+    if (!isMatchId(id)) throw await noMatch(id);
     const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) });
-    return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)) });
+    const revisions = page.entries.map((entry) => entry.revision);
+    const logIndexes = revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
+    return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)), logIndexes });
   });
 };

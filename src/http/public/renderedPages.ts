@@ -136,6 +136,10 @@ export function createRenderedCache(budgetBytes: number) {
       if (kept) body.grew = () => lru.reweigh(key);
       return kept;
     },
+    /** Lets go of everything kept of a match (its keys name it second: `kind\0id\0…`), after its erasure. */
+    forgetMatch(id: string) {
+      lru.deleteWhere((key) => key.split('\0')[1] === id);
+    },
     /** Bytes kept, copies included. */
     bytes: lru.weight,
     entries: lru.size,

@@ -13,6 +13,8 @@ export interface HistoryPageView {
   teams: TeamNames;
   page: HistoryPage;
   order: 'oldest' | 'newest';
+  /** Each event's leaf in the transparency log, by revision (absent while the log has not taken it in). */
+  logIndexes?: Map<number, number>;
 }
 
 const WRITE_LABEL: Record<string, string> = { MatchCreated: 'created', MatchReplaced: 'replaced' };
@@ -50,7 +52,7 @@ ol.timeline { list-style: none; margin: 0; padding: 0; display: grid; gap: .6rem
 }
 `);
 
-function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
+function fullHistoryPage({ id, teams, page, order, logIndexes = new Map() }: HistoryPageView): string {
   const title = matchTitle(id, teams);
   const other = order === 'newest' ? 'oldest' : 'newest';
   const cards = page.entries.map((e) => {
@@ -61,7 +63,7 @@ function fullHistoryPage({ id, teams, page, order }: HistoryPageView): string {
     const from = [e.clientAddressClass ? `${e.clientAddressClass} address` : '', e.requestId ? html`request <code>${e.requestId}</code>` : ''].filter((part) => part !== '');
     return html`<li>
 <div class="when"><span class="rev">Revision ${e.revision}</span>${timeTag(e.recordedAt)}</div>
-<p class="what">${what}${e.content ? html` · <a href="/match/${id}?revision=${e.revision}">view revision ${e.revision}</a>` : ''}</p>
+<p class="what">${what}${e.content ? html` · <a href="/match/${id}?revision=${e.revision}">view revision ${e.revision}</a>` : ''}${logIndexes.has(e.revision) ? html` · log entry <a href="/api/log/entries/${logIndexes.get(e.revision)}">${logIndexes.get(e.revision)}</a>` : ''}</p>
 ${changes.length > 0 ? html`<ul class="changes" aria-label="What changed">${changes.map((c) => html`<li>${c}</li>`)}</ul>` : ''}
 ${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>` : ''}
 </li>`;
@@ -76,6 +78,7 @@ ${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 
 <nav class="pages"><a href="/match/${id}">Current version</a><a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
 <p class="muted small">Times are shown in your time zone when the page’s script runs, in UTC otherwise.</p>
 <ol class="timeline">${cards}</ol>
+<p class="muted small">Log entry: each event's entry in this service's transparency log. Anyone can check that it is in the signed log, and that a version's bytes are the ones logged, without trusting this server: <code>matchlog audit</code> or any RFC 6962 verifier, with <a href="/api/log/checkpoint">the signed checkpoint</a> and <a href="/api/log/key">the log's key</a> (docs/auditing.md).</p>
 <nav class="pages">${next}</nav>`,
     HISTORY_STYLE,
     { scripts: ['/assets/live.js'] },

@@ -1,0 +1,52 @@
+/**
+ * A leaf of the transparency log (docs/auditing.md): one per accepted match or club event, as
+ * canonical JSON (keys sorted, no spaces, strings and integers only, so RFC 8785 and
+ * JSON.stringify agree), served byte for byte. It names the event and commits to its content
+ * by digest only: no payload, no secret, no token hash.
+ */
+export interface LogEntry {
+  /** The match's id, for an event of a match's stream. */
+  matchId?: string;
+  /** The club's id, for an event of a club's stream. */
+  clubId?: string;
+  revision: number;
+  type: string;
+  recordedAt: string;
+  /** A version: hex SHA-256(salt ‖ payload bytes) (src/domain/payloadDigest.ts). */
+  payloadSha256?: string;
+  /** Any other event: hex SHA-256 of its stored data (these carry no payload and are never erased). */
+  dataSha256?: string;
+}
+
+export function logEntryText(entry: LogEntry): string {
+  const sorted = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify(sorted);
+}
+
+const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** Reads an entry back; null when the text is not one in canonical form (an auditor's check of what a server sent). */
+export function parseLogEntry(text: string): LogEntry | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const fields = value as Record<string, unknown>;
+  const { revision, type, recordedAt } = fields;
+  if (typeof revision !== 'number' || typeof type !== 'string' || typeof recordedAt !== 'string') return null;
+  const entry: LogEntry = {
+    matchId: optionalString(fields.matchId),
+    clubId: optionalString(fields.clubId),
+    revision,
+    type,
+    recordedAt,
+    payloadSha256: optionalString(fields.payloadSha256),
+    dataSha256: optionalString(fields.dataSha256),
+  };
+  const oneStream = (entry.matchId === undefined) !== (entry.clubId === undefined);
+  const oneDigest = (entry.payloadSha256 === undefined) !== (entry.dataSha256 === undefined);
+  return oneStream && oneDigest && logEntryText(entry) === text ? entry : null;
+}

@@ -1,0 +1,81 @@
+import { checkpointText } from '../domain/logCheckpoint.js';
+import { consistencyRanges, EMPTY_ROOT, inclusionRanges, rangeHash, type SubtreeRef, subtreesOfRanges } from '../domain/merkleTree.js';
+import { type NoteSigner, signNote } from '../domain/signedNote.js';
+import type { ReadModelReader } from '../readmodel/readModel.js';
+import { LOG_HEAD, LOG_LEAVES, type LogLeafDoc, leafId } from '../../projections/transparencyLog.js';
+
+/** What the transparency log's readers are told: its size and root as the projection last committed them. */
+export interface TreeHead {
+  size: number;
+  rootHash: Buffer;
+}
+
+export async function readTreeHead(reader: Pick<ReadModelReader, 'get'>): Promise<TreeHead> {
+  const head = await reader.get(LOG_HEAD, 'head');
+  return head === null ? { size: 0, rootHash: EMPTY_ROOT } : { size: head.size, rootHash: Buffer.from(head.rootHash, 'base64') };
+}
+
+export const readLeaf = (reader: Pick<ReadModelReader, 'get'>, index: number) => reader.get(LOG_LEAVES, leafId(index));
+
+/** The leaf of a stream's event at `revision`, or null when the log has none (yet). */
+export async function leafOfEvent(reader: Pick<ReadModelReader, 'find'>, streamId: string, revision: number): Promise<LogLeafDoc | null> {
+  const [leaf] = await reader.find(LOG_LEAVES, { where: { streamId, revision }, limit: 1 });
+  return leaf ?? null;
+}
+
+/** The leaves of a stream's events at `revisions`, by revision (the history names each version's log index). */
+export async function leavesOfStream(reader: Pick<ReadModelReader, 'find'>, streamId: string, fromRevision: number, toRevision: number): Promise<Map<number, number>> {
+  const leaves = await reader.find(LOG_LEAVES, { where: { streamId }, orderBy: [{ field: 'revision', direction: 'asc' }], offset: fromRevision, limit: toRevision - fromRevision + 1 });
+  return new Map(leaves.map((leaf) => [leaf.revision, leaf.index]));
+}
+
+/** Hashes of complete subtrees, read from the leaves they end at. */
+async function subtreeHashes(reader: Pick<ReadModelReader, 'getMany'>, refs: SubtreeRef[]) {
+  const endOf = ({ level, index }: SubtreeRef) => (index + 1) * 2 ** level - 1;
+  const leaves = await reader.getMany(LOG_LEAVES, [...new Set(refs.map((ref) => leafId(endOf(ref))))]);
+  return (ref: SubtreeRef): Buffer => {
+    const hash = leaves.get(leafId(endOf(ref)))?.hashes[ref.level];
+    if (hash === undefined) throw new Error(`the transparency log has no hash for ${2 ** ref.level} leaves from ${ref.index * 2 ** ref.level}`);
+    return Buffer.from(hash, 'base64');
+  };
+}
+
+/** The root hash of the tree's first `size` leaves (any size up to the head: stored subtrees never change). */
+export async function rootAt(reader: Pick<ReadModelReader, 'getMany'>, size: number): Promise<Buffer> {
+  const ranges: [number, number][] = [[0, size]];
+  return rangeHash([0, size], await subtreeHashes(reader, subtreesOfRanges(ranges)));
+}
+
+/** RFC 6962 PATH(index, D[0:size]), deepest first. */
+export async function inclusionProof(reader: Pick<ReadModelReader, 'getMany'>, index: number, size: number): Promise<Buffer[]> {
+  const ranges = inclusionRanges(index, size);
+  const hashes = await subtreeHashes(reader, subtreesOfRanges(ranges));
+  return ranges.map((range) => rangeHash(range, hashes));
+}
+
+/** RFC 6962 PROOF(from, D[0:to]). */
+export async function consistencyProof(reader: Pick<ReadModelReader, 'getMany'>, from: number, to: number): Promise<Buffer[]> {
+  const ranges = consistencyRanges(from, to);
+  const hashes = await subtreeHashes(reader, subtreesOfRanges(ranges));
+  return ranges.map((range) => rangeHash(range, hashes));
+}
+
+/**
+ * Signs checkpoints of the tree head: a C2SP signed note over a tlog-checkpoint body. Ed25519
+ * signatures are deterministic, so one head always gives the same note; the last is kept.
+ */
+export function createCheckpointSigner(signer: NoteSigner, origin: string) {
+  let last: { size: number; root: string; note: string } | null = null;
+  return {
+    origin,
+    sign(head: TreeHead): string {
+      const root = head.rootHash.toString('base64');
+      if (last?.size === head.size && last.root === root) return last.note;
+      const note = signNote(checkpointText({ origin, size: head.size, rootHash: head.rootHash }), signer);
+      last = { size: head.size, root, note };
+      return note;
+    },
+  };
+}
+
+export type CheckpointSigner = ReturnType<typeof createCheckpointSigner>;

@@ -1,0 +1,50 @@
+import { logEntryText } from '../domain/logEntry.js';
+import type { EventStore, Revision } from '../eventstore/eventStore.js';
+import type { ReadModelReader } from '../readmodel/readModel.js';
+import { logEntryOf } from '../../projections/transparencyLog.js';
+import { type CheckpointSigner, inclusionProof, leafOfEvent, readTreeHead } from './logProofs.js';
+
+/** What a write's answer carries to prove what the log accepted (docs/auditing.md: receipts). */
+export interface Receipt {
+  logIndex: number | null;
+  entry: string;
+  checkpoint: string | null;
+  inclusionProof: string[] | null;
+}
+
+const VERSION_TYPES = new Set(['MatchCreated', 'MatchReplaced']);
+
+/**
+ * Receipts of events: the leaf, a signed checkpoint of the tree head that includes it and the
+ * leaf's proof in it. A leaf the tree has not taken in yet (its projection lags past the write's
+ * wait) gets a receipt of its entry alone, made from the event; the rest is one GET away.
+ */
+export function createReceipts(deps: { readModel: ReadModelReader; eventStore: Pick<EventStore, 'readStream'>; checkpoints: CheckpointSigner }) {
+  const { readModel, eventStore, checkpoints } = deps;
+
+  async function receiptOf(streamId: string, revision: Revision): Promise<Receipt> {
+    const leaf = await leafOfEvent(readModel, streamId, revision);
+    const head = await readTreeHead(readModel);
+    if (leaf !== null && leaf.index < head.size) {
+      const proof = await inclusionProof(readModel, leaf.index, head.size);
+      return { logIndex: leaf.index, entry: leaf.entry, checkpoint: checkpoints.sign(head), inclusionProof: proof.map((hash) => hash.toString('base64')) };
+    }
+    const [event] = await eventStore.readStream(streamId, { fromRevision: revision, maxCount: 1 });
+    const entry = event?.revision === revision ? logEntryOf(event) : null;
+    if (entry === null) throw new Error(`${streamId} has no event at revision ${revision} to give a receipt of`);
+    return { logIndex: leaf?.index ?? null, entry: logEntryText(entry), checkpoint: null, inclusionProof: null };
+  }
+
+  return {
+    receiptOf,
+    /** The receipt of the stream's newest version at or before `revision` (an upload that repeated it). */
+    async receiptOfVersionAt(streamId: string, revision: Revision): Promise<Receipt> {
+      const recent = await eventStore.readStream(streamId, { fromRevision: revision, direction: 'backwards', maxCount: 8 });
+      const version = recent.find((event) => VERSION_TYPES.has(event.type));
+      if (version === undefined) throw new Error(`${streamId} has no version shortly before revision ${revision}`);
+      return receiptOf(streamId, version.revision);
+    },
+  };
+}
+
+export type Receipts = ReturnType<typeof createReceipts>;

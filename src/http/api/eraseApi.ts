@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { MatchCommands } from '../../commands/matchCommands.js';
+import { ERASE_REASON_MAX } from '../../domain/match.js';
+import { matchStreamId } from '../../domain/matchId.js';
+import type { Receipts } from '../../history/logReceipts.js';
+import type { ReadModelStore } from '../../readmodel/readModel.js';
+import { classifyClientAddress } from '../clientAddress.js';
+import type { RenderedCache } from '../public/renderedPages.js';
+import { Receipt } from './logSchemas.js';
+import { MatchParams, errorResponses } from './schemas.js';
+
+export interface EraseApiDeps {
+  matches: MatchCommands;
+  receipts: Receipts;
+  cache: RenderedCache;
+  readModel: Pick<ReadModelStore, 'dropDeletedBytes'>;
+}
+
+const EraseBody = Type.Union([
+  Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: ERASE_REASON_MAX, description: 'Why; kept in the log, never shown publicly.' })) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+const EraseResponse = Type.Object({
+  id: Type.String(),
+  erased: Type.Literal(true),
+  receipt: Receipt,
+});
+
+const DEFAULT_REASON = 'erased by the holder of its write token (DELETE /api/matches/:id)';
+
+/**
+ * Erasure through the API (docs/auditing.md): only a protected match, with its X-Write-Token
+ * (anyone holds an unprotected match's id; its erasure is the operator's: matchlog erase).
+ */
+export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, cache, readModel }) => {
+  app.delete(
+    '/api/matches/:id',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Erase a protected match for good',
+        description:
+          'Needs the X-Write-Token the match was created with; an unprotected match cannot be erased through the API (403: ask the operator). ' +
+          'Every version\'s payload and salt leave the log and every read model; a MatchErased event with the reason is appended, and the match answers 410 from then on. ' +
+          'Its log entries (salted digests only) stay, so every checkpoint and proof given before still verifies. Answers a receipt of the MatchErased entry.',
+        params: MatchParams,
+        headers: Type.Object({ 'x-write-token': Type.Optional(Type.String()) }),
+        body: Type.Optional(EraseBody),
+        security: [{ writeToken: [] }],
+        response: { 200: EraseResponse, ...errorResponses(400, 403, 404, 409, 410) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const erased = await matches.erase({
+        matchId: id,
+        reason: request.body?.reason ?? DEFAULT_REASON,
+        operator: false,
+        writeToken: request.headers['x-write-token'] ?? null,
+        requestId: request.id,
+        clientAddressClass: classifyClientAddress(request.ip),
+      });
+      cache.forgetMatch(id);
+      await readModel.dropDeletedBytes();
+      return { id, erased: true as const, receipt: await receipts.receiptOf(matchStreamId(id), erased.revision) };
+    },
+  );
+};

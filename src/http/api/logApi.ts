@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { erasedNotice, gone, notFound, validationError } from '../../domain/errors.js';
+import { readErasure } from '../../../projections/publicView.js';
+import { decodeMatchEvent } from '../../domain/matchEvents.js';
+import { matchStreamId } from '../../domain/matchId.js';
+import type { EventStore } from '../../eventstore/eventStore.js';
+import { type CheckpointSigner, consistencyProof, inclusionProof, readLeaf, readTreeHead } from '../../history/logProofs.js';
+import type { ReadModelReader } from '../../readmodel/readModel.js';
+import { ConsistencyQuery, EntryParams, InclusionQuery, PayloadQuery, ProofResponse } from './logSchemas.js';
+import { MatchParams, errorResponses } from './schemas.js';
+
+export interface LogApiDeps {
+  readModel: ReadModelReader;
+  eventStore: Pick<EventStore, 'readStream'>;
+  checkpoints: CheckpointSigner;
+  /** The verifier key string of the checkpoint signer. */
+  verifierKey: string;
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toString('base64')) });
+
+/**
+ * The transparency log (docs/auditing.md): signed checkpoints, entries byte for byte, RFC 6962
+ * proofs, and each version's exact payload with its salt, so that anyone can check what the
+ * log holds without trusting this server. Public, like the matches.
+ */
+export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, eventStore, checkpoints, verifierKey }) => {
+  const config = { rateLimit: false };
+
+  async function headOfAtLeast(size: number, what: string) {
+    const head = await readTreeHead(readModel);
+    if (size > head.size) throw validationError(`${what} ${size} is beyond the log's ${head.size} entries`);
+    return head;
+  }
+
+  app.get('/api/log/checkpoint', {
+    config,
+    schema: {
+      tags: ['log'],
+      summary: 'The log\'s latest signed checkpoint',
+      description: 'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), signed with Ed25519 by the key GET /api/log/key names.',
+      response: { 200: Type.String() },
+    },
+  }, async (_request, reply) => {
+    const note = checkpoints.sign(await readTreeHead(readModel));
+    return reply.type(TEXT).header('cache-control', 'no-cache').send(note);
+  });
+
+  app.get('/api/log/key', {
+    config,
+    schema: { tags: ['log'], summary: 'The checkpoints\' verifier key', description: 'As golang.org/x/mod/sumdb/note\'s NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.', response: { 200: Type.String() } },
+  }, async (_request, reply) => reply.type(TEXT).send(`${verifierKey}\n`));
+
+  app.get('/api/log/entries/:index', {
+    config,
+    schema: {
+      tags: ['log'],
+      summary: 'One entry of the log, byte for byte',
+      description: 'The leaf\'s entry: canonical JSON (matchId or clubId, revision, type, recordedAt, payloadSha256 or dataSha256). Its leaf hash is SHA-256(0x00 ‖ these bytes).',
+      params: EntryParams,
+      response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404) },
+    },
+  }, async (request, reply) => {
+    const leaf = await readLeaf(readModel, request.params.index);
+    const head = await readTreeHead(readModel);
+    if (leaf === null || leaf.index >= head.size) throw notFound(`the log has no entry ${request.params.index} (it has ${head.size})`);
+    return reply.type(JSON_TYPE).header('cache-control', 'public, max-age=31536000, immutable').send(leaf.entry);
+  });
+
+  app.get('/api/log/proof/inclusion', {
+    config,
+    schema: { tags: ['log'], summary: 'Inclusion proof of a leaf in the tree of a size', querystring: InclusionQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
+  }, async (request) => {
+    const { index, size } = request.query;
+    await headOfAtLeast(size, 'size');
+    if (index >= size) throw validationError(`index ${index} is not in a tree of ${size} entries`);
+    return base64(await inclusionProof(readModel, index, size));
+  });
+
+  app.get('/api/log/proof/consistency', {
+    config,
+    schema: { tags: ['log'], summary: 'Consistency proof between two tree sizes', querystring: ConsistencyQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
+  }, async (request) => {
+    const { from, to } = request.query;
+    if (from > to) throw validationError(`from (${from}) must not be beyond to (${to})`);
+    await headOfAtLeast(to, 'to');
+    return base64(await consistencyProof(readModel, from, to));
+  });
+
+  app.get('/api/matches/:id/payload', {
+    config,
+    compress: false,
+    schema: {
+      tags: ['log'],
+      summary: 'A version\'s exact payload bytes and salt',
+      description:
+        'The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: SHA-256(salt ‖ these bytes) is the payloadSha256 of the version\'s log entry. ' +
+        'An empty salt for versions stored before salts. 410 once the match is erased.',
+      params: MatchParams,
+      querystring: PayloadQuery,
+      response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404, 410) },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const { revision } = request.query;
+    const [event] = await eventStore.readStream(matchStreamId(id), { fromRevision: revision, maxCount: 1 });
+    if (event?.revision !== revision || (event.type !== 'MatchCreated' && event.type !== 'MatchReplaced')) throw notFound(`match "${id}" has no version at revision ${revision}`);
+    const erasure = await readErasure(readModel, id);
+    if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
+    const version = decodeMatchEvent(event.type, event.data)!;
+    return reply
+      .type(JSON_TYPE)
+      .header('matchlog-payload-salt', version.data.payloadSalt ?? '')
+      .header('cache-control', 'no-cache')
+      .send(version.data.payload);
+  });
+};

@@ -1,0 +1,136 @@
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import t, { type Test } from 'tap';
+import { runCli } from '../../src/cli/commands.js';
+import { noteSignerFromSeed, signerKeyString } from '../../src/domain/signedNote.js';
+import { fixtureText } from '../helpers/fixtures.js';
+import { startTestApp, tempDataDir } from '../helpers/testApp.js';
+
+const token = 'auditor-token-0123456789';
+const seed = Buffer.alloc(32, 1);
+const signingEnv = { LOG_SIGNING_KEY: signerKeyString(noteSignerFromSeed('matchlog.test/log', seed), seed) };
+
+
+/** `matchlog audit` in this process: it talks to the server over HTTP only. */
+async function audit(base: string, key: string, state: string, full = true) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['audit', base, '--key', key, '--state', state, ...(full ? ['--full'] : [])], { out: (text) => (stdout += text), err: (text) => (stderr += text), env: {} });
+  return { code, stdout, stderr };
+}
+
+/** A server on a data directory (kept when closed), listening on loopback. */
+async function serve(t: Test, dataDir: string, env: Record<string, string> = {}) {
+  const started = await startTestApp(t, { DATA_DIR: dataDir, ...env });
+  const base = await started.app.listen({ port: 0, host: '127.0.0.1' });
+  const key = (await (await fetch(`${base}/api/log/key`)).text()).trim();
+  const put = async (id: string, seed: number, headers: Record<string, string> = {}) =>
+    (await fetch(`${base}/api/matches/${id}`, { method: 'PUT', body: fixtureText({ seed, actions: 10, id }), headers: { 'content-type': 'application/json', ...headers } })).status;
+  return { base, key, put, close: started.close };
+}
+
+
+/** Six matches, two versions each, and the auditor's first (passing) run. */
+async function auditedLog(t: Test, env: Record<string, string> = {}) {
+  const dataDir = tempDataDir(t);
+  const state = join(tempDataDir(t, 'matchlog-auditor-'), 'state.json');
+  const server = await serve(t, dataDir, env);
+  for (let i = 0; i < 6; i += 1) await server.put(`m${i}`, i);
+  for (let i = 0; i < 6; i += 1) await server.put(`m${i}`, 10 + i);
+  const first = await audit(server.base, server.key, state);
+  t.equal(first.code, 0, first.stderr);
+  t.match(first.stdout, /entries: all 12 hash to the signed root; 12 version\(s\) match their digests\naudit passed/);
+  return { dataDir, state, server };
+}
+
+const events = (dataDir: string) => new Database(join(dataDir, 'events.sqlite'));
+
+t.test('an old version\'s bytes edited in the SQLite file', async (t) => {
+  const { dataDir, state, server } = await auditedLog(t);
+  await server.close();
+  const db = events(dataDir);
+  const row = db.prepare<[], { position: number; data: string }>("SELECT position, data FROM events WHERE stream_id = 'match-m2' AND revision = 0").get()!;
+  const edited = row.data.replace(/"name":"([^"]{3})/, '"name":"Zzz');
+  t.not(edited, row.data);
+  db.prepare('UPDATE events SET data = ? WHERE position = ?').run(edited, row.position);
+  db.close();
+  const again = await serve(t, dataDir);
+  const result = await audit(again.base, again.key, state);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED digest: entry \d+ \(match m2 revision 0\): SHA-256\(salt ‖ payload\) is [0-9a-f]{64}, the log entry says [0-9a-f]{64}: the version's bytes were changed\n$/);
+});
+
+t.test('an event deleted from the SQLite file', async (t) => {
+  const { dataDir, state, server } = await auditedLog(t);
+  await server.close();
+  const db = events(dataDir);
+  db.prepare("DELETE FROM events WHERE stream_id = 'match-m4' AND revision = 1").run();
+  db.close();
+  const again = await serve(t, dataDir);
+  const result = await audit(again.base, again.key, state);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED digest: entry \d+ \(match m4 revision 1\): its payload is not served \(404\)/);
+});
+
+t.test('the log truncated and regrown, its tree rebuilt to match', async (t) => {
+  const { dataDir, state, server } = await auditedLog(t);
+  await server.close();
+  const db = events(dataDir);
+  db.prepare('DELETE FROM events WHERE position > 8').run();
+  db.close();
+  rmSync(join(dataDir, 'readmodel.sqlite'));
+  rmSync(join(dataDir, 'readmodel.sqlite-wal'), { force: true });
+  rmSync(join(dataDir, 'readmodel.sqlite-shm'), { force: true });
+  const regrown = await serve(t, dataDir);
+  for (let i = 0; i < 6; i += 1) await regrown.put(`n${i}`, 50 + i);
+  const result = await audit(regrown.base, regrown.key, state, false);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED consistency: fork: the tree of 14 entries does not extend the tree of 12 this auditor saw signed/);
+});
+
+t.test('a log restored from an older backup', async (t) => {
+  const dataDir = tempDataDir(t);
+  const backup = tempDataDir(t, 'matchlog-backup-');
+  const state = join(tempDataDir(t, 'matchlog-auditor-'), 'state.json');
+  let server = await serve(t, dataDir);
+  await server.put('b0', 1);
+  await server.close();
+  cpSync(dataDir, backup, { recursive: true });
+  server = await serve(t, dataDir);
+  await server.put('b1', 2);
+  t.equal((await audit(server.base, server.key, state, false)).code, 0);
+  await server.close();
+  const restored = await serve(t, backup);
+  const result = await audit(restored.base, restored.key, state, false);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED consistency: rollback: the log has 1 entries, fewer than the 2 this auditor saw signed/);
+});
+
+t.test('a different tree served to a second auditor (a split view)', async (t) => {
+  const { dataDir, state, server } = await auditedLog(t, signingEnv);
+  await server.close();
+  const twin = tempDataDir(t, 'matchlog-twin-');
+  cpSync(dataDir, twin, { recursive: true });
+  const honest = await serve(t, dataDir, signingEnv);
+  const forked = await serve(t, twin, signingEnv);
+  await honest.put('m0', 100);
+  await forked.put('m0', 200, {});
+  const second = join(tempDataDir(t, 'matchlog-auditor-'), 'state.json');
+  cpSync(state, second);
+  t.equal((await audit(honest.base, honest.key, state, false)).code, 0, 'the first auditor follows the honest view');
+  t.equal((await audit(forked.base, forked.key, second, false)).code, 0, 'the second follows the forked view, which extends what both saw');
+  // The auditors compare notes (gossip): each checks the other's latest against its own server.
+  const crossed = await audit(forked.base, forked.key, state, false);
+  t.equal(crossed.code, 1);
+  t.match(crossed.stderr, /^FAILED consistency: fork: the tree of 13 entries does not extend the tree of 13 this auditor saw signed/);
+});
+
+t.test('a checkpoint not signed by the pinned key', async (t) => {
+  const { state, server } = await auditedLog(t);
+  const other = await serve(t, tempDataDir(t));
+  await other.put('x', 1);
+  const result = await audit(other.base, server.key, state, false);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED signature: the latest checkpoint: the note has no signature by matchlog\.test\/log/);
+});
