@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture } from '../helpers/fixtures.js';
-import { json, startTestApp } from '../helpers/testApp.js';
+import { json, seedFields, startTestApp } from '../helpers/testApp.js';
 
 
 async function freePort(): Promise<number> {
@@ -42,7 +42,7 @@ browserTest('a club admin on a phone (360 px): sign up, key, aliases, syncs, sid
     await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
   };
   const upload = async (body: string, appKey: string | null) =>
-    (await fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, ...(appKey ? { 'x-app-key': appKey } : {}) }, body })).json();
+    seedFields(await (await fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, ...(appKey ? { 'x-app-key': appKey } : {}) }, body })).json());
 
   // Sign up, log out, log in
   await page.goto(`${base}/dashboard/signup`);

@@ -80,3 +80,9 @@ export const logLines = <Line>(logs: string[]): Line[] =>
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Line);
+
+/** The seed interface's fields of an upload's answer (id, url, crmSync), without the additive receipt (issue 35). */
+export const seedFields = (body: unknown): Record<string, unknown> => {
+  const { receipt: _receipt, ...seed } = body as Record<string, unknown>;
+  return seed;
+};

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { createClubCommands } from '../../src/commands/clubCommands.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { fixtureText } from '../helpers/fixtures.js';
-import { json, logLines, startTestApp, tempDataDir } from '../helpers/testApp.js';
+import { json, seedFields, logLines, startTestApp, tempDataDir } from '../helpers/testApp.js';
 
 const context = { requestId: 'test', clientAddressClass: 'loopback' };
 
@@ -26,33 +26,33 @@ for (const mode of ['log', 'enforce'] as const) {
 
     let res = await post(s.body('valid'), { 'x-app-key': s.key });
     t.equal(res.statusCode, 201);
-    t.same(res.json(), { id: 'valid', url: 'http://matchlog.test/match/valid' }, 'valid key: no crmSync');
+    t.same(seedFields(res.json()), { id: 'valid', url: 'http://matchlog.test/match/valid' }, 'valid key: no crmSync');
 
     res = await post(s.body('nokey'));
     t.equal(res.statusCode, 201, 'a missing key is never an error');
-    t.same(res.json(), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, `missing key: ${mode === 'enforce' ? 'skipped_auth' : 'processed, no crmSync'}`);
+    t.same(seedFields(res.json()), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, `missing key: ${mode === 'enforce' ? 'skipped_auth' : 'processed, no crmSync'}`);
 
     res = await put('nokey', s.body('nokey'), { 'x-app-key': 'mlk_this-is-not-a-key' });
     t.equal(res.statusCode, 200);
-    t.same(res.json(), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'PUT with a bad key');
+    t.same(seedFields(res.json()), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'PUT with a bad key');
 
     res = await put('put-valid', s.body('put-valid'), { 'x-app-key': s.key });
-    t.same(res.json(), { id: 'put-valid', url: 'http://matchlog.test/match/put-valid' }, 'PUT-create with a valid key');
+    t.same(seedFields(res.json()), { id: 'put-valid', url: 'http://matchlog.test/match/put-valid' }, 'PUT-create with a valid key');
 
     res = await post(s.body('noclub', 'zzzzzzzzzzzzzzzz'), { 'x-app-key': s.key });
-    t.same(res.json(), { id: 'noclub', url: 'http://matchlog.test/match/noclub', crmSync: 'skipped_auth' }, 'a clubId that names no club: skipped_auth in both modes');
+    t.same(seedFields(res.json()), { id: 'noclub', url: 'http://matchlog.test/match/noclub', crmSync: 'skipped_auth' }, 'a clubId that names no club: skipped_auth in both modes');
 
     res = await post(s.body('noteam', s.clubId, 'nosuchteam'), { 'x-app-key': s.key });
-    t.same(res.json(), { id: 'noteam', url: 'http://matchlog.test/match/noteam', crmSync: 'skipped_auth' }, 'a teamId that is not a team of the club: skipped');
+    t.same(seedFields(res.json()), { id: 'noteam', url: 'http://matchlog.test/match/noteam', crmSync: 'skipped_auth' }, 'a teamId that is not a team of the club: skipped');
 
     res = await post(fixtureText({ id: 'plain' }), { 'x-app-key': s.key });
-    t.same(res.json(), { id: 'plain', url: 'http://matchlog.test/match/plain' }, 'no club fields: no sync, no crmSync');
+    t.same(seedFields(res.json()), { id: 'plain', url: 'http://matchlog.test/match/plain' }, 'no club fields: no sync, no crmSync');
     res = await post(JSON.stringify({ id: 'half', clubId: s.clubId }));
-    t.same(res.json(), { id: 'half', url: 'http://matchlog.test/match/half' }, 'clubId without teamId: no sync attempted');
+    t.same(seedFields(res.json()), { id: 'half', url: 'http://matchlog.test/match/half' }, 'clubId without teamId: no sync attempted');
 
     await s.clubs.revokeAppKey(s.clubId, s.keyId, context);
     res = await post(s.body('revoked'), { 'x-app-key': s.key });
-    t.same(res.json(), { id: 'revoked', url: 'http://matchlog.test/match/revoked', ...skippedIfEnforced }, 'a revoked key stops working at once');
+    t.same(seedFields(res.json()), { id: 'revoked', url: 'http://matchlog.test/match/revoked', ...skippedIfEnforced }, 'a revoked key stops working at once');
 
     for (const id of ['valid', 'nokey', 'noclub', 'noteam', 'revoked']) {
       t.equal((await s.app.inject({ method: 'GET', url: `/api/matches/${id}` })).statusCode, 200, `${id}: saved whatever the sync outcome`);
@@ -60,7 +60,7 @@ for (const mode of ['log', 'enforce'] as const) {
     }
 
     res = await put('nokey', s.body('nokey'), { 'x-app-key': 'mlk_this-is-not-a-key' });
-    t.same(res.json(), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'the same PUT again: answered the same, nothing stored');
+    t.same(seedFields(res.json()), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'the same PUT again: answered the same, nothing stored');
     const history = (await s.app.inject({ method: 'GET', url: '/api/matches/nokey/history?order=oldest' })).json() as { entries: { type: string; details: unknown }[] };
     t.same(
       history.entries.filter((e) => e.type.startsWith('ClubSync')).map((e) => e.details),
@@ -90,12 +90,12 @@ t.test('a key revoked by another process stops working at the next sync', async 
   const dataDir = tempDataDir(t);
   const s = await setUp(t, 'enforce', { DATA_DIR: dataDir });
   const post = (id: string) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-app-key': s.key }, payload: s.body(id) });
-  t.same((await post('before')).json(), { id: 'before', url: 'http://matchlog.test/match/before' }, 'the key works (and the club is now cached)');
+  t.same(seedFields((await post('before')).json()), { id: 'before', url: 'http://matchlog.test/match/before' }, 'the key works (and the club is now cached)');
   // Another process (say the CLI) with its own connection to the log.
   const other = openSqliteEventStore(join(dataDir, 'events.sqlite'));
   t.teardown(() => other.close());
   await createClubCommands({ eventStore: other }).revokeAppKey(s.clubId, s.keyId, context);
-  t.same((await post('after')).json(), { id: 'after', url: 'http://matchlog.test/match/after', crmSync: 'skipped_auth' }, 'refused at once');
+  t.same(seedFields((await post('after')).json()), { id: 'after', url: 'http://matchlog.test/match/after', crmSync: 'skipped_auth' }, 'refused at once');
 });
 
 t.test('a rejected write stores no sync outcome', async (t) => {
@@ -128,18 +128,18 @@ for (const mode of ['log', 'enforce'] as const) {
     await s.clubs.setAppKeyRequirement(s.clubId, true, context);
     let res = await post('without-key');
     t.equal(res.statusCode, 201, 'the match is saved');
-    t.same(res.json(), { id: 'without-key', url: 'http://matchlog.test/match/without-key', crmSync: 'skipped_auth' }, 'no key: skipped whatever the global mode');
+    t.same(seedFields(res.json()), { id: 'without-key', url: 'http://matchlog.test/match/without-key', crmSync: 'skipped_auth' }, 'no key: skipped whatever the global mode');
     t.same(await syncEvents('without-key'), ['ClubSyncSkipped']);
     res = await post('wrong-key', { 'x-app-key': 'mlk_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
-    t.same(res.json(), { id: 'wrong-key', url: 'http://matchlog.test/match/wrong-key', crmSync: 'skipped_auth' }, 'a key that is not the club\'s: skipped');
+    t.same(seedFields(res.json()), { id: 'wrong-key', url: 'http://matchlog.test/match/wrong-key', crmSync: 'skipped_auth' }, 'a key that is not the club\'s: skipped');
     res = await post('with-key', { 'x-app-key': s.key });
-    t.same(res.json(), { id: 'with-key', url: 'http://matchlog.test/match/with-key' }, 'a valid key: synced');
+    t.same(seedFields(res.json()), { id: 'with-key', url: 'http://matchlog.test/match/with-key' }, 'a valid key: synced');
     t.same(await syncEvents('with-key'), ['ClubSyncAccepted']);
 
     await s.clubs.setAppKeyRequirement(s.clubId, false, context);
     res = await post('after');
     t.same(
-      res.json(),
+      seedFields(res.json()),
       { id: 'after', url: 'http://matchlog.test/match/after', ...(mode === 'enforce' ? { crmSync: 'skipped_auth' } : {}) },
       'requirement lifted: the global mode decides again',
     );

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
-import { json, startTestApp } from '../helpers/testApp.js';
+import { json, seedFields, startTestApp } from '../helpers/testApp.js';
 
 // Defect 6 and the input limits of issue 10 (docs/limits.md), over a real listening server.
 const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{"id":"deep"}${'}'.repeat(depth - 1)}`;
@@ -47,7 +47,7 @@ t.test('club sync is decided on the parsed payload: "\\u0063lubId" names the clu
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"esc","\\u0063lubId":"nosuchclub000000","te\\u0061mId":"t1"}' });
   t.equal(res.status, 201);
-  t.same(await res.json(), { id: 'esc', url: 'http://matchlog.test/match/esc', crmSync: 'skipped_auth' }, 'the sync was attempted and skipped, as for "clubId"');
+  t.same(seedFields(await res.json()), { id: 'esc', url: 'http://matchlog.test/match/esc', crmSync: 'skipped_auth' }, 'the sync was attempted and skipped, as for "clubId"');
 });
 
 t.test('a body sent again is answered as the first time: refusals repeat, kept bodies pass the route checks again', async (t) => {
