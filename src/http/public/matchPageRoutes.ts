@@ -202,7 +202,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/card.png', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
     const doc = isMatchId(id) ? await currentPublicView(id) : null;
-    if (doc === null) throw noMatch(id);
+    if (doc === null) throw await noMatch(id);
     const given = request.query.revision;
     const asked = given === undefined ? doc.revision : revisionParam(given);
     if (asked === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${(given ?? '').slice(0, 40)}"`);
