@@ -42,6 +42,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
       tags: ['log'],
       summary: 'The log\'s latest signed checkpoint',
       description: 'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), signed with Ed25519 by the key GET /api/log/key names.',
+      produces: ['text/plain'],
       response: { 200: Type.String() },
     },
   }, async (_request, reply) => {
@@ -51,7 +52,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
 
   app.get('/api/log/key', {
     config,
-    schema: { tags: ['log'], summary: 'The checkpoints\' verifier key', description: 'As golang.org/x/mod/sumdb/note\'s NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.', response: { 200: Type.String() } },
+    schema: { tags: ['log'], summary: 'The checkpoints\' verifier key', description: 'As golang.org/x/mod/sumdb/note\'s NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.', produces: ['text/plain'], response: { 200: Type.String() } },
   }, async (_request, reply) => reply.type(TEXT).send(`${verifierKey}\n`));
 
   app.get('/api/log/entries/:index', {
