@@ -39,6 +39,7 @@ export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { m
     '/api/matches/:id',
     {
       schema: {
+        operationId: 'eraseMatch',
         tags: ['matches'],
         summary: 'Erase a protected match for good',
         description:

@@ -39,6 +39,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
   app.get('/api/log/checkpoint', {
     config,
     schema: {
+      operationId: 'getLogCheckpoint',
       tags: ['log'],
       summary: 'The log\'s latest signed checkpoint',
       description: 'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), signed with Ed25519 by the key GET /api/log/key names.',
@@ -52,12 +53,13 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
 
   app.get('/api/log/key', {
     config,
-    schema: { tags: ['log'], summary: 'The checkpoints\' verifier key', description: 'As golang.org/x/mod/sumdb/note\'s NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.', produces: ['text/plain'], response: { 200: Type.String() } },
+    schema: { operationId: 'getLogKey', tags: ['log'], summary: 'The checkpoints\' verifier key', description: 'As golang.org/x/mod/sumdb/note\'s NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.', produces: ['text/plain'], response: { 200: Type.String() } },
   }, async (_request, reply) => reply.type(TEXT).send(`${verifierKey}\n`));
 
   app.get('/api/log/entries/:index', {
     config,
     schema: {
+      operationId: 'getLogEntry',
       tags: ['log'],
       summary: 'One entry of the log, byte for byte',
       description: 'The leaf\'s entry: canonical JSON (matchId or clubId, revision, type, recordedAt, payloadSha256 or dataSha256). Its leaf hash is SHA-256(0x00 ‖ these bytes).',
@@ -73,7 +75,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
 
   app.get('/api/log/proof/inclusion', {
     config,
-    schema: { tags: ['log'], summary: 'Inclusion proof of a leaf in the tree of a size', querystring: InclusionQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
+    schema: { operationId: 'getInclusionProof', tags: ['log'], summary: 'Inclusion proof of a leaf in the tree of a size', querystring: InclusionQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
   }, async (request) => {
     const { index, size } = request.query;
     await headOfAtLeast(size, 'size');
@@ -83,7 +85,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
 
   app.get('/api/log/proof/consistency', {
     config,
-    schema: { tags: ['log'], summary: 'Consistency proof between two tree sizes', querystring: ConsistencyQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
+    schema: { operationId: 'getConsistencyProof', tags: ['log'], summary: 'Consistency proof between two tree sizes', querystring: ConsistencyQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
   }, async (request) => {
     const { from, to } = request.query;
     if (from > to) throw validationError(`from (${from}) must not be beyond to (${to})`);
@@ -95,6 +97,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
     config,
     compress: false,
     schema: {
+      operationId: 'getMatchPayload',
       tags: ['log'],
       summary: 'A version\'s exact payload bytes and salt',
       description:
