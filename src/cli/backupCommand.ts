@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
 import { openSqliteReadModel } from '../readmodel/sqliteReadModel.js';
-import { ConfigError, loadConfig } from '../runtime/config.js';
+import { serviceConfig } from './stores.js';
 import { allProjections } from '../../projections/all.js';
 import { BACKUP_NAMES, type BackupFile, type BackupManifest, type BackupRole, isEmptyFolder, MANIFEST, servicePaths, sha256File } from './backupManifest.js';
 import type { CliCommand } from './command.js';
@@ -51,14 +51,8 @@ export const backupCommand: CliCommand = {
       io.err(`usage: ${this.usage}\n`);
       return 2;
     }
-    let config;
-    try {
-      config = loadConfig(io.env, { hashesWriteTokens: false });
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      io.err(`${error.message}\n`);
-      return 2;
-    }
+    const config = serviceConfig(io);
+    if (config === null) return 2;
     const paths = servicePaths(config);
     if (paths.log === null) {
       io.err('matchlog backup: the log is on EventStoreDB: back it up with its own procedure (docs/operations.md, "Back it up"); this command copies SQLite files\n');

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createClubCommands } from '../commands/clubCommands.js';
-import { ConfigError, loadConfig } from '../runtime/config.js';
+import { serviceConfig } from './stores.js';
 import { DomainError } from '../domain/errors.js';
 import { openEventStore } from '../eventstore/openEventStore.js';
 import type { CliCommand } from './command.js';
@@ -74,16 +74,8 @@ export const clubCreateCommand: CliCommand = {
       }
     }
 
-    let config;
-    try {
-      config = loadConfig(io.env);
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        io.err(`${error.message}\n`);
-        return 2;
-      }
-      throw error;
-    }
+    const config = serviceConfig(io, {});
+    if (config === null) return 2;
     const eventStore = await openEventStore(config.eventStoreUrl);
     try {
       const clubs = createClubCommands({ eventStore });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import closeWithGrace from 'close-with-grace';
 import { startProjectionWorker } from '../runtime/projectionWorker.js';
-import { ConfigError, loadConfig } from '../runtime/config.js';
+import { serviceConfig } from './stores.js';
 import { tuneGarbageCollector } from '../runtime/garbageCollector.js';
 import type { CliCommand } from './command.js';
 
@@ -19,14 +19,8 @@ export const projectionsCommand: CliCommand = {
       io.err(`matchlog projections: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-    let config;
-    try {
-      config = loadConfig(io.env, { hashesWriteTokens: false });
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      io.err(`${error.message}\n`);
-      return 2;
-    }
+    const config = serviceConfig(io);
+    if (config === null) return 2;
     tuneGarbageCollector();
     let worker;
     try {

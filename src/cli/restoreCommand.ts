@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
-import { ConfigError, loadConfig } from '../runtime/config.js';
+import { serviceConfig } from './stores.js';
 import { type BackupManifest, isEmptyFolder, MANIFEST, servicePaths, sha256File } from './backupManifest.js';
 import type { CliCommand } from './command.js';
 
@@ -62,14 +62,8 @@ export const restoreCommand: CliCommand = {
       io.err(`usage: ${this.usage}\n`);
       return 2;
     }
-    let config;
-    try {
-      config = loadConfig(io.env, { hashesWriteTokens: false });
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      io.err(`${error.message}\n`);
-      return 2;
-    }
+    const config = serviceConfig(io);
+    if (config === null) return 2;
     const folder = resolve(folderArg);
     const targets = servicePaths(config);
     if (targets.log === null) {

@@ -1,4 +1,4 @@
-import { deltaOptions, loadConfig } from '../runtime/config.js';
+import { type Config, ConfigError, deltaOptions, loadConfig } from '../runtime/config.js';
 import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
 import { matchEvents } from '../history/historyQueries.js';
 import type { PublicEvent } from '../history/publicEvent.js';
@@ -7,6 +7,20 @@ import { openEventStore } from '../eventstore/openEventStore.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import { openReadModel } from '../readmodel/openReadModel.js';
 import type { ReadModelStore } from '../readmodel/readModel.js';
+
+/**
+ * The service's configuration from the command's environment, or null once a bad variable has
+ * been named on stderr (the command then exits 2).
+ */
+export function serviceConfig(io: CliIo, options: { hashesWriteTokens?: boolean } = { hashesWriteTokens: false }): Config | null {
+  try {
+    return loadConfig(io.env, options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.err(`${error.message}\n`);
+    return null;
+  }
+}
 
 /**
  * The stores the service is configured with (same environment as `npm start`), for commands
