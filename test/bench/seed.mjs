@@ -45,17 +45,22 @@ export async function seedMatches(eventStore, { count, payloads, versions = 1, p
         const matchId = `bench-${String(i).padStart(6, '0')}`;
         const payload = JSON.stringify({ ...payloads[(i + version) % payloads.length], id: matchId });
         bytes += payload.length;
-        const event =
-          version === 0
-            ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } }
-            : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload } };
-        const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1 } };
-        appends.push(eventStore.appendToStream(`match-${matchId}`, [recorded], version === 0 ? 'no_stream' : version - 1));
+        appends.push(appendVersion(eventStore, matchId, version, payload));
       }
       await Promise.all(appends);
     }
   }
   return { bytes };
+}
+
+/** Appends a match's `version`-th upload: MatchCreated first (by POST), then MatchReplaced (by PUT). */
+function appendVersion(eventStore, matchId, version, payload) {
+  const event =
+    version === 0
+      ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } }
+      : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload } };
+  const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1 } };
+  return eventStore.appendToStream(`match-${matchId}`, [recorded], version === 0 ? 'no_stream' : version - 1);
 }
 
 /**
@@ -72,12 +77,7 @@ export async function seedLiveMatches(eventStore, { count, uploads, parallel = 2
         const matchId = `live-${String(i).padStart(6, '0')}`;
         const payload = `{"id":"${matchId}",${text.slice(1)}`;
         bytes += payload.length;
-        const event =
-          version === 0
-            ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } }
-            : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload } };
-        const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1 } };
-        appends.push(eventStore.appendToStream(`match-${matchId}`, [recorded], version === 0 ? 'no_stream' : version - 1));
+        appends.push(appendVersion(eventStore, matchId, version, payload));
       }
       await Promise.all(appends);
     }
