@@ -5,7 +5,7 @@
 // same matches. Prints one table and exits 1 when a target of issue 11 is missed.
 // Usage: npm run bench [-- --duration 5 --rounds 2 --sync-rounds 8 --warmup 2 --connections 10 --matches 500 --rebuild-matches 2000 --rebuild-live-matches 30]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from './autocannon.mjs';
 import { createBenchClub } from './seed.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
+import { diskBytes } from './diskBytes.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -63,16 +64,6 @@ const stop = (server) => new Promise((resolve) => {
   server.child.once('exit', resolve);
   server.child.kill('SIGTERM');
 });
-
-/** Bytes of every file under a folder (SQLite files, their WAL and shared memory). */
-function diskBytes(folder) {
-  let total = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    total += entry.isDirectory() ? diskBytes(path) : statSync(path).size;
-  }
-  return total;
-}
 
 /** Peak resident set of a process, in MB (Linux). */
 function peakRssMb(pid) {

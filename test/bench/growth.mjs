@@ -13,7 +13,7 @@
 // Usage: npm run bench:growth [-- --sizes 10000,100000 --duration 5 --rounds 2 --connections 10 --reads 500] [--smoke]
 //   --smoke: 200 stored matches, one-second runs, nothing checked but the answers (npm test runs it).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import autocannon from './autocannon.mjs';
 import { load, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from './liveMatch.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
+import { diskBytes } from './diskBytes.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -42,15 +43,6 @@ const TOLERANCE = 0.1;
 const progress = (line) => process.stderr.write(`[growth] ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js');
-
-function diskBytes(folder) {
-  let total = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    total += entry.isDirectory() ? diskBytes(path) : statSync(path).size;
-  }
-  return total;
-}
 
 async function startServer(name, dataDir, logDir) {
   const port = 20000 + Math.floor(Math.random() * 20000);

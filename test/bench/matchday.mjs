@@ -17,7 +17,7 @@
 //             step a fresh server and a --step-seconds run.
 //   --smoke:  a few matches for a few seconds, targets unchecked (npm test runs it).
 import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loaderArgs, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from './liveMatch.mjs';
+import { diskBytes } from './diskBytes.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -79,15 +80,6 @@ const cpuTicks = (pid) =>
     return Number(fields[11]) + Number(fields[12]);
   });
 const statusKb = (pid, field) => fromProc(() => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0));
-
-function diskBytes(folder) {
-  let total = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    total += entry.isDirectory() ? diskBytes(path) : statSync(path).size;
-  }
-  return total;
-}
 
 async function startServer(dir) {
   const dataDir = join(dir, 'data');
