@@ -33,9 +33,13 @@ function fossil(base: Uint8Array, target: Uint8Array): Buffer {
   return Buffer.from(delta.buffer, delta.byteOffset, delta.byteLength);
 }
 
+/** Bytes compared at a time natively (memcmp) before the byte loop finds where blocks differ. */
+const BLOCK = 512;
+
 function commonPrefix(a: Buffer, b: Buffer): number {
   const most = Math.min(a.length, b.length);
   let at = 0;
+  while (at + BLOCK <= most && a.compare(b, at, at + BLOCK, at, at + BLOCK) === 0) at += BLOCK;
   while (at < most && a[at] === b[at]) at += 1;
   return at;
 }
@@ -44,6 +48,7 @@ function commonPrefix(a: Buffer, b: Buffer): number {
 function commonSuffix(a: Buffer, b: Buffer, prefix: number): number {
   const most = Math.min(a.length, b.length) - prefix;
   let n = 0;
+  while (n + BLOCK <= most && a.compare(b, b.length - n - BLOCK, b.length - n, a.length - n - BLOCK, a.length - n) === 0) n += BLOCK;
   while (n < most && a[a.length - 1 - n] === b[b.length - 1 - n]) n += 1;
   return n;
 }

@@ -11,8 +11,9 @@ for (const [net, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0'
 privateRanges.addSubnet('fc00::', 7, 'ipv6');
 privateRanges.addSubnet('fe80::', 10, 'ipv6');
 
-/** Events record where a write came from only as a class, never the address itself. */
-export function classifyClientAddress(ip: string): 'loopback' | 'private' | 'public' | 'unknown' {
+type AddressClass = 'loopback' | 'private' | 'public' | 'unknown';
+
+function classify(ip: string): AddressClass {
   const mapped = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   const family = isIPv6(mapped) ? 'ipv6' : 'ipv4';
   try {
@@ -22,6 +23,21 @@ export function classifyClientAddress(ip: string): 'loopback' | 'private' | 'pub
   } catch {
     return 'unknown';
   }
+}
+
+/** Classes of recently seen addresses: a BlockList check costs ~0.1 ms, and writers come back. */
+const recentClasses = new Map<string, AddressClass>();
+const RECENT_CLASSES = 4096;
+
+/** Events record where a write came from only as a class, never the address itself. */
+export function classifyClientAddress(ip: string): AddressClass {
+  let known = recentClasses.get(ip);
+  if (known === undefined) {
+    if (recentClasses.size >= RECENT_CLASSES) recentClasses.clear();
+    known = classify(ip);
+    recentClasses.set(ip, known);
+  }
+  return known;
 }
 
 /**
