@@ -2,7 +2,7 @@ import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchErased, decodeMatchEvent, type Side } from '../src/domain/matchEvents.js';
 import { matchStreamId } from '../src/domain/matchId.js';
 import { type ActionLine, type MatchSummary, type PlayerLine, summarizeMatch } from '../src/domain/matchPayload.js';
-import { type StatRate, statRates, statValue, sumStats } from '../src/domain/statRates.js';
+import { statValue } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { erasedContentBefore, type SyncSource, syncContentBefore, syncSourceBefore, trackedPlayers } from './clubSyncSource.js';

@@ -3,7 +3,7 @@ import { asJsonText } from '../src/domain/jsonText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/history/publicEvent.js';
-import { type Document, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
+import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { decodedPayload } from '../src/domain/decodedPayloads.js';
 import type { Projection, ProjectionView } from './projection.js';
 

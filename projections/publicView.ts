@@ -69,7 +69,10 @@ export async function readPublicPayload(eventStore: Pick<EventStore, 'readStream
   return content.data.payload;
 }
 
-/** A match's public view and its payload, or null when there is no such match. */
+/**
+ * A match's public view and its payload, or null when there is no such match.
+ * @public test/bench/sse.mjs loads it from the build (dist/), where the dead-code check cannot follow.
+ */
 export async function readPublicMatch(reader: Pick<ReadModelReader, 'get'>, eventStore: Pick<EventStore, 'readStream'>, id: string): Promise<PublicMatch | null> {
   const doc = await readPublicView(reader, id);
   return doc === null ? null : { ...doc, payload: await readPublicPayload(eventStore, doc) };

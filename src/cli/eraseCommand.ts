@@ -39,7 +39,7 @@ export const eraseCommand: CliCommand = {
       return 2;
     }
     const config = { ...loadConfig(io.env, { hashesWriteTokens: false }), runProjections: true };
-    const engine = await openEngine(config, { info: () => {}, error: (obj, msg) => io.err(`${msg}\n`) });
+    const engine = await openEngine(config, { info: () => {}, error: (_obj, msg) => io.err(`${msg}\n`) });
     try {
       let lagging = false;
       const matches = createMatchCommands({

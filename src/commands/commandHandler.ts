@@ -168,7 +168,7 @@ export async function handleCommand<State, Command, Event>(
       const id = eventId(attemptId, attemptAt, streamId, revision, index);
       return { type, data, id, metadata: payloadSha256 === undefined ? metadata : { ...metadata, payloadSha256 } };
     });
-    if (onAppending) events.forEach((event, index) => onAppending(event, toAppend[index]!.id));
+    if (onAppending) for (const [index, event] of events.entries()) onAppending(event, toAppend[index]!.id);
     try {
       const appended = await eventStore.appendToStream(streamId, toAppend, revision ?? 'no_stream');
       // We know exactly what was appended: the next command on this stream need not read it back.

@@ -21,7 +21,6 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const newKeyId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 10);
 const newSecret = customAlphabet(BASE62, 32);
 const APP_KEY = /^mlk_([0-9a-z]{10})_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
-export const APP_KEY_ID = /^[0-9a-z]{10}$/;
 
 /** How much of a key the dashboard lists, to tell keys apart: `mlk_<keyId>_` and 4 secret characters. */
 const PREFIX_LENGTH = APP_KEY_PREFIX.length + 10 + 1 + 4;

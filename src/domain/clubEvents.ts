@@ -56,8 +56,6 @@ export type ClubEvent = {
   [K in ClubEventType]: { type: K; data: Omit<Static<Envelopes[K]>, 'schemaVersion'> };
 }[ClubEventType];
 
-export type ClubEventOf<K extends ClubEventType> = Extract<ClubEvent, { type: K }>;
-
 const isClubEventType = (type: string): type is ClubEventType => Object.hasOwn(envelopes, type);
 
 export const CLUB_EVENT_SCHEMA_VERSION = 1;

@@ -9,10 +9,8 @@ export const newClubId = customAlphabet(ALPHABET, 16);
 export const newTeamId = customAlphabet(ALPHABET, 10);
 
 const CLUB_ID = /^[0-9a-z]{16}$/;
-const TEAM_ID = /^[0-9a-z]{10}$/;
 
 export const isClubId = (value: string) => CLUB_ID.test(value);
-export const isTeamId = (value: string) => TEAM_ID.test(value);
 
 export const clubStreamId = (clubId: string) => `club-${clubId}`;
 

@@ -56,9 +56,6 @@ export interface ClubSyncCheck extends ClubSyncTarget {
   side: Side;
 }
 
-/** Reasons a ClubSyncSkipped or ClubSyncUnauthenticated event gives. */
-export type ClubSyncReason = 'no_such_club' | 'no_such_team' | Extract<AppKeyVerdict, { valid: false }>['problem'];
-
 /**
  * The outcome of an attempted sync, in this order:
  * 1. no club by that id: skipped (there is no dashboard to copy into), in both modes;

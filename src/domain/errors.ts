@@ -27,5 +27,6 @@ export const erasedNotice = (id: string, erasedAt: string) =>
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
 export const unsupported = (message: string) => new DomainError('unsupported', message);
+/** @public the storage_full code's error (507), for a store that is full or gone: issue 38 raises it. */
 export const storageFull = (message: string) => new DomainError('storage_full', message);
 export const tooManyRequests = (message: string, retryAfter?: number) => new DomainError('too_many_requests', message, retryAfter);

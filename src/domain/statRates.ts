@@ -49,8 +49,6 @@ const RATES: { name: string; compute: (stats: Stats) => { numerator: number | nu
   { name: 'FT %', compute: (s) => ({ numerator: input(s, ...FT_MADE), denominator: input(s, ...FT_ATTEMPTED) }) },
 ];
 
-export const RATE_NAMES = RATES.map((rate) => rate.name);
-
 export function statRates(stats: Stats): StatRate[] {
   return RATES.flatMap((rate) => {
     const { numerator, denominator } = rate.compute(stats);
@@ -65,12 +63,3 @@ export const statValue = (line: Stats, name: string): number => (Object.hasOwn(l
 export function addStat(totals: Stats, name: string, value: number): void {
   totals[name] = statValue(totals, name) + value;
 }
-
-/** Adds stat lines name by name; a name missing from a line counts as absent there, not zero. */
-export function sumStats(lines: Stats[]): Stats {
-  const total: Stats = {};
-  for (const line of lines) for (const [name, value] of Object.entries(line)) addStat(total, name, value);
-  return total;
-}
-
-export const formatRate = (value: number) => `${(value * 100).toFixed(1)} %`;

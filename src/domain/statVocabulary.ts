@@ -399,9 +399,6 @@ const VOLLEYBALL_CODES: Record<string, Record<string, string>> = {
 const GENERIC_CODES: Record<string, string> = { '#': 'perfect', '+': 'positive', '!': 'OK', '-': 'poor', '/': 'overpass', '=': 'error' };
 const SKILL_NAMES: Record<string, string> = { s: 'serve', r: 'reception', receive: 'reception', pass: 'reception', a: 'attack', spike: 'attack', b: 'block', d: 'dig', e: 'set', f: 'freeball', 'free ball': 'freeball' };
 
-/** Words for volleyball scouting codes, for a legend. */
-export const SCOUTING_CODES = GENERIC_CODES;
-
 const BASKETBALL_TYPES: Record<string, string> = {
   '2pt': '2-pt shot',
   '3pt': '3-pt shot',

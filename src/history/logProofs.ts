@@ -40,12 +40,6 @@ async function subtreeHashes(reader: Pick<ReadModelReader, 'getMany'>, refs: Sub
   };
 }
 
-/** The root hash of the tree's first `size` leaves (any size up to the head: stored subtrees never change). */
-export async function rootAt(reader: Pick<ReadModelReader, 'getMany'>, size: number): Promise<Buffer> {
-  const ranges: [number, number][] = [[0, size]];
-  return rangeHash([0, size], await subtreeHashes(reader, subtreesOfRanges(ranges)));
-}
-
 /** RFC 6962 PATH(index, D[0:size]), deepest first. */
 export async function inclusionProof(reader: Pick<ReadModelReader, 'getMany'>, index: number, size: number): Promise<Buffer[]> {
   const ranges = inclusionRanges(index, size);

@@ -38,13 +38,19 @@ export async function openEngine(
   observability: Observability = unobserved,
 ): Promise<Engine> {
   const { metrics } = observability;
+  const onGroupCommit = metrics
+    ? (appends: number, seconds: number) => {
+        metrics.groupCommitAppends.observe(appends);
+        metrics.fsyncSeconds.observe(seconds);
+      }
+    : undefined;
   // A store that cannot open is a StartupError naming it; one already open is closed first.
   const opened = await opening(`the event store ${redactUrl(config.eventStoreUrl)}`, 'check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup (matchlog restore)', () =>
     openEventStore(config.eventStoreUrl, {
       esdbMaxAppendBytes: config.esdbMaxAppendBytes,
       logger,
       deltas: deltaOptions(config),
-      ...(metrics ? { onGroupCommit: (appends: number, seconds: number) => (metrics.groupCommitAppends.observe(appends), metrics.fsyncSeconds.observe(seconds)) } : {}),
+      ...(onGroupCommit ? { onGroupCommit } : {}),
     }),
   );
   const eventStore = observeEventStore(opened, observability);

@@ -266,7 +266,7 @@ async function liveStreamFlood(server, addresses) {
 const ATTACKS = {
   /** 8 clients read the wide box score's page, current and old revisions. */
   async boxScore(server) {
-    return underAttack(server, (until) => loop(until, 8, (c, i) => send(server, 'GET', i % 3 === 0 ? '/match/wideBoxScore' : `/match/wideBoxScore?revision=${i % 2}`)));
+    return underAttack(server, (until) => loop(until, 8, (_c, i) => send(server, 'GET', i % 3 === 0 ? '/match/wideBoxScore' : `/match/wideBoxScore?revision=${i % 2}`)));
   },
   /** Idle live streams from two loopback addresses (as issue 33 found them), attempted in waves until `--streams`. */
   liveStreams: (server) => liveStreamFlood(server, 2),

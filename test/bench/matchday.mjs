@@ -248,11 +248,11 @@ async function matchDay(M, seconds) {
       track(game.queue);
       timers.push(setTimeout(() => upload(game), every * 1000));
     };
-    games.forEach((game, i) => timers.push(setTimeout(() => upload(game), (i / M) * every * 1000)));
+    for (const [i, game] of games.entries()) timers.push(setTimeout(() => upload(game), (i / M) * every * 1000));
     const viewRate = (M * settings.pageViewsPerMinute) / 60;
     const pageViewer = (async () => {
       if (viewRate <= 0) return;
-      for (let i = 0; now() < until; i += 1) {
+      while (now() < until) {
         const id = `day-${Math.floor(Math.random() * M)}`;
         track(
           send(port, 'GET', `/match/${id}`, { headers: BROWSER }).then((result) => {

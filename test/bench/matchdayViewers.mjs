@@ -18,7 +18,7 @@ let dropped = 0;
 let arrivals = [];
 /** Part fetches: [matchIndex, revision, atMs] when answered 2xx, and the failures by status. */
 let parts = [];
-let partFailures = [];
+const partFailures = [];
 let cpuStart = process.cpuUsage();
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });

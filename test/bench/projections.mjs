@@ -50,7 +50,7 @@ async function catchUp(readModel, head) {
 
 const mongoDb = `matchlog_bench_${process.pid}`;
 try {
-  let t = process.hrtime.bigint();
+  const t = process.hrtime.bigint();
   const { bytes } = await seedMatches(eventStore, { count, versions, payloads: generatePayloads(smoke ? 4 : 40) });
   const head = await eventStore.headPosition();
   console.log(`seeded ${count} matches × ${versions} version(s) (${head} events, ${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);

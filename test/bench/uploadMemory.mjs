@@ -56,7 +56,8 @@ await probe;
 const peak = vm('VmHWM');
 await stop();
 
-const counts = statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+const counts = {};
+for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
 health.sort((a, b) => a - b);
 const pct = (p) => health[Math.min(health.length - 1, Math.floor(p * health.length))]?.toFixed(0);
 console.log(

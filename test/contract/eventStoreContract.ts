@@ -232,7 +232,7 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       await subscription.close();
     });
 
-    t.test('versions come back byte for byte from every read, whatever changed between them (random edits, across keyframes)', async (t) => {
+    t.test('versions come back byte for byte from every read, whatever changed between them (random edits, across keyframes)', async () => {
       // Texts of 1-6 KB (stored as deltas) and sometimes under 1 KB (stored as given), with
       // multi-byte characters a byte delta may cut; small events between them, as club syncs are.
       const edit = fc.record({ at: fc.nat(), remove: fc.nat({ max: 400 }), insert: fc.string({ unit: 'grapheme', maxLength: 300 }), small: fc.boolean() });

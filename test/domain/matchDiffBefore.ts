@@ -50,9 +50,6 @@ export interface DiffBasis extends Scored {
   fields: [field: string, fingerprint: string][];
 }
 
-/** Version of the basis's layout: a stored basis of another version is made again from its payload. */
-export const DIFF_BASIS_FORMAT = 3;
-
 const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
@@ -199,24 +196,4 @@ export function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
     fields: capped(fieldsDiff(a, b)),
     omitted,
   };
-}
-
-/** One line a person can read: "score 2:1 → 3:1; Set 4 25–23; 3 stats changed; +12 actions". */
-export function describeDiff(diff: MatchDiff): string {
-  const parts: string[] = [];
-  const n = (value: number | null) => (value === null ? '–' : String(value));
-  const n2 = (value: string | null) => (value === null ? '–' : `#${value}`);
-  const q = (value: string | null) => (value === null ? '–' : `“${value}”`);
-  for (const team of diff.teams) parts.push(`${team.side} team renamed ${q(team.from)} → ${q(team.to)}`);
-  for (const p of diff.players) parts.push(p.change === 'renamed' ? `player renamed ${q(p.from)} → ${q(p.to)}` : `${p.player}: shirt ${n2(p.from)} → ${n2(p.to)}`);
-  if (diff.score) parts.push(`score ${n(diff.score.home.from)}:${n(diff.score.away.from)} → ${n(diff.score.home.to)}:${n(diff.score.away.to)}`);
-  for (const line of diff.lines) parts.push(`${line.label} ${n(line.home.from)}–${n(line.away.from)} → ${n(line.home.to)}–${n(line.away.to)}`);
-  if (diff.stats.length > 0) parts.push(`${diff.stats.length} stat${diff.stats.length === 1 ? '' : 's'} changed`);
-  const { added, removed, changed: edited } = diff.actions;
-  if (added) parts.push(`+${added} action${added === 1 ? '' : 's'}`);
-  if (removed) parts.push(`−${removed} action${removed === 1 ? '' : 's'}`);
-  if (edited) parts.push(`${edited} action${edited === 1 ? '' : 's'} edited`);
-  for (const f of diff.fields) parts.push(`${f.field} ${f.change}`);
-  if (diff.omitted > 0) parts.push(`and ${diff.omitted} more change${diff.omitted === 1 ? '' : 's'}`);
-  return parts.length > 0 ? parts.join('; ') : 'no change';
 }

@@ -36,8 +36,8 @@ t.test('an unknown sport shows every stat by name', async (t) => {
 
 t.test('unknown stats: at most UNKNOWN_STAT_COLUMNS columns, those most players have, in first-seen order; the rest counted', async (t) => {
   const lines = Array.from({ length: 300 }, (_, p) => Object.fromEntries([['kills', 1], ['shared', p], ...Array.from({ length: 300 }, (_, s) => [`own_${p}_${s}`, s])]));
-  lines[7]!['common'] = 2;
-  lines[9]!['common'] = 3;
+  lines[7]!.common = 2;
+  lines[9]!.common = 3;
   const box = boxScore('volleyball', lines, { rows: 5 });
   const unknown = box.columns.filter((c) => c.id.startsWith('x:')).map((c) => c.title);
   t.equal(unknown.length, UNKNOWN_STAT_COLUMNS);

@@ -22,7 +22,9 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     const dataDir = tempDataDir(t);
     const env: Record<string, string> = { DATA_DIR: dataDir, READ_MODEL_URL: mongoUrl ?? `sqlite:${join(dataDir, 'readmodel.sqlite')}` };
     const apis = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-    t.teardown(() => apis.forEach((api) => api.child.kill('SIGKILL')));
+    t.teardown(() => {
+      for (const api of apis) api.child.kill('SIGKILL');
+    });
     if (engine === 'mongodb') {
       const worker = await startWorkerProcess(env);
       t.teardown(() => worker.child.kill('SIGKILL'));

@@ -37,7 +37,9 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     if (!duplicates) t.comment('FerretDB: one worker at a time (its conditional writes are not atomic); the second starts when the first is killed');
     const workers = [await startWorkerProcess(env)];
     if (duplicates) workers.push(await startWorkerProcess(env));
-    t.teardown(() => workers.forEach((worker) => worker.child.kill('SIGKILL')));
+    t.teardown(() => {
+      for (const worker of workers) worker.child.kill('SIGKILL');
+    });
     t.notOk(api.output.some((line) => line.includes('running from its stored checkpoint')), 'the API runs no projections of its own');
 
     // A club with an app key, so the club dashboard and sync status projections have work too.

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import type { Test } from 'tap';
 import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture, fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';

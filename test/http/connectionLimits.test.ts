@@ -43,7 +43,9 @@ t.test('item 2: live streams are capped per client address (429) and in all (503
   const open = (address: string) => openLiveStream(base, '/match/cap-1/live', address);
   const first = [await open('127.0.0.2'), await open('127.0.0.2')];
   t.same(first.map((s) => s.status), [200, 200], 'two streams from one address');
-  t.teardown(() => first.forEach((s) => s.close()));
+  t.teardown(() => {
+    for (const s of first) s.close();
+  });
 
   const perAddress = await open('127.0.0.2');
   t.equal(perAddress.status, 429, 'a third from the same address: 429');
@@ -52,7 +54,9 @@ t.test('item 2: live streams are capped per client address (429) and in all (503
   t.match(JSON.parse(perAddress.body), { statusCode: 429, error: 'Too Many Requests', message: /MAX_LIVE_STREAMS_PER_ADDRESS is 2\); reload the page/ });
 
   const others = [await open('127.0.0.3'), await open('127.0.0.3'), await open('127.0.0.4')];
-  t.teardown(() => others.forEach((s) => s.close()));
+  t.teardown(() => {
+    for (const s of others) s.close();
+  });
   t.same(others.map((s) => s.status), [200, 200, 200], 'other addresses have their own share');
   const total = await open('127.0.0.5');
   t.equal(total.status, 503, 'a sixth stream in all: 503');
@@ -86,7 +90,9 @@ t.test('item 3: 16 slow uploads declaring 4 MiB each do not block another client
   const { app } = await startTestApp(t, { REQUEST_TIMEOUT_MS: '60000' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const slow = Array.from({ length: 16 }, (_, i) => slowUpload(base, { declared: 4 * 1024 * 1024, localAddress: `127.0.0.${10 + (i % 4)}` }));
-  t.teardown(() => slow.forEach((s) => s.close()));
+  t.teardown(() => {
+    for (const s of slow) s.close();
+  });
   await wait(1200);
   const payload = fixtureText({ sport: 'volleyball', seed: 5, id: 'not-blocked' });
   const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: payload });
@@ -116,7 +122,9 @@ t.test('item 3: one address holds at most its share (a quarter of the budget, at
   // Admitted while little had arrived, then overrunning the share as bytes come: 503 at that chunk, the rest discarded.
   const a = slowUpload(base, { declared: 300_000, sent: 10, localAddress: '127.0.0.3' });
   const b = slowUpload(base, { declared: 300_000, sent: 10, localAddress: '127.0.0.3' });
-  t.teardown(() => [a, b].forEach((s) => s.close()));
+  t.teardown(() => {
+    for (const s of [a, b]) s.close();
+  });
   await wait(200);
   a.send(260_000);
   await wait(200);
@@ -133,7 +141,9 @@ t.test('item 3: a GET that declares a body reserves nothing', async (t) => {
   const { app } = await startTestApp(t, { MAX_BODY_BYTES: '400000', MAX_BYTES_IN_FLIGHT: '400000', REQUEST_TIMEOUT_MS: '20000' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const gets = ['127.0.0.2', '127.0.0.3'].map((localAddress) => slowUpload(base, { method: 'GET', path: '/api/matches/nothing', declared: 400_000, sent: 100_000, localAddress }));
-  t.teardown(() => gets.forEach((g) => g.close()));
+  t.teardown(() => {
+    for (const g of gets) g.close();
+  });
   await wait(300);
   const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'after-get', pad: 'x'.repeat(300_000) }) });
   t.equal(res.status, 201, 'the whole budget is still free for an upload');
@@ -156,12 +166,14 @@ t.test('connections are capped per peer address: one client cannot take the conn
       }),
     ),
   );
-  t.teardown(() => sockets.forEach(({ socket }) => socket.destroy()));
+  t.teardown(() => {
+    for (const { socket } of sockets) socket.destroy();
+  });
   t.equal(sockets.filter((s) => !s.closedEarly).length, 20, '20 idle connections held from one address');
   t.equal(sockets.filter((s) => s.closedEarly).length, 10, 'the 10 beyond are closed at once');
   const other = await fetch(`${base}/healthz`);
   t.equal(other.status, 200, 'another address is served');
-  sockets.forEach(({ socket }) => socket.destroy());
+  for (const { socket } of sockets) socket.destroy();
   await wait(100);
   const stream = await openLiveStream(base, '/healthz', '127.0.0.6');
   t.equal(stream.status, 200, 'the address is served again once its connections close');

@@ -13,8 +13,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, until: (events: { id
     const { value, done } = await reader.read();
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const id = /^id: (.*)$/m.exec(block)?.[1];

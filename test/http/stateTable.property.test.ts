@@ -99,7 +99,7 @@ function permutations<T>(items: T[]): T[][] {
   const out: T[][] = [];
   const walk = (rest: T[], acc: T[]) => {
     if (rest.length === 0) out.push(acc);
-    rest.forEach((item, i) => walk([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, item]));
+    for (const [i, item] of rest.entries()) walk([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, item]);
   };
   walk(items, []);
   return out;

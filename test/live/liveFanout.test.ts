@@ -71,7 +71,9 @@ t.test('a write to one of three watched matches: one read for its ten viewers, t
   refreshes = [];
 
   const viewers = ids.map((id, m) => Array.from({ length: VIEWERS }, (_, v) => openViewer(port, id, `127.0.0.${10 + m * VIEWERS + v}`)));
-  t.teardown(() => viewers.flat().forEach((viewer) => viewer.socket.destroy()));
+  t.teardown(() => {
+    for (const viewer of viewers.flat()) viewer.socket.destroy();
+  });
   await until(() => viewers.flat().every((viewer) => viewer.revisions.length > 0), "every viewer has its match's revision");
 
   t.equal((await upload('fan-b', 1)).status, 201);

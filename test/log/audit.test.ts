@@ -7,7 +7,6 @@ import { noteSignerFromSeed, signerKeyString } from '../../src/domain/signedNote
 import { fixtureText } from '../helpers/fixtures.js';
 import { startTestApp, tempDataDir } from '../helpers/testApp.js';
 
-const token = 'auditor-token-0123456789';
 const seed = Buffer.alloc(32, 1);
 const signingEnv = { LOG_SIGNING_KEY: signerKeyString(noteSignerFromSeed('matchlog.test/log', seed), seed) };
 

@@ -28,7 +28,7 @@ let frontier: Buffer[] = [];
 const roots: Buffer[] = [mth([])];
 for (let i = 0; i < N; i += 1) {
   const appended = appendLeaf(frontier, i, leaves[i]!);
-  appended.completed.forEach((hash, level) => stored.set(`${level}/${(i + 1) / 2 ** level - 1}`, hash));
+  for (const [level, hash] of appended.completed.entries()) stored.set(`${level}/${(i + 1) / 2 ** level - 1}`, hash);
   frontier = appended.frontier;
   roots.push(frontierRoot(frontier));
 }

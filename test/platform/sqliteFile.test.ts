@@ -27,7 +27,7 @@ t.test('two processes opening the same new data folder at the same moment both o
   const answers = new Map<string, number>();
   for (let round = 0; round < 200; round++) {
     const dataDir = join(dir, String(round));
-    pair.forEach((p) => p.open(dataDir));
+    for (const p of pair) p.open(dataDir);
     for (const answer of await Promise.all(pair.map((p) => p.answer()))) answers.set(answer, (answers.get(answer) ?? 0) + 1);
   }
   t.same(Object.fromEntries(answers), { ok: 400 });

@@ -28,8 +28,14 @@ t.test('a batch reads the documents its projection names in one query, and sees 
   const calls: string[] = [];
   const reader: ReadModelReader = {
     ...store,
-    get: (collection, id) => (calls.push(`get ${id}`), store.get(collection, id)),
-    getMany: (collection, ids) => (calls.push(`getMany ${ids.join(',')}`), store.getMany(collection, ids)),
+    get: (collection, id) => {
+      calls.push(`get ${id}`);
+      return store.get(collection, id);
+    },
+    getMany: (collection, ids) => {
+      calls.push(`getMany ${ids.join(',')}`);
+      return store.getMany(collection, ids);
+    },
   };
   const events = [recorded('s1', 1, 2, { type: 'X', data: '{}' }), recorded('s2', 0, 3, { type: 'X', data: '{}' }), recorded('s1', 2, 4, { type: 'X', data: '{}' })];
 
@@ -82,8 +88,14 @@ t.test("a match's first version and its sync outcome are applied without reading
   const reads: string[] = [];
   const reader: ReadModelReader = {
     ...store,
-    get: (collection, id) => (reads.push(`${collection} ${id}`), store.get(collection, id)),
-    getMany: (collection, ids) => (reads.push(`${collection} ${ids.join(',')}`), store.getMany(collection, ids)),
+    get: (collection, id) => {
+      reads.push(`${collection} ${id}`);
+      return store.get(collection, id);
+    },
+    getMany: (collection, ids) => {
+      reads.push(`${collection} ${ids.join(',')}`);
+      return store.getMany(collection, ids);
+    },
   };
   for (const projection of [publicViewProjection, matchHistoryProjection, clubDashboardProjection]) {
     const changes = await applyBatch(projection, reader, append, undefined, world.eventStore);

@@ -158,7 +158,7 @@ async function volleyAndBasketUploads(t: Test) {
 }
 
 t.test('stats: every numeric stat is totalled for every player, with the rates their inputs allow, per sport', async (t) => {
-  const { world, club, volley, basket, clubs, uploads } = await volleyAndBasketUploads(t);
+  const { club, volley, basket, clubs, uploads } = await volleyAndBasketUploads(t);
   await given(clubs).when(uploads).thenRead(t, async (read) => {
     const v = await totalsOf(read, club.clubId, { teamId: volley });
     const attacker = v.find((p) => (p.totals.attacks ?? 0) > 0);
@@ -180,7 +180,7 @@ t.test('no rate without its inputs, and none over zero attempts', async (t) => {
 });
 
 t.test('season totals and the match list filter by season; the play-by-play is counted in the copy and read from the payload in the log', async (t) => {
-  const { world, club, volley, basket, clubs, uploads } = await volleyAndBasketUploads(t);
+  const { world, club, clubs, uploads } = await volleyAndBasketUploads(t);
   await given(clubs).when(uploads).thenRead(t, async (read) => {
     t.equal((await totalsOf(read, club.clubId, { season: '1999/00' })).length, 0, 'season totals filter by season');
     t.equal((await readClubMatches(read, club.clubId, { season: '2025/26' })).length, 2, 'filter by season');

@@ -3,8 +3,6 @@ import type { ClubSyncEvent } from '../../domain/matchEvents.js';
 /** The response header that tells a scoring app how its club sync's key was judged (additive: `crmSync` keeps the spec's rule). */
 export const CLUB_SYNC_HEADER = 'Matchlog-Club-Sync';
 
-export const CLUB_SYNC_VERDICTS = ['processed', 'flagged-no-key', 'flagged-bad-key', 'skipped'] as const;
-
 /**
  * Why a key failed, as the app may hear it: a key that names no key of the club, a wrong secret
  * and a revoked key are all `bad_key`, so the header never tells whether a key id exists.

@@ -15,8 +15,9 @@ export interface JsonShapeLimits {
  */
 function poisonedKey(object: Record<string, unknown>): string | null {
   if (Object.hasOwn(object, '__proto__')) return '__proto__';
-  const constructor = Object.hasOwn(object, 'constructor') ? object['constructor'] : null;
-  if (typeof constructor === 'object' && constructor !== null && Object.hasOwn(constructor, 'prototype')) return 'constructor.prototype';
+  // biome-ignore lint/complexity/useLiteralKeys: the parsed JSON's own key, not Object.prototype's constructor.
+  const ownConstructor = Object.hasOwn(object, 'constructor') ? object['constructor'] : null;
+  if (typeof ownConstructor === 'object' && ownConstructor !== null && Object.hasOwn(ownConstructor, 'prototype')) return 'constructor.prototype';
   return null;
 }
 

@@ -43,7 +43,7 @@ export function playersTable(players: PlayerTotals[], teamName: (teamId: string)
     team.slice(0, room).forEach((p, i) => {
       const values = new Map<string, string | number | null>();
       const cells = box.columns.flatMap((column, c) => csvCells(column.format, box.rows[i]?.[c]));
-      names.forEach((name, n) => values.set(name, cells[n] ?? null));
+      for (const [n, name] of names.entries()) values.set(name, cells[n] ?? null);
       rows.push([teamName(p.teamId), p.teamId, p.number, p.name, p.position, p.playerId, p.matchesPlayed, ...columns.map((name) => values.get(name) ?? null)]);
     });
   }

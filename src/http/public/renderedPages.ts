@@ -81,7 +81,8 @@ function copyOf(request: FastifyRequest, body: RenderedBody, encoding: Encoding)
       throw error;
     },
   );
-  (body.pending ??= {})[encoding] = making;
+  body.pending ??= {};
+  body.pending[encoding] = making;
   return making;
 }
 

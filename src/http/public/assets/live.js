@@ -9,7 +9,7 @@
   function localTimes(root) {
     root.querySelectorAll('time[data-local]').forEach(function (el) {
       var ms = Date.parse(el.getAttribute('datetime'));
-      if (!isNaN(ms)) el.textContent = timeFormat.format(ms);
+      if (!Number.isNaN(ms)) el.textContent = timeFormat.format(ms);
     });
   }
 

@@ -68,13 +68,16 @@ function goalSteps(actions: readonly ActionLine[]): StepPoint[] {
       const minute = markMinute(a.clock);
       if (m === null || minute === null) continue;
       const point = { minute, home: Number(m[1]), away: Number(m[2]) };
-      if (point.home !== last.home || point.away !== last.away) steps.push((last = point));
+      if (point.home === last.home && point.away === last.away) continue;
+      last = point;
+      steps.push(point);
     }
     return steps;
   }
   for (const goal of goalsAndCards(actions)) {
     if ((goal.kind !== 'goal' && goal.kind !== 'ownGoal') || goal.minute === null) continue;
-    steps.push((last = { minute: goal.minute, home: last.home + (goal.side === 'home' ? 1 : 0), away: last.away + (goal.side === 'away' ? 1 : 0) }));
+    last = { minute: goal.minute, home: last.home + (goal.side === 'home' ? 1 : 0), away: last.away + (goal.side === 'away' ? 1 : 0) };
+    steps.push(last);
   }
   return steps;
 }

@@ -319,10 +319,10 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const whoBytes = new Map<string | null, number>();
   const sideBytes = new Map<string | null, number>();
   const rowBytes = (a: ActionLine) => {
-    let w = whoBytes.get(a.playerId);
-    if (w === undefined) whoBytes.set(a.playerId, (w = escapedLength(who(a))));
-    let t = sideBytes.get(a.team);
-    if (t === undefined) sideBytes.set(a.team, (t = escapedLength(side(a.team))));
+    const w = whoBytes.get(a.playerId) ?? escapedLength(who(a));
+    whoBytes.set(a.playerId, w);
+    const t = sideBytes.get(a.team) ?? escapedLength(side(a.team));
+    sideBytes.set(a.team, t);
     return 200 + escapedLength(a.description) + w + t;
   };
   let page = playsPage(actions, 0, rowBytes);

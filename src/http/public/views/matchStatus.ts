@@ -16,6 +16,7 @@ export const SHOWN_STATUS_WORDS: Record<ShownStatus, string> = {
   final: 'Final',
   scheduled: 'Scheduled',
   quiet: 'No recent updates',
+  // biome-ignore lint/suspicious/noThenProperty: a status's name ("In play then"); this table is never awaited.
   then: 'In play then',
 };
 

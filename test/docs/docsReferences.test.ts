@@ -1,0 +1,106 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+
+/** The docs name files, settings and constants of the tree; a rename that leaves them behind fails here. */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function filesUnder(folder: string, keep: (path: string) => boolean): string[] {
+  return readdirSync(join(root, folder)).flatMap((name) => {
+    const path = join(folder, name);
+    if (name === 'node_modules' || name.startsWith('.')) return [];
+    if (statSync(join(root, path)).isDirectory()) return filesUnder(path, keep);
+    return keep(path) ? [path] : [];
+  });
+}
+
+const docs = ['README.md', ...filesUnder('docs', (path) => path.endsWith('.md'))];
+const code = [
+  ...['src', 'projections', 'test'].flatMap((folder) => filesUnder(folder, (path) => /\.(ts|mts|mjs|js)$/.test(path))),
+  '.ci/run',
+  'docker-compose.yml',
+];
+const codeText = code.map((file) => readFileSync(join(root, file), 'utf8')).join('\n');
+
+const lines = (file: string) =>
+  readFileSync(join(root, file), 'utf8')
+    .split('\n')
+    .map((text, index) => ({ file, line: index + 1, text }));
+const docLines = docs.flatMap(lines);
+const where = (ref: { file: string; line: number }) => `${ref.file}:${ref.line}`;
+
+/** Tree paths as the docs write them (`src/…`, `docs/…`), and relative Markdown links. */
+const TREE_PATH = /(?<![\w./-])(?:src|projections|test|docs|\.ci)\/[\w./@-]*[\w/]/g;
+const MD_LINK = /\]\((?!https?:|mailto:|#)([^)\s]+)\)/g;
+/** A glob, a placeholder or a built file names no one file of the tree. */
+const NOT_A_PATH = /[*<>{}$]|^(?:src|projections|test)\/\.\.\./;
+
+const treeNames = new Set(['src', 'projections', 'test'].flatMap((folder) => filesUnder(folder, () => true)).map((path) => path.split('/').at(-1)));
+
+t.test('every bare file name README.md quotes (`engine.ts`) is a file of the tree', async (t) => {
+  const missing = lines('README.md').flatMap((ref) =>
+    [...ref.text.matchAll(/`([\w.-]+\.(?:ts|mts|mjs|js))`/g)].filter((match) => !treeNames.has(match[1])).map((match) => `${where(ref)} ${match[1]}`),
+  );
+  t.same(missing, [], 'file names README.md quotes that no folder of the tree has');
+});
+
+t.test('every file or folder README.md and docs/*.md name exists in the tree', async (t) => {
+  const missing: string[] = [];
+  for (const ref of docLines) {
+    for (const match of ref.text.matchAll(TREE_PATH)) {
+      const path = match[0].replace(/:\d+$/, '');
+      if (!NOT_A_PATH.test(path) && !existsSync(join(root, path))) missing.push(`${where(ref)} ${path}`);
+    }
+    for (const match of ref.text.matchAll(MD_LINK)) {
+      const path = normalize(join(dirname(ref.file), match[1]!.replace(/#.*$/, '')));
+      if (!NOT_A_PATH.test(path) && !existsSync(join(root, path))) missing.push(`${where(ref)} ${relative('.', path)} (link)`);
+    }
+  }
+  t.same(missing, [], 'paths named in the docs that the tree does not have');
+});
+
+/** An environment variable the code reads: `env.NAME`, `env['NAME']`, or its name as a string (`integer(env, 'NAME', …)`). */
+const envRead = new Set(
+  [...codeText.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\benv\[\s*'([A-Z][A-Z0-9_]*)'\s*\]|'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map(
+    (match) => match[1] ?? match[2] ?? match[3] ?? '',
+  ),
+);
+/** Read by other programs, not matchlog: glibc's allocator, the OpenTelemetry SDK, SQLite's result codes. */
+const FOREIGN = /^(?:MALLOC_ARENA_MAX|OTEL_\w+|SQLITE_\w+)$/;
+
+/** Names the docs give as settings: a settings table's first or `env` column, and `NAME=value`. */
+function settingsNamed(): { name: string; ref: { file: string; line: number } }[] {
+  const named: { name: string; ref: { file: string; line: number } }[] = [];
+  let envColumn = -1;
+  for (const ref of docLines) {
+    const cells = ref.text.startsWith('|') ? ref.text.split('|').slice(1, -1) : null;
+    if (cells === null) envColumn = -1;
+    else if (cells.some((cell) => /^\s*(?:env|variable)\s*$/.test(cell))) envColumn = cells.findIndex((cell) => /^\s*(?:env|variable)\s*$/.test(cell));
+    else if (envColumn >= 0 && !/^\s*—/.test(cells[envColumn] ?? '')) {
+      // A cell starting with "—" has no setting (it may name the constant that fixes the limit).
+      for (const match of (cells[envColumn] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)) named.push({ name: match[1]!, ref });
+    }
+    for (const match of ref.text.matchAll(/(?<![\w.$-])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(?!=)/g)) named.push({ name: match[1]!, ref });
+  }
+  return named;
+}
+
+t.test('every setting README.md and docs/*.md name is read by the code', async (t) => {
+  const unread = settingsNamed()
+    .filter(({ name }) => !envRead.has(name) && !FOREIGN.test(name))
+    .map(({ name, ref }) => `${where(ref)} ${name}`);
+  t.same(unread, [], 'variables the docs name that no code reads');
+});
+
+t.test('every constant-like name README.md and docs/*.md quote (`UPPER_SNAKE`) is in the code', async (t) => {
+  const absent: string[] = [];
+  for (const ref of docLines) {
+    for (const match of ref.text.matchAll(/`[^`]*`/g)) {
+      for (const name of match[0].match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? []) {
+        if (!FOREIGN.test(name) && !new RegExp(`\\b${name}\\b`).test(codeText)) absent.push(`${where(ref)} ${name}`);
+      }
+    }
+  }
+  t.same(absent, [], 'names the docs quote that no code has');
+});
