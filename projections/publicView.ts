@@ -1,6 +1,6 @@
-import { decodedPayload } from '../src/domain/decodedPayloads.js';
+import { parsedPayload } from '../src/domain/decodedPayloads.js';
 import type { JsonText } from '../src/domain/jsonText.js';
-import { matchTeamNames } from '../src/domain/matchPayload.js';
+import { matchTeamNames, matchTeamNamesOfText } from '../src/domain/matchPayload.js';
 import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
@@ -45,10 +45,13 @@ export interface PublicViewDoc {
 }
 
 /**
- * The team names of a match event's payload, parsed once for every projection of this process
- * (or taken as the request that wrote it parsed it).
+ * The team names of a match event's payload: from the body the request that wrote it parsed,
+ * else read from its text without parsing the rest (a rebuild reads every version).
  */
-const teamsOf = (event: MatchEvent, recorded: RecordedEvent): PublicViewDoc['teams'] => matchTeamNames(decodedPayload(recorded.id, event.data.payload).body);
+function teamsOf(event: MatchEvent, recorded: RecordedEvent): PublicViewDoc['teams'] {
+  const parsed = parsedPayload(recorded.id);
+  return parsed === undefined ? matchTeamNamesOfText(event.data.payload) : matchTeamNames(parsed.body);
+}
 
 /** Reads a match's public view; documents in this collection are only ever written below. */
 export async function readPublicView(reader: Pick<ReadModelReader, 'get'>, id: string): Promise<PublicViewDoc | null> {

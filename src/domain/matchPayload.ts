@@ -1,3 +1,4 @@
+import { type JsonSelection, selectJson } from './jsonSelect.js';
 import { actionWords, type FootballEvent, footballEvent } from './statVocabulary.js';
 
 /**
@@ -478,6 +479,24 @@ export function matchTeamNames(payload: unknown): { home: string | null; away: s
   const { home, away } = teams(g);
   return { home: home.name?.slice(0, TEAM_NAME_MAX) ?? null, away: away.name?.slice(0, TEAM_NAME_MAX) ?? null };
 }
+
+/** All matchTeamNames reads of a payload: where the game lives and the fields that name its teams. */
+const TEAM_NAMING: JsonSelection = { name: true, teamCity: true, teamName: true, title: true, home_team_name: true, away_team_name: true };
+const SIDES_NAMING = {
+  homeTeam: TEAM_NAMING,
+  awayTeam: TEAM_NAMING,
+  home: TEAM_NAMING,
+  away: TEAM_NAMING,
+  teams: { home: TEAM_NAMING, away: TEAM_NAMING },
+  home_team: TEAM_NAMING,
+  away_team: TEAM_NAMING,
+  home_team_name: true,
+  away_team_name: true,
+} as const;
+const TEAM_NAMES_OF_TEXT: JsonSelection = { ...SIDES_NAMING, game: { ...SIDES_NAMING, actions: 'kind' } };
+
+/** matchTeamNames of a payload's JSON text, without building the rest of it (a projection rebuilt over many versions). */
+export const matchTeamNamesOfText = (payload: string) => matchTeamNames(selectJson(payload, TEAM_NAMES_OF_TEXT));
 
 export function summarizeMatch(payload: unknown): MatchSummary {
   const body = isObj(payload) ? payload : {};

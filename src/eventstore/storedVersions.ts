@@ -61,7 +61,9 @@ const deflateOnPool = promisify(deflateRaw);
  * and the commit that holds the event loop writes only those.
  */
 export function deflateNewVersions(events: readonly { data: string }[], keyframeInterval: number): Promise<(Buffer | undefined)[]> {
-  return Promise.all(events.map((event) => (keyframeInterval === 0 || event.data.length < MIN_VERSION_BYTES ? undefined : deflateOnPool(event.data, { level: 1 }))));
+  return Promise.all(
+    events.map((event) => (keyframeInterval === 0 || event.data.length < MIN_VERSION_BYTES ? undefined : deflateOnPool(event.data, { level: 1 }))),
+  );
 }
 
 /**
@@ -87,7 +89,8 @@ export function encodeVersion(
     }
   }
   const keyframe = deflated ?? deflateRawSync(bytes, { level: 1 });
-  const stored: StoredData = keyframe.length < bytes.length ? { data: keyframe, encoding: 'deflate', baseRevision: null } : { data: text, encoding: null, baseRevision: null };
+  const stored: StoredData =
+    keyframe.length < bytes.length ? { data: keyframe, encoding: 'deflate', baseRevision: null } : { data: text, encoding: null, baseRevision: null };
   return { stored, tip: { revision, depth: 0, bytes } };
 }
 
@@ -124,7 +127,8 @@ export function wholeData(
   remember: (streamId: string, revision: Revision, bytes: Buffer) => void = () => {},
 ): string[] {
   const referenced = new Set<string>();
-  for (const { streamId, stored } of events) if (stored.encoding === 'delta' && stored.baseRevision !== null) referenced.add(baseKey(streamId, stored.baseRevision));
+  for (const { streamId, stored } of events)
+    if (stored.encoding === 'delta' && stored.baseRevision !== null) referenced.add(baseKey(streamId, stored.baseRevision));
   const local = new Map<string, Buffer>();
   return events.map(({ streamId, revision, stored }) => {
     if (stored.encoding === 'erased') return ERASED_DATA;

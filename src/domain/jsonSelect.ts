@@ -1,0 +1,98 @@
+/**
+ * What to take of a JSON value: `true` the whole value; `'kind'` only what it is (an object
+ * becomes `{}`, an array `[]`, a scalar stays itself); an object the named members of an object,
+ * each taken by its own selection (an array in its place becomes `[]`, a scalar stays itself).
+ */
+export type JsonSelection = true | 'kind' | { readonly [member: string]: JsonSelection };
+
+/**
+ * The parts of a JSON text a selection names, parsed; what it does not name is skipped without
+ * being built: a few fields of an 85 KB payload cost a scan of its text, not its ~110 KB of
+ * objects. Equal to applying the selection to JSON.parse(text) (later duplicate members win, as
+ * there). The text must be valid JSON (a stored payload, parsed when it was uploaded): what is
+ * not may throw a SyntaxError or give a partial value.
+ */
+export function selectJson(text: string, selection: JsonSelection): unknown {
+  return select(text, skipSpace(text, 0), selection).value;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const COLON = 58;
+const OPEN_OBJECT = 123;
+const CLOSE_OBJECT = 125;
+const OPEN_ARRAY = 91;
+const CLOSE_ARRAY = 93;
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+function skipSpace(text: string, at: number): number {
+  while (isSpace(text.charCodeAt(at))) at += 1;
+  return at;
+}
+
+/** Just past the closing quote of the string whose opening quote is at `at`. */
+function stringEnd(text: string, at: number): number {
+  for (let end = text.indexOf('"', at + 1); end !== -1; end = text.indexOf('"', end + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return end + 1;
+  }
+  throw new SyntaxError('unterminated string in JSON');
+}
+
+/** Just past the value that starts at `at`. */
+function valueEnd(text: string, at: number): number {
+  const first = text.charCodeAt(at);
+  if (first === QUOTE) return stringEnd(text, at);
+  if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+    let depth = 0;
+    for (let i = at; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) i = stringEnd(text, i) - 1;
+      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth += 1;
+      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    }
+    throw new SyntaxError('unterminated object or array in JSON');
+  }
+  let end = at;
+  for (let c = text.charCodeAt(end); end < text.length && c !== COMMA && c !== CLOSE_OBJECT && c !== CLOSE_ARRAY && !isSpace(c); c = text.charCodeAt(end))
+    end += 1;
+  return end;
+}
+
+function expect(text: string, at: number, code: number): number {
+  if (text.charCodeAt(at) !== code) throw new SyntaxError(`expected '${String.fromCharCode(code)}' at ${at} in JSON`);
+  return at + 1;
+}
+
+function select(text: string, at: number, selection: JsonSelection): { value: unknown; end: number } {
+  const first = text.charCodeAt(at);
+  if (selection === true || (first !== OPEN_OBJECT && first !== OPEN_ARRAY)) {
+    const end = valueEnd(text, at);
+    return { value: JSON.parse(text.slice(at, end)), end };
+  }
+  if (first === OPEN_ARRAY) return { value: [], end: valueEnd(text, at) };
+  if (selection === 'kind') return { value: {}, end: valueEnd(text, at) };
+  const members: Record<string, unknown> = {};
+  let i = skipSpace(text, at + 1);
+  if (text.charCodeAt(i) === CLOSE_OBJECT) return { value: members, end: i + 1 };
+  for (;;) {
+    const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
+    const raw = text.slice(i, keyEnd);
+    const key: string = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    i = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
+    const wanted = Object.hasOwn(selection, key) ? selection[key] : undefined;
+    if (wanted === undefined) {
+      i = valueEnd(text, i);
+    } else {
+      const member = select(text, i, wanted);
+      members[key] = member.value;
+      i = member.end;
+    }
+    i = skipSpace(text, i);
+    if (text.charCodeAt(i) === CLOSE_OBJECT) return { value: members, end: i + 1 };
+    i = skipSpace(text, expect(text, i, COMMA));
+  }
+}
