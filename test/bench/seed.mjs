@@ -3,11 +3,12 @@
 // `distinct` different matches, re-used under different ids to reach `count`. Also the club
 // the club-sync benchmarks sync into.
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { cliArgs, load } from './build.mjs';
 
 const { encodeMatchEvent } = await load('src/domain/matchEvents.js');
+const { PAYLOAD_SALT_BYTES, payloadDigest, saltedVersion } = await load('src/domain/payloadDigest.js');
 const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url));
 
 /**
@@ -53,13 +54,17 @@ export async function seedMatches(eventStore, { count, payloads, versions = 1, p
   return { bytes };
 }
 
-/** Appends a match's `version`-th upload: MatchCreated first (by POST), then MatchReplaced (by PUT). */
+/**
+ * Appends a match's `version`-th upload: MatchCreated first (by POST), then MatchReplaced (by
+ * PUT), each with its digest, salt and salted digest as the write path stores them.
+ */
 function appendVersion(eventStore, matchId, version, payload) {
+  const digests = { payloadDigest: payloadDigest(payload), ...saltedVersion(payload, randomBytes(PAYLOAD_SALT_BYTES)) };
   const event =
     version === 0
-      ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload } }
-      : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload } };
-  const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1 } };
+      ? { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: 'POST', payload, ...digests } }
+      : { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload, ...digests } };
+  const recorded = { id: randomUUID(), type: event.type, data: encodeMatchEvent(event), metadata: { schemaVersion: 1, payloadSha256: digests.payloadSha256 } };
   return eventStore.appendToStream(`match-${matchId}`, [recorded], version === 0 ? 'no_stream' : version - 1);
 }
 
