@@ -4,7 +4,7 @@ import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/history/publicEvent.js';
 import { type Document, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { decodedPayload } from '../src/domain/decodedPayloads.js';
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { Projection, ProjectionView } from './projection.js';
 
 export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
@@ -46,6 +46,8 @@ interface BasisDoc {
 /** A basis ready to compare with: made, in the current layout. */
 type MadeBasis = BasisDoc & { basis: DiffBasis };
 
+type Payloads = Pick<DecodedPayloads, 'decoded'>;
+
 const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
 export const historyEntryId = (matchId: string, revision: number) => `${matchId}@${String(revision).padStart(10, '0')}`;
@@ -55,7 +57,7 @@ export const historyEntryId = (matchId: string, revision: number) => `${matchId}
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, payloads: Payloads): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);
@@ -75,7 +77,7 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   // The first version: no diff, and its basis waits until a next version needs it.
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis)) throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = versionBasis(recorded.id, event.content.payloadText, basis.basis);
+  const next = versionBasis(payloads, recorded.id, event.content.payloadText, basis.basis);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
@@ -83,8 +85,8 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
  * What a diff needs of one version, from its payload (parsed once for all projections); the
  * previous version's basis spares fingerprinting the actions the two share (same result).
  */
-function versionBasis(eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  const payload = decodedPayload(eventId, asJsonText(payloadText));
+function versionBasis(payloads: Payloads, eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
+  const payload = payloads.decoded(eventId, asJsonText(payloadText));
   return diffBasis(payload.body, payload.summary(), previous);
 }
 
@@ -100,7 +102,7 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
   const recorded = await view.readEvent(matchStreamId(stored.id), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
   if (recorded === null || content === null) return null;
-  return basisDoc(stored.id, stored.revision, versionBasis(recorded.id, content.payloadText));
+  return basisDoc(stored.id, stored.revision, versionBasis(view.payloads, recorded.id, content.payloadText));
 }
 
 /** Only a later version is compared with a stored basis; a first version and a sync outcome need none. */
@@ -124,7 +126,7 @@ export const matchHistoryProjection: Projection = {
     if (matchId === null) return;
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
-    const next = evolveMatchHistory(basis, recorded);
+    const next = evolveMatchHistory(basis, recorded, view.payloads);
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);

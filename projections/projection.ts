@@ -1,3 +1,4 @@
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import type { Collection, Document, IndexSpec } from '../src/readmodel/readModel.js';
 
@@ -11,6 +12,8 @@ export interface ProjectionView {
    * `apply` deterministic; for an event of the same append that a delivery left out.
    */
   readEvent(streamId: string, revision: number): Promise<RecordedEvent | null>;
+  /** Match payloads parsed once for every projection of the batch (or as the request that wrote them parsed them). */
+  readonly payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>;
 }
 
 /** Where a projection's view reads events that were not delivered with the append. */

@@ -1,4 +1,4 @@
-import { decodedPayload } from '../src/domain/decodedPayloads.js';
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { JsonText } from '../src/domain/jsonText.js';
 import { matchTeamNames } from '../src/domain/matchPayload.js';
 import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
@@ -48,7 +48,8 @@ export interface PublicViewDoc {
  * The team names of a match event's payload, parsed once for every projection of this process
  * (or taken as the request that wrote it parsed it).
  */
-const teamsOf = (event: MatchEvent, recorded: RecordedEvent): PublicViewDoc['teams'] => matchTeamNames(decodedPayload(recorded.id, event.data.payload).body);
+const teamsOf = (event: MatchEvent, recorded: RecordedEvent, payloads: Pick<DecodedPayloads, 'decoded'>): PublicViewDoc['teams'] =>
+  matchTeamNames(payloads.decoded(recorded.id, event.data.payload).body);
 
 /** Reads a match's public view; documents in this collection are only ever written below. */
 export async function readPublicView(reader: Pick<ReadModelReader, 'get'>, id: string): Promise<PublicViewDoc | null> {
@@ -76,7 +77,7 @@ export async function readPublicMatch(reader: Pick<ReadModelReader, 'get'>, even
 }
 
 /** Pure: the document after `event`, or the same document if the event was already applied. */
-export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, recorded: RecordedEvent): PublicViewDoc | null {
+export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, recorded: RecordedEvent, payloads: Pick<DecodedPayloads, 'decoded'>): PublicViewDoc | null {
   if (doc !== null && doc.revision >= recorded.revision) return doc;
   switch (event.type) {
     case 'MatchCreated':
@@ -87,11 +88,11 @@ export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, r
         updatedAt: recorded.recordedAt,
         protected: event.data.protection === 'protected',
         versions: 1,
-        teams: teamsOf(event, recorded),
+        teams: teamsOf(event, recorded, payloads),
       };
     case 'MatchReplaced':
       if (doc === null) return null;
-      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1, teams: teamsOf(event, recorded) };
+      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1, teams: teamsOf(event, recorded, payloads) };
   }
 }
 
@@ -118,7 +119,7 @@ export const publicViewProjection: Projection = {
     // A creation depends on nothing stored, so it reads nothing: if the match's document is
     // there already, it comes from this event or a later one, and the store keeps it.
     const current = event.type === 'MatchCreated' ? null : await readPublicView(view, event.data.matchId);
-    const next = evolvePublicView(current, event, recorded);
+    const next = evolvePublicView(current, event, recorded, view.payloads);
     if (next !== null && next !== current) view.put(PUBLIC_VIEW, next);
   },
 };

@@ -1,5 +1,5 @@
 import { type AllSubscription, type EventStore, type Position, type RecordedEvent, UnreadableEventError } from '../src/eventstore/eventStore.js';
-import { forgetDecodedPayloads } from '../src/domain/decodedPayloads.js';
+import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
@@ -40,6 +40,8 @@ export interface RunnerOptions {
   /** Waits after a failure, doubling up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** The process's parsed payloads, shared with its write path (the engine's); the runner's own by default. */
+  decodedPayloads?: DecodedPayloads;
 }
 
 /** One projection's progress, whichever group runs it. */
@@ -95,6 +97,7 @@ export function runProjections(
   const batchSize = options.batchSize ?? 100;
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
+  const payloads = options.decodedPayloads ?? createDecodedPayloads();
   const members: Member[] = projections.map((projection) => ({
     projection,
     state: { name: projection.name, checkpoint: null, caughtUp: false, failure: null },
@@ -141,7 +144,7 @@ export function runProjections(
           const unseen = after === null ? events : events.filter((event) => event.position > after);
           const changes = await applyBatch(member.projection, readModel, unseen, (event, error) => {
             member.state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
-          }, eventStore).catch((error: unknown) => {
+          }, eventStore, payloads).catch((error: unknown) => {
             throw group.length > 1 ? new MemberFailed(member, error) : error;
           });
           commits.push({ projection: member.projection.name, changes, checkpoint: last.position, expected: after });
@@ -160,7 +163,7 @@ export function runProjections(
           member.state.failure = null;
           advance(member, last.position);
         }
-        forgetDecodedPayloads(events.map((event) => event.id));
+        payloads.forget(events.map((event) => event.id));
       };
       try {
         for await (const item of subscription) {
