@@ -1,34 +1,15 @@
-import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis } from '../src/domain/matchDiff.js';
 import { asJsonText } from '../src/domain/jsonText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
-import { publicEvent } from '../src/history/publicEvent.js';
-import { type Document, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
+import { publicEvent } from '../src/domain/publicEvent.js';
+import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
+import { type Document, collectionOf } from '../src/readmodel/readModel.js';
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { Projection, ProjectionView } from './projection.js';
 
-export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
 const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
-
-/** One event of a match's history, with its diff computed once, when it was projected. No payload. */
-export interface MatchHistoryDoc {
-  [field: string]: unknown;
-  id: string;
-  matchId: string;
-  revision: number;
-  position: number;
-  type: string;
-  recordedAt: string;
-  requestId: string | null;
-  clientAddressClass: string | null;
-  /** Match content events: how the upload came, its protection (on creation), and what changed. */
-  via: 'POST' | 'PUT' | null;
-  protection: 'protected' | 'unprotected' | null;
-  diff: MatchDiff | null;
-  /** Other events: their public fields. */
-  details: Record<string, unknown> | null;
-}
 
 interface BasisDoc {
   [field: string]: unknown;
@@ -49,8 +30,6 @@ type MadeBasis = BasisDoc & { basis: DiffBasis };
 type Payloads = Pick<DecodedPayloads, 'decoded'>;
 
 const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
-
-export const historyEntryId = (matchId: string, revision: number) => `${matchId}@${String(revision).padStart(10, '0')}`;
 
 /**
  * Pure: the history entry of `recorded` and the match's diff basis after it, or null when the
@@ -132,13 +111,3 @@ export const matchHistoryProjection: Projection = {
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);
   },
 };
-
-/** A page of a match's history entries, by revision. */
-export async function readHistoryEntries(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: { order: 'oldest' | 'newest'; limit: number; offset: number }): Promise<MatchHistoryDoc[]> {
-  return reader.find(MATCH_HISTORY, {
-    where: { matchId },
-    orderBy: [{ field: 'revision', direction: query.order === 'oldest' ? 'asc' : 'desc' }],
-    limit: query.limit,
-    offset: query.offset,
-  });
-}
