@@ -42,7 +42,6 @@ export interface ClubPlayerCopy {
 export const statsOf = (pairs: StatPairs): Record<string, number> => Object.fromEntries(pairs);
 
 export interface ClubMatchDoc {
-  [field: string]: unknown;
   /** `<clubId>:<matchId>` */
   id: string;
   clubId: string;

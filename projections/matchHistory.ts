@@ -12,7 +12,6 @@ import type { Projection, ProjectionView } from './projection.js';
 const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
 
 interface BasisDoc {
-  [field: string]: unknown;
   id: string;
   revision: number;
   /** DIFF_BASIS_FORMAT when it was made; 0 while not made. */

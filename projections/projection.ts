@@ -1,12 +1,13 @@
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
-import type { Collection, Document, IndexSpec } from '../src/readmodel/readModel.js';
+import type { CollectionName, Document, Identified, IndexSpec } from '../src/readmodel/readModel.js';
 
 /** What a projection may do to its read model while it handles one event. */
 export interface ProjectionView {
-  get<Doc extends Document>(collection: Collection<Doc>, id: string): Promise<Doc | null>;
-  put<Doc extends Document>(collection: Collection<Doc>, doc: Doc): void;
-  delete(collection: Collection, id: string): void;
+  get<Doc extends Identified = Document>(collection: CollectionName<Doc>, id: string): Promise<Doc | null>;
+  /** Puts a document of the collection's declared type (any document in one named by a plain string). */
+  put<Doc extends Identified = Document>(collection: CollectionName<Doc>, doc: NoInfer<Doc>): void;
+  delete(collection: string, id: string): void;
   /**
    * An event of the log, null when there is none. Events never change, so reading one keeps
    * `apply` deterministic; for an event of the same append that a delivery left out.

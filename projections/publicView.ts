@@ -12,7 +12,6 @@ export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
 export const ERASED_MATCHES = collectionOf<ErasedMatchDoc>('erasedMatches');
 
 export interface ErasedMatchDoc {
-  [field: string]: unknown;
   id: string;
   erasedAt: string;
   /** Revision of the MatchErased event. */
@@ -28,7 +27,6 @@ export const readErasure = (reader: Pick<ReadModelReader, 'get'>, id: string) =>
  * names the event that carries it, and readers take it from there (readPublicPayload).
  */
 export interface PublicViewDoc {
-  [field: string]: unknown;
   id: string;
   /** Stream revision of the event that last changed the match, and carries its payload. */
   revision: number;

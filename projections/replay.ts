@@ -1,6 +1,6 @@
 import { createDecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
-import type { ReadModelStore } from '../src/readmodel/readModel.js';
+import { type CollectionName, collectionOf, type Identified, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection, ProjectionView } from './projection.js';
 import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
@@ -63,10 +63,12 @@ export function stagedProjection(projection: Projection): Projection {
       reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: staged(ref.collection) })),
     }),
     apply(event, view, append) {
+      /** The staged twin of a collection holds documents of its type. */
+      const twin = <Doc extends Identified>(collection: CollectionName<Doc>) => collectionOf<Doc>(staged(collection));
       const renamed: ProjectionView = {
         readEvent: (streamId, revision) => view.readEvent(streamId, revision),
-        get: (collection, id) => view.get(staged(collection), id),
-        put: (collection, doc) => view.put(staged(collection), doc),
+        get: (collection, id) => view.get(twin(collection), id),
+        put: (collection, doc) => view.put(twin(collection), doc),
         delete: (collection, id) => view.delete(staged(collection), id),
         payloads: view.payloads,
       };

@@ -18,7 +18,6 @@ export type SyncOutcome = 'synced' | 'unauthenticated' | 'skipped';
 export const SYNC_OUTCOMES: SyncOutcome[] = ['synced', 'unauthenticated', 'skipped'];
 
 export interface SyncLogDoc {
-  [field: string]: unknown;
   /** `<clubId>:<matchId>:<revision>` */
   id: string;
   clubId: string;
@@ -40,7 +39,6 @@ export interface SyncLogDoc {
 }
 
 export interface AppKeyUsageDoc {
-  [field: string]: unknown;
   /** `<clubId>:<keyId>` */
   id: string;
   clubId: string;

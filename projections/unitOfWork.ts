@@ -1,6 +1,6 @@
 import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
-import { type Document, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
+import { type AnyDocument, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
 import { type DocumentRef, type EventLog, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
@@ -12,7 +12,7 @@ import { type DocumentRef, type EventLog, type Projection, type ProjectionView, 
 export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, payloads: DecodedPayloads = createDecodedPayloads()) {
   const pending = new Map<string, DocumentChange>();
   /** Documents read ahead for the batch (null: known not to exist). */
-  const loaded = new Map<string, Document | null>();
+  const loaded = new Map<string, AnyDocument | null>();
   const key = (collection: string, id: string) => `${collection}\0${id}`;
 
   async function prefetch(refs: DocumentRef[]) {
@@ -48,7 +48,7 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
         const read = loaded.get(key(collection, id));
         return read !== undefined ? documentOf(collection, read) : reader.get(collection, id);
       },
-      put(collection, doc: Document) {
+      put(collection, doc) {
         change({ collection, id: doc.id, doc, position });
       },
       delete(collection, id) {

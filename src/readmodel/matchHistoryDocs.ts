@@ -9,7 +9,6 @@ export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
 
 /** One event of a match's history, with its diff computed once, when it was projected. No payload. */
 export interface MatchHistoryDoc {
-  [field: string]: unknown;
   id: string;
   matchId: string;
   revision: number;

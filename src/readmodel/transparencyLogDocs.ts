@@ -9,7 +9,6 @@ export const LOG_LEAVES = collectionOf<LogLeafDoc>('logLeaves');
 export const LOG_HEAD = collectionOf<LogHeadDoc>('logHead');
 
 export interface LogLeafDoc {
-  [field: string]: unknown;
   /** The leaf index, zero-padded (ids sort as indexes). */
   id: string;
   index: number;
@@ -25,7 +24,6 @@ export interface LogLeafDoc {
 }
 
 export interface LogHeadDoc {
-  [field: string]: unknown;
   id: 'head';
   size: number;
   /** Position of the last event with a leaf; -1 for none. */
