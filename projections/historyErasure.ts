@@ -15,6 +15,7 @@ export function withErasure(history: Projection): Projection {
   return {
     ...history,
     changedBy: history.changedBy === undefined ? undefined : [...history.changedBy, 'MatchErased'],
+    canHandle: history.canHandle === undefined || history.canHandle.includes('MatchErased') ? history.canHandle : [...history.canHandle, 'MatchErased'],
     async apply(recorded, view, append) {
       const erasure = decodeMatchErased(recorded.type, recorded.data);
       if (erasure !== null) {

@@ -6,7 +6,7 @@ import { publicEvent } from '../src/domain/publicEvent.js';
 import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
 import { type Document, collectionOf } from '../src/readmodel/readModel.js';
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
-import type { Projection, ProjectionView } from './projection.js';
+import { defineProjection, type ProjectionView } from './projection.js';
 
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
 const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
@@ -89,11 +89,13 @@ const readsBasis = (recorded: RecordedEvent) => recorded.type === 'MatchReplaced
 /** Whether applying `recorded`, a later version, compares it with the stored basis (read only for such events). */
 const comparesWith = (stored: BasisDoc | null, recorded: RecordedEvent): stored is BasisDoc => stored !== null && stored.revision < recorded.revision;
 
-export const matchHistoryProjection: Projection = {
+export const matchHistoryProjection = defineProjection({
   name: MATCH_HISTORY,
   collections: [MATCH_HISTORY, DIFF_BASIS],
   indexes: [{ collection: MATCH_HISTORY, fields: ['matchId', 'revision'] }],
   // Every event of a match's stream has an entry; a write waits for it, so its history shows it.
+  // Its MatchErased entry is written here; what the erasure takes from the others, by ./historyErasure.ts.
+  canHandle: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped', 'MatchErased'],
   changedBy: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped'],
   reads(recorded) {
     const matchId = readsBasis(recorded) ? matchIdOfStream(recorded.streamId) : null;
@@ -109,4 +111,4 @@ export const matchHistoryProjection: Projection = {
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);
   },
-};
+});

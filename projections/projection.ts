@@ -42,6 +42,8 @@ export interface Projection {
    * projection (read-your-writes) only when its append holds one. Absent: every write waits.
    */
   readonly changedBy?: readonly string[];
+  /** Event types `apply` (and `reads`) is given, the others of an append only in `append`; absent: every event. */
+  readonly canHandle?: readonly string[];
   /**
    * Documents `apply` will read for this event, if the projection can tell without reading:
    * the runner fetches a batch's worth with one query per collection instead of one per event.
@@ -51,6 +53,25 @@ export interface Projection {
   /** Called for each event in log order; `append` holds every event of its append, itself included. */
   apply(event: RecordedEvent, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
 }
+
+/** An event of the log whose type is one of `Types`. */
+export type EventOf<Types extends string> = RecordedEvent & { readonly type: Types };
+
+/**
+ * A projection declared with the event types it handles (as Emmett's `CanHandle<T>`): `apply`
+ * and `reads` are typed on exactly that union, and the runner gives them no other event.
+ */
+export interface ProjectionDefinition<Types extends string> extends Omit<Projection, 'canHandle' | 'reads' | 'apply'> {
+  readonly canHandle: readonly Types[];
+  reads?(event: EventOf<Types>): DocumentRef[];
+  apply(event: EventOf<Types>, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** Declares a projection: `canHandle: ['MatchCreated', ...]` types its handler (applyBatch keeps that promise). */
+export const defineProjection = <const Types extends string>(definition: ProjectionDefinition<Types>): Projection => definition;
+
+/** Whether `projection` is given `event` (its canHandle names the event's type, or it has none). */
+export const handles = (projection: Pick<Projection, 'canHandle'>, event: RecordedEvent) => projection.canHandle === undefined || projection.canHandle.includes(event.type);
 
 export interface DocumentRef {
   collection: string;

@@ -5,7 +5,7 @@ import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/dom
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import type { Projection } from './projection.js';
+import { defineProjection } from './projection.js';
 
 export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
 /** Erased matches (docs/auditing.md): their pages and API answer 410 Gone, saying when. */
@@ -94,10 +94,11 @@ export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, r
   }
 }
 
-export const publicViewProjection: Projection = {
+export const publicViewProjection = defineProjection({
   name: PUBLIC_VIEW,
   collections: [PUBLIC_VIEW, ERASED_MATCHES],
   indexes: [],
+  canHandle: ['MatchCreated', 'MatchReplaced', 'MatchErased'],
   changedBy: ['MatchCreated', 'MatchReplaced', 'MatchErased'],
   reads(recorded) {
     const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
@@ -120,4 +121,4 @@ export const publicViewProjection: Projection = {
     const next = evolvePublicView(current, event, recorded, view.payloads);
     if (next !== null && next !== current) view.put(PUBLIC_VIEW, next);
   },
-};
+});

@@ -59,6 +59,7 @@ export function stagedProjection(projection: Projection): Projection {
     name: staged(projection.name),
     collections: projection.collections.map(staged),
     indexes: projection.indexes.map((index) => ({ ...index, collection: staged(index.collection) })),
+    ...(projection.canHandle && { canHandle: projection.canHandle }),
     ...(projection.reads && {
       reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: staged(ref.collection) })),
     }),

@@ -2,7 +2,7 @@ import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decod
 import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type AnyDocument, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
-import { type DocumentRef, type EventLog, type Projection, type ProjectionView, readEventAt } from './projection.js';
+import { type DocumentRef, type EventLog, handles, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
 /**
  * Collects a batch's document changes in memory; reads see the batch's own earlier writes.
@@ -67,7 +67,7 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
 /**
  * Applies a batch of events (whole appends) to a projection: the documents it names in `reads`
  * are fetched first, in one query per collection; the changes come back for the caller to commit
- * with the checkpoint. `onFailure` hears which event threw before the error propagates.
+ * with the checkpoint. Only the events the projection can handle are given to it. `onFailure` hears which event threw before the error propagates.
  * `payloads`: the caller's cache of parsed payloads (the runner's spans batches); a fresh one by default.
  */
 export async function applyBatch(
@@ -79,9 +79,10 @@ export async function applyBatch(
   payloads: DecodedPayloads = createDecodedPayloads(),
 ): Promise<DocumentChange[]> {
   const unitOfWork = createUnitOfWork(reader, log, payloads);
-  if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
+  if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => (handles(projection, event) ? (projection.reads?.(event) ?? []) : [])));
   for (const append of appendsOf(events)) {
     for (const event of append) {
+      if (!handles(projection, event)) continue;
       try {
         await projection.apply(event, unitOfWork.viewAt(event.position), append);
       } catch (error) {

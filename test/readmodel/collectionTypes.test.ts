@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PUBLIC_VIEW, type PublicViewDoc } from '../../projections/publicView.js';
-import type { ProjectionView } from '../../projections/projection.js';
+import { defineProjection, type ProjectionView } from '../../projections/projection.js';
 import { collectionOf, type ReadModelReader } from '../../src/readmodel/readModel.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 
@@ -22,6 +22,18 @@ async function typing(reader: ReadModelReader, view: ProjectionView) {
   return [declared, untyped];
 }
 
+/** A projection's handler is typed on the event types it declares. */
+const declared = defineProjection({
+  name: 'declared',
+  collections: [],
+  indexes: [],
+  canHandle: ['MatchCreated', 'MatchErased'],
+  async apply(event) {
+    // @ts-expect-error MatchReplaced is not among the types this projection handles
+    if (event.type === 'MatchReplaced') return;
+  },
+});
+
 t.test('a plain string reads untyped documents, a declared collection reads its own type', async (t) => {
   const store = openSqliteReadModel(':memory:');
   t.teardown(() => store.close());
@@ -29,4 +41,5 @@ t.test('a plain string reads untyped documents, a declared collection reads its 
   t.same(await store.get('counts', 's1'), { id: 's1', n: 5 });
   t.same(await store.get(collectionOf<{ id: string; n: number }>('counts'), 's1'), { id: 's1', n: 5 });
   t.type(typing, 'function');
+  t.same(declared.canHandle, ['MatchCreated', 'MatchErased']);
 });
