@@ -9,7 +9,7 @@ import { erasedContentBefore, type SyncSource, syncContentBefore, syncSourceBefo
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
-import { type EventLog, type Projection, type ProjectionView, readEventAt } from './projection.js';
+import { defineProjection, type EventLog, type ProjectionView, readEventAt } from './projection.js';
 
 /**
  * The club dashboard: each club's copy of the matches synced into it (players, stats,
@@ -42,7 +42,6 @@ export interface ClubPlayerCopy {
 export const statsOf = (pairs: StatPairs): Record<string, number> => Object.fromEntries(pairs);
 
 export interface ClubMatchDoc {
-  [field: string]: unknown;
   /** `<clubId>:<matchId>` */
   id: string;
   clubId: string;
@@ -168,7 +167,7 @@ async function replaceCopy(view: ProjectionView, current: ClubMatchDoc | null, n
   view.put(CLUB_MATCHES, next);
 }
 
-export const clubDashboardProjection: Projection = {
+export const clubDashboardProjection = defineProjection({
   name: CLUB_DASHBOARD,
   collections: [CLUB_MATCHES, CLUB_SEASON_TOTALS],
   indexes: [
@@ -177,6 +176,7 @@ export const clubDashboardProjection: Projection = {
     { collection: CLUB_SEASON_TOTALS, fields: ['clubId', 'teamId'] },
   ],
   // A payload naming a club always comes with its sync outcome in the same append.
+  canHandle: [...CLUB_SYNC_EVENT_TYPES, ...DECISION_EVENT_TYPES, 'MatchErased'],
   changedBy: [...CLUB_SYNC_EVENT_TYPES, ...DECISION_EVENT_TYPES, 'MatchErased'],
   async apply(recorded, view, append) {
     const erasure = decodeMatchErased(recorded.type, recorded.data);
@@ -211,7 +211,7 @@ export const clubDashboardProjection: Projection = {
     // A re-upload keeps the admin's exclusion; its side comes from the upload, which keeps a settled side.
     await replaceCopy(view, current, clubMatchCopy(source, sync, recorded, current?.excluded === true));
   },
-};
+});
 
 export interface ClubMatchFilter {
   teamId?: string | undefined;

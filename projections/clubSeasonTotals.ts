@@ -23,7 +23,6 @@ export interface SeasonGroup {
 }
 
 export interface SeasonTotalsDoc extends SeasonGroup {
-  [field: string]: unknown;
   id: string;
   /** The player's merge key: the app's playerId, else number and name. */
   key: string;

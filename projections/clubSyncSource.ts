@@ -4,7 +4,7 @@ import { decodeMatchEvent } from '../src/domain/matchEvents.js';
 import type { MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { createLru } from '../src/platform/lru.js';
-import { decodedPayload, parsedPayload } from '../src/domain/decodedPayloads.js';
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { ProjectionView } from './projection.js';
 
 /**
@@ -52,22 +52,22 @@ const decoded = createLru<{ source: SyncSource | null }>(8);
  * it, same append: taken from `append`, else read from the log), or null when there is none or
  * it names no club. Decoded once for every projection that asks.
  */
-export async function syncSourceBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<SyncSource | null> {
+export async function syncSourceBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent' | 'payloads'>): Promise<SyncSource | null> {
   const content = await syncContentBefore(outcome, append, view);
   // An erased version copies nothing (and is never taken from the cache of decoded sources).
   if (content === null || content.erased) return null;
   const known = decoded.get(content.id);
   if (known !== undefined) return known.source;
   const match = decodeMatchEvent(content.type, content.data);
-  const source = match === null ? null : syncSourceOf(content.id, match.data.payload);
+  const source = match === null ? null : syncSourceOf(view.payloads, content.id, match.data.payload);
   decoded.set(content.id, { source });
   return source;
 }
 
 /** The payload's club-sync content, or null when the payload does not name a club and team. */
-export function syncSourceOf(eventId: string, payload: JsonText): SyncSource | null {
+export function syncSourceOf(payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>, eventId: string, payload: JsonText): SyncSource | null {
   // A payload parsed already is asked directly; else the text is scanned before it is parsed.
-  const decoded = parsedPayload(eventId) ?? (mayNameClub(payload) ? decodedPayload(eventId, payload) : null);
+  const decoded = payloads.parsed(eventId) ?? (mayNameClub(payload) ? payloads.decoded(eventId, payload) : null);
   if (decoded === null || clubSyncTarget(decoded.body) === null) return null;
   const { actions: _actions, ...summary } = decoded.summary();
   return { summary, ...trackedPlayers(summary.players) };

@@ -1,5 +1,5 @@
 import { decodeMatchErased } from '../src/domain/matchEvents.js';
-import { historyEntryId, MATCH_HISTORY } from './matchHistory.js';
+import { historyEntryId, MATCH_HISTORY } from '../src/readmodel/matchHistoryDocs.js';
 import type { Projection } from './projection.js';
 
 /** The diff bases of matchHistory.ts (its DIFF_BASIS collection). */
@@ -8,13 +8,14 @@ const DIFF_BASIS = 'matchHistoryBasis';
 /**
  * A match's history after its erasure (docs/auditing.md): on MatchErased, each erased version's
  * entry keeps when and how it came but loses what it held (its diff), as an erased version is
- * projected from the log (src/history/publicEvent.ts), and the diff basis goes; then the
+ * projected from the log (src/domain/publicEvent.ts), and the diff basis goes; then the
  * history projection itself records the MatchErased. So live and rebuilt histories agree.
  */
 export function withErasure(history: Projection): Projection {
   return {
     ...history,
     changedBy: history.changedBy === undefined ? undefined : [...history.changedBy, 'MatchErased'],
+    canHandle: history.canHandle === undefined || history.canHandle.includes('MatchErased') ? history.canHandle : [...history.canHandle, 'MatchErased'],
     async apply(recorded, view, append) {
       const erasure = decodeMatchErased(recorded.type, recorded.data);
       if (erasure !== null) {

@@ -1,37 +1,17 @@
-import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../src/domain/matchDiff.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis } from '../src/domain/matchDiff.js';
 import { asJsonText } from '../src/domain/jsonText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
-import { publicEvent } from '../src/history/publicEvent.js';
-import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { decodedPayload } from '../src/domain/decodedPayloads.js';
-import type { Projection, ProjectionView } from './projection.js';
+import { publicEvent } from '../src/domain/publicEvent.js';
+import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
+import { collectionOf } from '../src/readmodel/readModel.js';
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
+import { defineProjection, type ProjectionView } from './projection.js';
 
-export const MATCH_HISTORY = collectionOf<MatchHistoryDoc>('matchHistory');
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
 const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
 
-/** One event of a match's history, with its diff computed once, when it was projected. No payload. */
-export interface MatchHistoryDoc {
-  [field: string]: unknown;
-  id: string;
-  matchId: string;
-  revision: number;
-  position: number;
-  type: string;
-  recordedAt: string;
-  requestId: string | null;
-  clientAddressClass: string | null;
-  /** Match content events: how the upload came, its protection (on creation), and what changed. */
-  via: 'POST' | 'PUT' | null;
-  protection: 'protected' | 'unprotected' | null;
-  diff: MatchDiff | null;
-  /** Other events: their public fields. */
-  details: Record<string, unknown> | null;
-}
-
 interface BasisDoc {
-  [field: string]: unknown;
   id: string;
   revision: number;
   /** DIFF_BASIS_FORMAT when it was made; 0 while not made. */
@@ -46,16 +26,16 @@ interface BasisDoc {
 /** A basis ready to compare with: made, in the current layout. */
 type MadeBasis = BasisDoc & { basis: DiffBasis };
 
-const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
+type Payloads = Pick<DecodedPayloads, 'decoded'>;
 
-export const historyEntryId = (matchId: string, revision: number) => `${matchId}@${String(revision).padStart(10, '0')}`;
+const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
 /**
  * Pure: the history entry of `recorded` and the match's diff basis after it, or null when the
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, payloads: Payloads): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);
@@ -75,7 +55,7 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   // The first version: no diff, and its basis waits until a next version needs it.
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis)) throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = versionBasis(recorded.id, event.content.payloadText, basis.basis);
+  const next = versionBasis(payloads, recorded.id, event.content.payloadText, basis.basis);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
@@ -83,8 +63,8 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
  * What a diff needs of one version, from its payload (parsed once for all projections); the
  * previous version's basis spares fingerprinting the actions the two share (same result).
  */
-function versionBasis(eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  const payload = decodedPayload(eventId, asJsonText(payloadText));
+function versionBasis(payloads: Payloads, eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
+  const payload = payloads.decoded(eventId, asJsonText(payloadText));
   return diffBasis(payload.body, payload.summary(), previous);
 }
 
@@ -100,7 +80,7 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
   const recorded = await view.readEvent(matchStreamId(stored.id), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
   if (recorded === null || content === null) return null;
-  return basisDoc(stored.id, stored.revision, versionBasis(recorded.id, content.payloadText));
+  return basisDoc(stored.id, stored.revision, versionBasis(view.payloads, recorded.id, content.payloadText));
 }
 
 /** Only a later version is compared with a stored basis; a first version and a sync outcome need none. */
@@ -109,11 +89,13 @@ const readsBasis = (recorded: RecordedEvent) => recorded.type === 'MatchReplaced
 /** Whether applying `recorded`, a later version, compares it with the stored basis (read only for such events). */
 const comparesWith = (stored: BasisDoc | null, recorded: RecordedEvent): stored is BasisDoc => stored !== null && stored.revision < recorded.revision;
 
-export const matchHistoryProjection: Projection = {
+export const matchHistoryProjection = defineProjection({
   name: MATCH_HISTORY,
   collections: [MATCH_HISTORY, DIFF_BASIS],
   indexes: [{ collection: MATCH_HISTORY, fields: ['matchId', 'revision'] }],
   // Every event of a match's stream has an entry; a write waits for it, so its history shows it.
+  // Its MatchErased entry is written here; what the erasure takes from the others, by ./historyErasure.ts.
+  canHandle: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped', 'MatchErased'],
   changedBy: ['MatchCreated', 'MatchReplaced', 'ClubSyncAccepted', 'ClubSyncUnauthenticated', 'ClubSyncSkipped'],
   reads(recorded) {
     const matchId = readsBasis(recorded) ? matchIdOfStream(recorded.streamId) : null;
@@ -124,19 +106,9 @@ export const matchHistoryProjection: Projection = {
     if (matchId === null) return;
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
-    const next = evolveMatchHistory(basis, recorded);
+    const next = evolveMatchHistory(basis, recorded, view.payloads);
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);
   },
-};
-
-/** A page of a match's history entries, by revision. */
-export async function readHistoryEntries(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: { order: 'oldest' | 'newest'; limit: number; offset: number }): Promise<MatchHistoryDoc[]> {
-  return reader.find(MATCH_HISTORY, {
-    where: { matchId },
-    orderBy: [{ field: 'revision', direction: query.order === 'oldest' ? 'asc' : 'desc' }],
-    limit: query.limit,
-    offset: query.offset,
-  });
-}
+});

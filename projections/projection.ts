@@ -1,16 +1,20 @@
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
-import type { Collection, Document, IndexSpec } from '../src/readmodel/readModel.js';
+import type { CollectionName, Document, Identified, IndexSpec } from '../src/readmodel/readModel.js';
 
 /** What a projection may do to its read model while it handles one event. */
 export interface ProjectionView {
-  get<Doc extends Document>(collection: Collection<Doc>, id: string): Promise<Doc | null>;
-  put<Doc extends Document>(collection: Collection<Doc>, doc: Doc): void;
-  delete(collection: Collection, id: string): void;
+  get<Doc extends Identified = Document>(collection: CollectionName<Doc>, id: string): Promise<Doc | null>;
+  /** Puts a document of the collection's declared type (any document in one named by a plain string). */
+  put<Doc extends Identified = Document>(collection: CollectionName<Doc>, doc: NoInfer<Doc>): void;
+  delete(collection: string, id: string): void;
   /**
    * An event of the log, null when there is none. Events never change, so reading one keeps
    * `apply` deterministic; for an event of the same append that a delivery left out.
    */
   readEvent(streamId: string, revision: number): Promise<RecordedEvent | null>;
+  /** Match payloads parsed once for every projection of the batch (or as the request that wrote them parsed them). */
+  readonly payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>;
 }
 
 /** Where a projection's view reads events that were not delivered with the append. */
@@ -38,6 +42,8 @@ export interface Projection {
    * projection (read-your-writes) only when its append holds one. Absent: every write waits.
    */
   readonly changedBy?: readonly string[];
+  /** Event types `apply` (and `reads`) is given, the others of an append only in `append`; absent: every event. */
+  readonly canHandle?: readonly string[];
   /**
    * Documents `apply` will read for this event, if the projection can tell without reading:
    * the runner fetches a batch's worth with one query per collection instead of one per event.
@@ -47,6 +53,25 @@ export interface Projection {
   /** Called for each event in log order; `append` holds every event of its append, itself included. */
   apply(event: RecordedEvent, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
 }
+
+/** An event of the log whose type is one of `Types`. */
+export type EventOf<Types extends string> = RecordedEvent & { readonly type: Types };
+
+/**
+ * A projection declared with the event types it handles (as Emmett's `CanHandle<T>`): `apply`
+ * and `reads` are typed on exactly that union, and the runner gives them no other event.
+ */
+export interface ProjectionDefinition<Types extends string> extends Omit<Projection, 'canHandle' | 'reads' | 'apply'> {
+  readonly canHandle: readonly Types[];
+  reads?(event: EventOf<Types>): DocumentRef[];
+  apply(event: EventOf<Types>, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** Declares a projection: `canHandle: ['MatchCreated', ...]` types its handler (applyBatch keeps that promise). */
+export const defineProjection = <const Types extends string>(definition: ProjectionDefinition<Types>): Projection => definition;
+
+/** Whether `projection` is given `event` (its canHandle names the event's type, or it has none). */
+export const handles = (projection: Pick<Projection, 'canHandle'>, event: RecordedEvent) => projection.canHandle === undefined || projection.canHandle.includes(event.type);
 
 export interface DocumentRef {
   collection: string;

@@ -1,18 +1,17 @@
-import { parsedPayload } from '../src/domain/decodedPayloads.js';
+import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { JsonText } from '../src/domain/jsonText.js';
 import { matchTeamNames, matchTeamNamesOfText } from '../src/domain/matchPayload.js';
 import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import type { Projection } from './projection.js';
+import { defineProjection } from './projection.js';
 
 export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
 /** Erased matches (docs/auditing.md): their pages and API answer 410 Gone, saying when. */
 export const ERASED_MATCHES = collectionOf<ErasedMatchDoc>('erasedMatches');
 
 export interface ErasedMatchDoc {
-  [field: string]: unknown;
   id: string;
   erasedAt: string;
   /** Revision of the MatchErased event. */
@@ -28,7 +27,6 @@ export const readErasure = (reader: Pick<ReadModelReader, 'get'>, id: string) =>
  * names the event that carries it, and readers take it from there (readPublicPayload).
  */
 export interface PublicViewDoc {
-  [field: string]: unknown;
   id: string;
   /** Stream revision of the event that last changed the match, and carries its payload. */
   revision: number;
@@ -48,8 +46,8 @@ export interface PublicViewDoc {
  * The team names of a match event's payload: from the body the request that wrote it parsed,
  * else read from its text without parsing the rest (a rebuild reads every version).
  */
-function teamsOf(event: MatchEvent, recorded: RecordedEvent): PublicViewDoc['teams'] {
-  const parsed = parsedPayload(recorded.id);
+function teamsOf(event: MatchEvent, recorded: RecordedEvent, payloads: Pick<DecodedPayloads, 'parsed'>): PublicViewDoc['teams'] {
+  const parsed = payloads.parsed(recorded.id);
   return parsed === undefined ? matchTeamNamesOfText(event.data.payload) : matchTeamNames(parsed.body);
 }
 
@@ -82,7 +80,7 @@ export async function readPublicMatch(reader: Pick<ReadModelReader, 'get'>, even
 }
 
 /** Pure: the document after `event`, or the same document if the event was already applied. */
-export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, recorded: RecordedEvent): PublicViewDoc | null {
+export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, recorded: RecordedEvent, payloads: Pick<DecodedPayloads, 'parsed'>): PublicViewDoc | null {
   if (doc !== null && doc.revision >= recorded.revision) return doc;
   switch (event.type) {
     case 'MatchCreated':
@@ -93,18 +91,19 @@ export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, r
         updatedAt: recorded.recordedAt,
         protected: event.data.protection === 'protected',
         versions: 1,
-        teams: teamsOf(event, recorded),
+        teams: teamsOf(event, recorded, payloads),
       };
     case 'MatchReplaced':
       if (doc === null) return null;
-      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1, teams: teamsOf(event, recorded) };
+      return { ...doc, revision: recorded.revision, updatedAt: recorded.recordedAt, versions: doc.versions + 1, teams: teamsOf(event, recorded, payloads) };
   }
 }
 
-export const publicViewProjection: Projection = {
+export const publicViewProjection = defineProjection({
   name: PUBLIC_VIEW,
   collections: [PUBLIC_VIEW, ERASED_MATCHES],
   indexes: [],
+  canHandle: ['MatchCreated', 'MatchReplaced', 'MatchErased'],
   changedBy: ['MatchCreated', 'MatchReplaced', 'MatchErased'],
   reads(recorded) {
     const matchId = recorded.type === 'MatchReplaced' ? matchIdOfStream(recorded.streamId) : null;
@@ -124,7 +123,7 @@ export const publicViewProjection: Projection = {
     // A creation depends on nothing stored, so it reads nothing: if the match's document is
     // there already, it comes from this event or a later one, and the store keeps it.
     const current = event.type === 'MatchCreated' ? null : await readPublicView(view, event.data.matchId);
-    const next = evolvePublicView(current, event, recorded);
+    const next = evolvePublicView(current, event, recorded, view.payloads);
     if (next !== null && next !== current) view.put(PUBLIC_VIEW, next);
   },
-};
+});

@@ -1,5 +1,6 @@
+import { createDecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, Position, RecordedEvent } from '../src/eventstore/eventStore.js';
-import type { ReadModelStore } from '../src/readmodel/readModel.js';
+import { type CollectionName, collectionOf, type Identified, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection, ProjectionView } from './projection.js';
 import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
@@ -28,6 +29,8 @@ export async function replayUntil(
   let read = checkpoint;
   let held: RecordedEvent[] = [];
   let events = 0;
+  // One cache for the whole replay: a version compared with the one before may find it parsed.
+  const payloads = createDecodedPayloads();
   while (until !== null && (checkpoint ?? 0) < until) {
     const batch = (read ?? 0) < until ? (await eventStore.readAll({ after: read, maxCount: batchSize })).filter((e) => e.position <= until) : [];
     read = batch.at(-1)?.position ?? read;
@@ -39,7 +42,7 @@ export async function replayUntil(
       if (batch.length === 0) break;
       continue;
     }
-    await readModel.commit(projection.name, await applyBatch(projection, readModel, ready, undefined, eventStore), last.position, checkpoint);
+    await readModel.commit(projection.name, await applyBatch(projection, readModel, ready, undefined, eventStore, payloads), last.position, checkpoint);
     checkpoint = last.position;
     events += ready.length;
     onProgress({ events, position: checkpoint, until });
@@ -56,15 +59,19 @@ export function stagedProjection(projection: Projection): Projection {
     name: staged(projection.name),
     collections: projection.collections.map(staged),
     indexes: projection.indexes.map((index) => ({ ...index, collection: staged(index.collection) })),
+    ...(projection.canHandle && { canHandle: projection.canHandle }),
     ...(projection.reads && {
       reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: staged(ref.collection) })),
     }),
     apply(event, view, append) {
+      /** The staged twin of a collection holds documents of its type. */
+      const twin = <Doc extends Identified>(collection: CollectionName<Doc>) => collectionOf<Doc>(staged(collection));
       const renamed: ProjectionView = {
         readEvent: (streamId, revision) => view.readEvent(streamId, revision),
-        get: (collection, id) => view.get(staged(collection), id),
-        put: (collection, doc) => view.put(staged(collection), doc),
+        get: (collection, id) => view.get(twin(collection), id),
+        put: (collection, doc) => view.put(twin(collection), doc),
         delete: (collection, id) => view.delete(staged(collection), id),
+        payloads: view.payloads,
       };
       return projection.apply(event, renamed, append);
     },

@@ -1,10 +1,11 @@
+import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import { type AllSubscription, type EventStore, type Position, type RecordedEvent, UnreadableEventError } from '../src/eventstore/eventStore.js';
-import { forgetDecodedPayloads } from '../src/domain/decodedPayloads.js';
-import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
-import type { Projection } from './projection.js';
+import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/readModel.js';
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
-import { holdLastAppend } from './appends.js';
-import { applyBatch } from './unitOfWork.js';
+import type { Projection } from './projection.js';
+import { type CommitDeps, commitBatch, type Failure, MemberFailed } from './runnerCommit.js';
+import { createProgress, type Progress } from './runnerProgress.js';
+import { type Batch, initialRunnerState, nextRunnerState, type RunnerEffect, type RunnerInput, subscribeAfter } from './runnerState.js';
 
 export interface ProjectionLogger {
   info(obj: object, msg: string): void;
@@ -16,7 +17,7 @@ export interface ProjectionStatus {
   checkpoint: Position | null;
   caughtUp: boolean;
   /** The last failure, while the runner is retrying it. */
-  failure: { position: Position; streamId: string; message: string } | null;
+  failure: Failure | null;
 }
 
 export interface RunningProjection {
@@ -40,37 +41,16 @@ export interface RunnerOptions {
   /** Waits after a failure, doubling up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** The process's parsed payloads, shared with its write path (the engine's); the runner's own by default. */
+  decodedPayloads?: DecodedPayloads;
 }
 
 /** One projection's progress, whichever group runs it. */
 interface Member {
-  projection: Projection;
-  state: ProjectionStatus;
-  waiters: Set<{ position: Position; resolve: (reached: boolean) => void }>;
-}
-
-/** A projection of a group threw: the group goes on without it, and it runs (and retries) alone. */
-class MemberFailed extends Error {
-  constructor(readonly member: Member, readonly error: unknown) {
-    super(`projection ${member.projection.name} failed: ${String(error)}`);
-  }
-}
-
-/** Resolves the waiters for `position` or earlier. */
-function wake(member: Member, position: Position) {
-  for (const waiter of member.waiters) {
-    if (waiter.position <= position) {
-      member.waiters.delete(waiter);
-      waiter.resolve(true);
-    }
-  }
-}
-
-function advance(member: Member, position: Position | null) {
-  const { state } = member;
-  if (position === null || (state.checkpoint !== null && position <= state.checkpoint)) return;
-  state.checkpoint = position;
-  wake(member, position);
+  readonly projection: Projection;
+  readonly progress: Progress;
+  caughtUp: boolean;
+  failure: Failure | null;
 }
 
 /**
@@ -95,11 +75,8 @@ export function runProjections(
   const batchSize = options.batchSize ?? 100;
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const members: Member[] = projections.map((projection) => ({
-    projection,
-    state: { name: projection.name, checkpoint: null, caughtUp: false, failure: null },
-    waiters: new Set(),
-  }));
+  const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads() };
+  const members: Member[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
   const groups: { stop(): Promise<void> }[] = [];
   let stopped = false;
 
@@ -108,85 +85,60 @@ export function runProjections(
     const retryPause = wakeableSleep();
     const names = () => group.map((member) => member.projection.name);
 
+    /** One pass: from the stored checkpoints until the subscription ends (stopped) or fails. */
     async function runOnce() {
-      /** Each member's checkpoint as stored: a commit expects it, and earlier events are not applied again. */
-      const stored = new Map<Member, Position | null>();
+      const stored = new Map<string, Position | null>();
       for (const member of group) {
         const checkpoint = await readModel.getCheckpoint(member.projection.name);
-        stored.set(member, checkpoint);
-        // The stored checkpoint may be behind what this runner had seen, after a promoted rebuild;
-        // a waiter registered before it was read is woken by it all the same.
-        member.state.checkpoint = checkpoint;
-        if (checkpoint !== null) wake(member, checkpoint);
+        stored.set(member.projection.name, checkpoint);
+        member.progress.restart(checkpoint);
         logger.info({ projection: member.projection.name, checkpoint }, 'projection running from its stored checkpoint');
       }
-      const positions = [...stored.values()];
-      const from = positions.every((position): position is Position => position !== null) ? Math.min(...positions) : null;
-      const subscription = eventStore.subscribeToAll({ after: from, batchSize });
+      const byName = new Map(group.map((member) => [member.projection.name, member]));
+      let state = initialRunnerState(stored);
+      const subscription = eventStore.subscribeToAll({ after: subscribeAfter(state), batchSize });
       current.subscription = subscription;
-      /** The last append delivered, held back until it is known whole (more events, or caught up). */
-      let held: RecordedEvent[] = [];
-      const apply = (events: RecordedEvent[]) => (options.observer && events.length > 0 ? options.observer.batch(names(), events, () => applyNow(events)) : applyNow(events));
-      const applyNow = async (events: RecordedEvent[]) => {
-        const last = events.at(-1);
-        if (!last) return;
-        const commits: ProjectionCommit[] = [];
-        /** Members with events of this batch to apply; one whose checkpoint is at or past its end keeps it. */
-        const behind = group.filter((member) => {
-          const after = stored.get(member) ?? null;
-          return after === null || after < last.position;
-        });
-        for (const member of behind) {
-          const after = stored.get(member) ?? null;
-          const unseen = after === null ? events : events.filter((event) => event.position > after);
-          const changes = await applyBatch(member.projection, readModel, unseen, (event, error) => {
-            member.state.failure = { position: event.position, streamId: event.streamId, message: String(error) };
-          }, eventStore).catch((error: unknown) => {
-            throw group.length > 1 ? new MemberFailed(member, error) : error;
-          });
-          commits.push({ projection: member.projection.name, changes, checkpoint: last.position, expected: after });
-        }
-        try {
-          await readModel.commitAll(commits);
-        } catch (error) {
-          // Shown in status (and /readyz) like an apply error: a full disk must not look ready.
-          if (!(error instanceof CheckpointMovedError)) {
-            for (const member of behind) member.state.failure = { position: last.position, streamId: last.streamId, message: `commit failed: ${String(error)}` };
-          }
-          throw error;
-        }
-        for (const member of behind) {
-          stored.set(member, last.position);
-          member.state.failure = null;
-          advance(member, last.position);
-        }
-        forgetDecodedPayloads(events.map((event) => event.id));
+
+      const commit = async (batch: Batch) => {
+        await commitBatch(batch, byName, deps);
+        await feed({ type: 'committed', batch });
       };
+      async function perform(effect: RunnerEffect) {
+        switch (effect.type) {
+          case 'apply':
+            await (options.observer ? options.observer.batch(names(), effect.batch.events, () => commit(effect.batch)) : commit(effect.batch));
+            return;
+          case 'reached':
+            for (const name of effect.projections) byName.get(name)?.progress.reach(effect.position);
+            return;
+          case 'caughtUp':
+            for (const member of group) {
+              member.caughtUp = true;
+              member.progress.reach(effect.position);
+            }
+            return;
+          case 'fellBehind':
+            for (const member of group) member.caughtUp = false;
+        }
+      }
+      async function feed(input: RunnerInput) {
+        const next = nextRunnerState(state, input);
+        state = next.state;
+        for (const effect of next.effects) await perform(effect);
+      }
+
       try {
         for await (const item of subscription) {
           if (stopped) break;
-          if (item.kind === 'caughtUp') {
-            // Appends are atomic: caught up, the held append is whole.
-            await apply(held);
-            held = [];
-            for (const member of group) {
-              member.state.caughtUp = true;
-              advance(member, item.position);
-            }
-            continue;
-          }
-          for (const member of group) member.state.caughtUp = false;
-          const { ready, held: rest } = holdLastAppend([...held, ...item.events]);
-          held = rest;
-          await apply(ready);
+          await feed(item.kind === 'caughtUp' ? { type: 'caughtUp', position: item.position } : { type: 'delivered', events: item.events });
         }
       } catch (error) {
-        // An unreadable event of another stream ends the held append: it is whole, apply it first.
-        if (error instanceof UnreadableEventError && held[0] !== undefined && held[0].streamId !== error.streamId) await apply(held);
+        if (error instanceof UnreadableEventError) await feed({ type: 'unreadable', streamId: error.streamId });
         throw error;
       }
     }
 
+    /** Runs passes until stopped, telling why each one that failed did, and waiting before retrying a failure. */
     const done = (async () => {
       let delay = retryDelayMs;
       while (!stopped) {
@@ -201,21 +153,22 @@ export function runProjections(
             logger.info({ projection: error.projection, checkpoint: error.actual }, 'checkpoint moved; resuming from it');
             continue;
           }
-          for (const member of error instanceof MemberFailed ? [error.member] : group) options.observer?.failed(member.projection.name);
-          if (error instanceof MemberFailed) {
-            logger.error({ err: error.error, projection: error.member.projection.name, failure: error.member.state.failure }, 'projection failed; it runs alone and retries, the others go on');
-            group.splice(group.indexOf(error.member), 1);
-            startGroup([error.member]);
+          const failed = error instanceof MemberFailed ? group.find((member) => member === error.member) : undefined;
+          for (const member of failed ? [failed] : group) options.observer?.failed(member.projection.name);
+          if (error instanceof MemberFailed && failed) {
+            logger.error({ err: error.error, projection: failed.projection.name, failure: failed.failure }, 'projection failed; it runs alone and retries, the others go on');
+            group.splice(group.indexOf(failed), 1);
+            startGroup([failed]);
             continue;
           }
           if (error instanceof UnreadableEventError) {
             // The log holds an event the store cannot give whole: every member stops before it, and /readyz says where.
             const position = Number(error.position);
             for (const member of group) {
-              member.state.failure = { position: Number.isSafeInteger(position) ? position : (member.state.checkpoint ?? 0), streamId: error.streamId, message: error.message };
+              member.failure = { position: Number.isSafeInteger(position) ? position : (member.progress.checkpoint() ?? 0), streamId: error.streamId, message: error.message };
             }
           }
-          logger.error({ err: error, projections: names(), failure: group[0]?.state.failure }, 'projection failed; retrying');
+          logger.error({ err: error, projections: names(), failure: group[0]?.failure }, 'projection failed; retrying');
           await retryPause.sleep(delay);
           delay = Math.min(delay * 2, maxRetryDelayMs);
         }
@@ -239,32 +192,13 @@ export function runProjections(
       stopped = true;
       // A group may start another while stopping (a member that failed): stop until none is left.
       while (groups.length > 0) await Promise.all(groups.splice(0).map((group) => group.stop()));
-      for (const member of members) {
-        for (const waiter of member.waiters) waiter.resolve(false);
-        member.waiters.clear();
-      }
+      for (const member of members) member.progress.release();
     })());
 
   return members.map((member) => ({
     name: member.projection.name,
-    status: () => ({ ...member.state }),
-    waitFor(position, timeoutMs) {
-      if (member.state.checkpoint !== null && member.state.checkpoint >= position) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const waiter = {
-          position,
-          resolve: (reached: boolean) => {
-            clearTimeout(timer);
-            resolve(reached);
-          },
-        };
-        const timer = setTimeout(() => {
-          member.waiters.delete(waiter);
-          resolve(false);
-        }, timeoutMs);
-        member.waiters.add(waiter);
-      });
-    },
+    status: () => ({ name: member.projection.name, checkpoint: member.progress.checkpoint(), caughtUp: member.caughtUp, failure: member.failure }),
+    waitFor: (position, timeoutMs) => member.progress.waitFor(position, timeoutMs),
     stop: stopAll,
   }));
 }

@@ -3,7 +3,7 @@ import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeM
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
-import type { Projection } from './projection.js';
+import { defineProjection } from './projection.js';
 
 /**
  * Connect → Sync status: one row per upload that tried to sync with a club (what came of it,
@@ -18,7 +18,6 @@ export type SyncOutcome = 'synced' | 'unauthenticated' | 'skipped';
 export const SYNC_OUTCOMES: SyncOutcome[] = ['synced', 'unauthenticated', 'skipped'];
 
 export interface SyncLogDoc {
-  [field: string]: unknown;
   /** `<clubId>:<matchId>:<revision>` */
   id: string;
   clubId: string;
@@ -40,7 +39,6 @@ export interface SyncLogDoc {
 }
 
 export interface AppKeyUsageDoc {
-  [field: string]: unknown;
   /** `<clubId>:<keyId>` */
   id: string;
   clubId: string;
@@ -101,7 +99,7 @@ export function keyUsageAfter(current: AppKeyUsageDoc | null, event: Extract<Clu
   return { id: `${clubId}:${keyId}`, clubId, keyId, lastUsedAt: recorded.recordedAt, lastMatchId: matchId, uses: (current?.uses ?? 0) + 1, position: recorded.position };
 }
 
-export const syncStatusProjection: Projection = {
+export const syncStatusProjection = defineProjection({
   name: SYNC_STATUS,
   collections: [SYNC_LOG, APP_KEY_USAGE],
   indexes: [
@@ -109,6 +107,7 @@ export const syncStatusProjection: Projection = {
     { collection: SYNC_LOG, fields: ['clubId', 'outcome', 'position'] },
     { collection: APP_KEY_USAGE, fields: ['clubId'] },
   ],
+  canHandle: [...CLUB_SYNC_EVENT_TYPES, 'MatchErased'],
   changedBy: [...CLUB_SYNC_EVENT_TYPES, 'MatchErased'],
   async apply(recorded, view, append) {
     const erasure = decodeMatchErased(recorded.type, recorded.data);
@@ -132,7 +131,7 @@ export const syncStatusProjection: Projection = {
       view.put(APP_KEY_USAGE, usage);
     }
   },
-};
+});
 
 export async function readSyncLog(reader: ReadModelReader, clubId: string, options: { outcome?: SyncOutcome | undefined; limit: number; offset?: number }) {
   const where: Record<string, FieldValue> = { clubId };

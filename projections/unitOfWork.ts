@@ -1,17 +1,18 @@
+import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
-import { type Document, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
+import { type AnyDocument, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
-import { type DocumentRef, type EventLog, type Projection, type ProjectionView, readEventAt } from './projection.js';
+import { type DocumentRef, type EventLog, handles, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
 /**
  * Collects a batch's document changes in memory; reads see the batch's own earlier writes.
  * The runner commits `changes()` together with the checkpoint. Documents are values: a
  * projection builds a new one to change it rather than mutating what `get` returned.
  */
-export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null) {
+export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, payloads: DecodedPayloads = createDecodedPayloads()) {
   const pending = new Map<string, DocumentChange>();
   /** Documents read ahead for the batch (null: known not to exist). */
-  const loaded = new Map<string, Document | null>();
+  const loaded = new Map<string, AnyDocument | null>();
   const key = (collection: string, id: string) => `${collection}\0${id}`;
 
   async function prefetch(refs: DocumentRef[]) {
@@ -47,7 +48,7 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
         const read = loaded.get(key(collection, id));
         return read !== undefined ? documentOf(collection, read) : reader.get(collection, id);
       },
-      put(collection, doc: Document) {
+      put(collection, doc) {
         change({ collection, id: doc.id, doc, position });
       },
       delete(collection, id) {
@@ -56,6 +57,7 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
       async readEvent(streamId, revision) {
         return log === null ? null : readEventAt(log, streamId, revision);
       },
+      payloads,
     };
   }
 
@@ -65,7 +67,8 @@ export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null =
 /**
  * Applies a batch of events (whole appends) to a projection: the documents it names in `reads`
  * are fetched first, in one query per collection; the changes come back for the caller to commit
- * with the checkpoint. `onFailure` hears which event threw before the error propagates.
+ * with the checkpoint. Only the events the projection can handle are given to it. `onFailure` hears which event threw before the error propagates.
+ * `payloads`: the caller's cache of parsed payloads (the runner's spans batches); a fresh one by default.
  */
 export async function applyBatch(
   projection: Projection,
@@ -73,11 +76,13 @@ export async function applyBatch(
   events: RecordedEvent[],
   onFailure: (event: RecordedEvent, error: unknown) => void = () => {},
   log: EventLog | null = null,
+  payloads: DecodedPayloads = createDecodedPayloads(),
 ): Promise<DocumentChange[]> {
-  const unitOfWork = createUnitOfWork(reader, log);
-  if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
+  const unitOfWork = createUnitOfWork(reader, log, payloads);
+  if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => (handles(projection, event) ? (projection.reads?.(event) ?? []) : [])));
   for (const append of appendsOf(events)) {
     for (const event of append) {
+      if (!handles(projection, event)) continue;
       try {
         await projection.apply(event, unitOfWork.viewAt(event.position), append);
       } catch (error) {

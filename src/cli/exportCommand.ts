@@ -3,7 +3,7 @@ import { payloadDigest } from '../domain/payloadDigest.js';
 import { decodeMatchEvent } from '../domain/matchEvents.js';
 import { isMatchId, MATCH_ID_RULE, matchStreamId } from '../domain/matchId.js';
 import { createCheckpointSigner, inclusionProof, leafOfEvent, readTreeHead } from '../history/logProofs.js';
-import { publicEvent } from '../history/publicEvent.js';
+import { publicEvent } from '../domain/publicEvent.js';
 import { loadConfig } from '../runtime/config.js';
 import { loadLogSigner } from '../runtime/logSigningKey.js';
 import type { CliCommand } from './command.js';

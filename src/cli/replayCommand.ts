@@ -1,6 +1,6 @@
 import { diffItems, diffMatch, type MatchDiff } from '../domain/matchDiff.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
-import type { PublicEvent } from '../history/publicEvent.js';
+import type { PublicEvent } from '../domain/publicEvent.js';
 import type { CliCommand } from './command.js';
 import { eachMatchEvent } from './stores.js';
 

@@ -1,7 +1,7 @@
 import { type Config, ConfigError, deltaOptions, loadConfig } from '../runtime/config.js';
 import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
 import { matchEvents } from '../history/historyQueries.js';
-import type { PublicEvent } from '../history/publicEvent.js';
+import type { PublicEvent } from '../domain/publicEvent.js';
 import type { CliIo } from './command.js';
 import { openEventStore } from '../eventstore/openEventStore.js';
 import type { EventStore } from '../eventstore/eventStore.js';

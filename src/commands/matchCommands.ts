@@ -8,7 +8,7 @@ import { matchStreamId } from '../domain/matchId.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PAYLOAD_SALT_BYTES, payloadDigest, saltedVersion } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
-import { rememberDecodedPayload } from '../domain/decodedPayloads.js';
+import type { DecodedPayloads } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
@@ -85,10 +85,12 @@ export interface MatchCommandsDeps {
   onReadersLagging: (position: Position) => void;
   /** Looks up the club, its team and the app key for an attempted sync (src/commands/clubCommands.ts). */
   checkClubSync: (target: ClubSyncTarget, matchId: string, appKey: string | null, payload: unknown) => Promise<ClubSyncCheck>;
+  /** Where this process's projection runner finds payloads already parsed (the engine's); absent, none are handed over. */
+  decodedPayloads?: Pick<DecodedPayloads, 'remember'>;
 }
 
 /** The write side of matches: uploads become events, durable before the caller hears back. */
-export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging, checkClubSync }: MatchCommandsDeps) {
+export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging, checkClubSync, decodedPayloads }: MatchCommandsDeps) {
   // A live match is re-uploaded after every rally; without the cache each upload would re-read every version.
   const cache = createStateCache<MatchState>();
   const queue = createStreamQueue();
@@ -170,7 +172,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
       // keeps its team names, the history compares a later version, a club sync copies it.
       const onAppending = (event: MatchStreamEvent, eventId: string) => {
         if (input.body !== undefined && (event.type === 'MatchReplaced' || event.type === 'MatchCreated')) {
-          rememberDecodedPayload(eventId, input.body, summary);
+          decodedPayloads?.remember(eventId, input.body, summary);
         }
       };
       const { events, state, head } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {

@@ -1,3 +1,9 @@
+import { createHash } from 'node:crypto';
+import { clubIdOfStream } from './clubIds.js';
+import { decodeMatchEvent, isMatchEventType } from './matchEvents.js';
+import { matchIdOfStream } from './matchId.js';
+import type { LoggedEvent } from './publicEvent.js';
+
 /**
  * A leaf of the transparency log (docs/auditing.md): one per accepted match or club event, as
  * canonical JSON (keys sorted, no spaces, strings and integers only, so RFC 8785 and
@@ -49,4 +55,28 @@ export function parseLogEntry(text: string): LogEntry | null {
   const oneStream = (entry.matchId === undefined) !== (entry.clubId === undefined);
   const oneDigest = (entry.payloadSha256 === undefined) !== (entry.dataSha256 === undefined);
   return oneStream && oneDigest && logEntryText(entry) === text ? entry : null;
+}
+
+const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * The entry of an event, or null for events of other streams (an admin email's claim): the
+ * salted digest of a version (from its metadata; an unsalted SHA-256 of the payload for
+ * versions stored before salts), the SHA-256 of the data of any other event.
+ */
+export function logEntryOf(recorded: LoggedEvent & { streamId: string; metadata: { payloadSha256?: string } }): LogEntry | null {
+  const matchId = matchIdOfStream(recorded.streamId);
+  const clubId = matchId === null ? clubIdOfStream(recorded.streamId) : null;
+  if (matchId === null && clubId === null) return null;
+  const where = matchId !== null ? { matchId } : { clubId: clubId! };
+  const base = { ...where, revision: recorded.revision, type: recorded.type, recordedAt: recorded.recordedAt };
+  if (isMatchEventType(recorded.type)) {
+    const salted = recorded.metadata.payloadSha256;
+    if (salted !== undefined) return { ...base, payloadSha256: salted };
+    if (recorded.erased) throw new Error(`${recorded.streamId} revision ${recorded.revision} was erased without its payload digest`);
+    const version = decodeMatchEvent(recorded.type, recorded.data);
+    return { ...base, payloadSha256: sha256Hex(version!.data.payload) };
+  }
+  if (recorded.erased) throw new Error(`${recorded.streamId} revision ${recorded.revision} is erased, but only versions may be`);
+  return { ...base, dataSha256: sha256Hex(recorded.data) };
 }

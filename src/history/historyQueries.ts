@@ -3,8 +3,8 @@ import type { MatchDiff } from '../domain/matchDiff.js';
 import { matchStreamId } from '../domain/matchId.js';
 import type { EventStore } from '../eventstore/eventStore.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
-import { type MatchHistoryDoc, readHistoryEntries } from '../../projections/matchHistory.js';
-import { type PublicEvent, publicEvent } from './publicEvent.js';
+import { type MatchHistoryDoc, readHistoryEntries } from '../readmodel/matchHistoryDocs.js';
+import { type PublicEvent, publicEvent } from '../domain/publicEvent.js';
 
 /**
  * The auditor's view of a match: every event in order, how each write came, and what changed

@@ -2,7 +2,7 @@ import { checkpointText } from '../domain/logCheckpoint.js';
 import { consistencyRanges, EMPTY_ROOT, inclusionRanges, rangeHash, type SubtreeRef, subtreesOfRanges } from '../domain/merkleTree.js';
 import { type NoteSigner, signNote } from '../domain/signedNote.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
-import { LOG_HEAD, LOG_LEAVES, type LogLeafDoc, leafId } from '../../projections/transparencyLog.js';
+import { LOG_HEAD, LOG_LEAVES, type LogLeafDoc, leafId } from '../readmodel/transparencyLogDocs.js';
 
 /** What the transparency log's readers are told: its size and root as the projection last committed them. */
 export interface TreeHead {

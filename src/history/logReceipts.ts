@@ -1,7 +1,6 @@
-import { logEntryText } from '../domain/logEntry.js';
+import { logEntryOf, logEntryText } from '../domain/logEntry.js';
 import type { EventStore, Revision } from '../eventstore/eventStore.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
-import { logEntryOf } from '../../projections/transparencyLog.js';
 import { type CheckpointSigner, inclusionProof, leafOfEvent, readTreeHead } from './logProofs.js';
 
 /** What a write's answer carries to prove what the log accepted (docs/auditing.md: receipts). */

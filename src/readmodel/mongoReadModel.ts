@@ -10,7 +10,8 @@ import {
   type DocumentChange,
   type FieldValue,
   type Query,
-  type Collection as DocumentCollection,
+  type CollectionName,
+  type Identified,
   documentOf,
   type ProjectionCommit,
   type ReadModelStore,
@@ -33,7 +34,7 @@ function isDocument(value: unknown): value is Document {
   return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string';
 }
 
-function decode<Doc extends Document>(name: DocumentCollection<Doc>, stored: StoredDocument | null): Doc | null {
+function decode<Doc extends Identified = Document>(name: CollectionName<Doc>, stored: StoredDocument | null): Doc | null {
   if (stored === null || stored.deleted || stored.doc === undefined) return null;
   const doc = decodeDocument(stored.doc);
   if (!isDocument(doc)) throw new Error(`stored read-model document ${stored._id} has no id`);
@@ -207,11 +208,11 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       }
     },
 
-    async get<Doc extends Document>(name: DocumentCollection<Doc>, id: string) {
-      return decode(name, await (await readable(name)).findOne({ _id: id }));
+    async get<Doc extends Identified = Document>(name: CollectionName<Doc>, id: string) {
+      return decode<Doc>(name, await (await readable(name)).findOne({ _id: id }));
     },
 
-    async getMany<Doc extends Document>(name: DocumentCollection<Doc>, ids: string[]) {
+    async getMany<Doc extends Identified = Document>(name: CollectionName<Doc>, ids: string[]) {
       const unique = [...new Set(ids)];
       const stored = await readable(name);
       // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
@@ -221,13 +222,13 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
         : await stored.find({ _id: { $in: unique } }).toArray();
       const found = new Map<string, Doc>();
       for (const one of docs) {
-        const doc = decode(name, one);
+        const doc = decode<Doc>(name, one);
         if (one !== null && doc !== null) found.set(one._id, doc);
       }
       return found;
     },
 
-    async find<Doc extends Document>(name: DocumentCollection<Doc>, query: Query = {}) {
+    async find<Doc extends Identified = Document>(name: CollectionName<Doc>, query: Query = {}) {
       if (query.limit === 0) return [];
       const sort: Record<string, 1 | -1> = {};
       for (const { field, direction } of query.orderBy ?? []) sort[`doc.${assertFieldPath(field)}`] = direction === 'desc' ? -1 : 1;
@@ -236,7 +237,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       if (query.offset) cursor = cursor.skip(query.offset);
       if (query.limit !== undefined) cursor = cursor.limit(query.limit);
       const docs = await cursor.toArray();
-      return docs.flatMap((stored) => decode(name, stored) ?? []);
+      return docs.flatMap((stored) => decode<Doc>(name, stored) ?? []);
     },
 
     async count(name, where) {

@@ -5,10 +5,18 @@ import type { Position } from '../eventstore/eventStore.js';
  * projections, read by the HTTP layer. Adapters: SQLite (./sqliteReadModel.ts) and MongoDB (./mongoReadModel.ts),
  * both held to test/contract/readModelContract.ts.
  */
-export interface Document {
+/** What every read-model document has. A declared collection's type (an interface) needs nothing more. */
+export interface Identified {
   id: string;
+}
+
+/** An untyped document: what a collection named by a plain string holds. */
+export interface Document extends Identified {
   [field: string]: unknown;
 }
+
+/** A document of any collection, as the store writes it: of a declared type, or untyped. */
+export type AnyDocument = Identified | Document;
 
 export type FieldValue = string | number | boolean | null;
 
@@ -24,7 +32,7 @@ export interface Query {
 export interface DocumentChange {
   collection: string;
   id: string;
-  doc: Document | null;
+  doc: AnyDocument | null;
   position: Position;
 }
 
@@ -41,29 +49,38 @@ export interface IndexSpec {
   fields: string[];
 }
 
+declare const documentType: unique symbol;
+
 /**
  * A collection's name that carries the type of its documents: a projection declares it once
  * (`collectionOf<MatchHistoryDoc>('matchHistory')`) and every read through it is of that type.
- * A plain string names a collection of untyped documents.
+ * A plain string is not one: it names a collection of untyped documents.
  */
-export type Collection<Doc extends Document = Document> = string & { readonly documentType?: Doc };
+export type Collection<Doc extends Identified = Document> = string & { readonly [documentType]: Doc };
+
+/**
+ * What a read or a write names a collection by: its declaration, or a plain string for untyped
+ * documents only. So `reader.get<PublicViewDoc>('publicView', id)` does not compile: the type
+ * of what is read comes from the collection's declaration, never from the caller.
+ */
+export type CollectionName<Doc extends Identified> = Collection<Doc> | (Document extends Doc ? string : never);
 
 /** Declares a collection of `Doc` documents. Only its projection writes it, so what is read is a `Doc`. */
-export const collectionOf = <Doc extends Document>(name: string): Collection<Doc> => name;
+export const collectionOf = <Doc extends Identified>(name: string) => name as Collection<Doc>;
 
 /**
  * The one place a stored document takes its collection's type. Sound because only the
  * collection's projection writes it, through ProjectionView.put, which checks the type.
  */
-export function documentOf<Doc extends Document>(_collection: Collection<Doc>, doc: Document | null): Doc | null {
+export function documentOf<Doc extends Identified>(_collection: CollectionName<Doc>, doc: AnyDocument | null): Doc | null {
   return doc as Doc | null;
 }
 
 export interface ReadModelReader {
-  get<Doc extends Document = Document>(collection: Collection<Doc>, id: string): Promise<Doc | null>;
+  get<Doc extends Identified = Document>(collection: CollectionName<Doc>, id: string): Promise<Doc | null>;
   /** The documents among `ids` that exist, by id: one query where `get` would make many. */
-  getMany<Doc extends Document = Document>(collection: Collection<Doc>, ids: string[]): Promise<Map<string, Doc>>;
-  find<Doc extends Document = Document>(collection: Collection<Doc>, query?: Query): Promise<Doc[]>;
+  getMany<Doc extends Identified = Document>(collection: CollectionName<Doc>, ids: string[]): Promise<Map<string, Doc>>;
+  find<Doc extends Identified = Document>(collection: CollectionName<Doc>, query?: Query): Promise<Doc[]>;
   count(collection: string, where?: Record<string, FieldValue>): Promise<number>;
   getCheckpoint(projection: string): Promise<Position | null>;
 }

@@ -1,6 +1,6 @@
 import { openSqliteFile } from '../platform/sqliteFile.js';
 import { collectionTables, jsonPath, table } from './sqliteCollectionTables.js';
-import { CheckpointMovedError, type Collection, movesBack, type Document, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
+import { CheckpointMovedError, type CollectionName, movesBack, type Document, type Identified, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 const OLD_SCHEMA_TABLE = 'documents';
 
 /** Stored text of a document: a tombstone ('null') is no document. */
-const parseDocument = <Doc extends Document>(text: string): Doc | null => JSON.parse(text);
+const parseDocument = <Doc extends Identified>(text: string): Doc | null => JSON.parse(text);
 
 /** A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it. */
 const LIVE = "doc <> 'null'";
@@ -52,7 +52,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
   const { collection } = tables;
 
   /** A stored document; JSON.parse's value is taken as the collection's document type (see Collection). */
-  function getDocument<Doc extends Document>(name: Collection<Doc>, id: string): Doc | null {
+  function getDocument<Doc extends Identified = Document>(name: CollectionName<Doc>, id: string): Doc | null {
     const row = collection(name).get.get(id);
     return row ? parseDocument<Doc>(row.doc) : null;
   }
@@ -97,20 +97,20 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       for (const { collection: name, fields } of indexes) tables.ensureIndex(name, fields.map(jsonPath).join(', '));
     },
 
-    async get<Doc extends Document>(name: Collection<Doc>, id: string) {
-      return getDocument(name, id);
+    async get<Doc extends Identified = Document>(name: CollectionName<Doc>, id: string) {
+      return getDocument<Doc>(name, id);
     },
 
-    async getMany<Doc extends Document>(name: Collection<Doc>, ids: string[]) {
+    async getMany<Doc extends Identified = Document>(name: CollectionName<Doc>, ids: string[]) {
       const found = new Map<string, Doc>();
       for (const id of ids) {
-        const doc = getDocument(name, id);
+        const doc = getDocument<Doc>(name, id);
         if (doc !== null) found.set(id, doc);
       }
       return found;
     },
 
-    async find<Doc extends Document>(name: Collection<Doc>, q: Query = {}) {
+    async find<Doc extends Identified = Document>(name: CollectionName<Doc>, q: Query = {}) {
       collection(name);
       const { sql, values } = whereClause(q.where);
       const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);

@@ -148,6 +148,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
     onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
     checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
+    decodedPayloads: engine.decodedPayloads,
   }), observability);
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);

@@ -1,4 +1,5 @@
 import { type Config, deltaOptions } from './config.js';
+import { createDecodedPayloads, type DecodedPayloads } from '../domain/decodedPayloads.js';
 import { openEventStore } from '../eventstore/openEventStore.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
 import type { LocalCommits } from '../live/changeSignal.js';
@@ -25,6 +26,8 @@ export interface Engine {
   publicViewCheckpoint(): Promise<Position | null>;
   /** This process's own public-view commits, each with the matches it changed; null when projections run elsewhere. */
   publicViewCommits: LocalCommits | null;
+  /** This process's parsed payloads: the write path hands over what a request parsed, the projections read it once per batch. */
+  decodedPayloads: DecodedPayloads;
   close(): Promise<void>;
 }
 
@@ -72,8 +75,9 @@ export async function openEngine(
   }
   const reported = reportingPublicViewCommits(readModel, PUBLIC_VIEW);
   const observer = observeBatches(observability);
+  const decodedPayloads = createDecodedPayloads();
   const running: RunningProjection[] = config.runProjections
-    ? runProjections(allProjections, eventStore, reported.store, logger, observer ? { observer } : {})
+    ? runProjections(allProjections, eventStore, reported.store, logger, { decodedPayloads, ...(observer ? { observer } : {}) })
     : [];
 
   async function checkpoints(): Promise<Map<string, Position | null>> {
@@ -102,6 +106,7 @@ export async function openEngine(
     readModel,
     publicViewCheckpoint: async () => (localPublicView ? localPublicView.status().checkpoint : readModel.getCheckpoint(PUBLIC_VIEW)),
     publicViewCommits: localPublicView ? reported.commits : null,
+    decodedPayloads,
     async waitForReaders(position, timeoutMs, eventTypes) {
       const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
       if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);

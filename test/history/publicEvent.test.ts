@@ -1,7 +1,7 @@
 import t from 'tap';
 import { CLUB_SYNC_EVENT_TYPES, encodeMatchStreamEvent, type MatchStreamEvent } from '../../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
-import { PUBLIC_DETAILS, publicEvent } from '../../src/history/publicEvent.js';
+import { PUBLIC_DETAILS, publicEvent } from '../../src/domain/publicEvent.js';
 
 const recorded = (event: MatchStreamEvent): RecordedEvent => ({
   id: '00000000-0000-5000-8000-000000000000',

@@ -61,7 +61,7 @@ t.test('a write to one of three watched matches: one read for its ten viewers, t
   let refreshes: string[][] = [];
   const getMany = engine.readModel.getMany.bind(engine.readModel);
   engine.readModel.getMany = (collection, matchIds) => {
-    if (collection === PUBLIC_VIEW) refreshes.push([...matchIds]);
+    if (String(collection) === PUBLIC_VIEW) refreshes.push([...matchIds]);
     return getMany(collection, matchIds);
   };
   // A write nobody watches: what the projection reads by itself.

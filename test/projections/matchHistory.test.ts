@@ -5,7 +5,8 @@ import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { collectionOf } from '../../src/readmodel/readModel.js';
 import { encodeMatchStreamEvent, type MatchStreamEvent } from '../../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
-import { historyEntryId, MATCH_HISTORY, matchHistoryProjection, readHistoryEntries } from '../../projections/matchHistory.js';
+import { matchHistoryProjection } from '../../projections/matchHistory.js';
+import { historyEntryId, MATCH_HISTORY, readHistoryEntries } from '../../src/readmodel/matchHistoryDocs.js';
 import { projectionSpec, recorded } from '../helpers/projectionSpec.js';
 
 const given = projectionSpec(matchHistoryProjection);

@@ -13,6 +13,7 @@ import { verifyProjection } from '../../projections/verify.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
 import { json, startTestApp, tempDataDir } from '../helpers/testApp.js';
+import { collectionOf } from '../../src/readmodel/readModel.js';
 
 const quiet = { info: () => {}, error: () => {} };
 
@@ -49,7 +50,7 @@ const tally: Projection = {
   collections: ['tally', 'tallyAppends'],
   indexes: [{ collection: 'tallyAppends', fields: ['streamId'] }],
   async apply(event, view) {
-    const total = await view.get<{ id: string; events: number }>('tally', 'total');
+    const total = await view.get(collectionOf<{ id: string; events: number }>('tally'), 'total');
     view.put('tally', { id: 'total', events: (total?.events ?? 0) + 1 });
     view.put('tallyAppends', { id: event.streamId, streamId: event.streamId, revision: event.revision });
   },

@@ -7,7 +7,7 @@ import { runProjections } from '../../projections/runner.js';
 import { verifyProjection } from '../../projections/verify.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { openMongoReadModel } from '../../src/readmodel/mongoReadModel.js';
-import type { ReadModelStore } from '../../src/readmodel/readModel.js';
+import { collectionOf, type ReadModelStore } from '../../src/readmodel/readModel.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
 import { tempDataDir } from '../helpers/testApp.js';
@@ -31,7 +31,7 @@ const tally = (name: string): Projection => ({
   collections: [name],
   indexes: [],
   async apply(event, view) {
-    const total = await view.get<{ id: string; events: number; last: number }>(name, 'total');
+    const total = await view.get(collectionOf<{ id: string; events: number; last: number }>(name), 'total');
     view.put(name, { id: 'total', events: (total?.events ?? 0) + 1, last: event.position });
   },
 });

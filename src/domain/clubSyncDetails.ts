@@ -1,4 +1,4 @@
-import { type ClubSyncEventType, decodeClubSyncEvent } from '../domain/matchEvents.js';
+import { type ClubSyncEventType, decodeClubSyncEvent } from './matchEvents.js';
 
 /**
  * What a match's public history shows of its club sync outcomes: the club and team the payload

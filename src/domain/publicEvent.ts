@@ -1,6 +1,18 @@
-import { type ClubSyncEventType, decodeMatchEvent, type MatchEvent } from '../domain/matchEvents.js';
-import type { RecordedEvent } from '../eventstore/eventStore.js';
+import { type ClubSyncEventType, decodeMatchEvent, type MatchEvent } from './matchEvents.js';
 import { clubSyncDetails } from './clubSyncDetails.js';
+
+/** The fields of an event as the log gives it (src/eventstore/eventStore.ts, RecordedEvent) that its public form is made from. */
+export interface LoggedEvent {
+  revision: number;
+  position: number;
+  type: string;
+  /** JSON text. */
+  data: string;
+  recordedAt: string;
+  metadata: { requestId?: string; clientAddressClass?: string };
+  /** Its data was erased. */
+  erased?: true;
+}
 
 /**
  * What the history of a match may show of one stored event. Built field by field from the
@@ -44,7 +56,7 @@ function contentOf(event: MatchEvent): PublicEvent['content'] {
     : { via: event.data.replacedVia, protection: null, payloadText: event.data.payload, payloadDigest: event.data.payloadDigest ?? null };
 }
 
-export function publicEvent(recorded: RecordedEvent): PublicEvent {
+export function publicEvent(recorded: LoggedEvent): PublicEvent {
   // An erased version (docs/auditing.md) shows when and how it came, not what it held.
   const match = recorded.erased ? null : decodeMatchEvent(recorded.type, recorded.data);
   return {
