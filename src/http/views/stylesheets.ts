@@ -16,7 +16,7 @@ const SHEETS = {
 
 export type StylesheetName = keyof typeof SHEETS;
 
-export interface Stylesheet {
+interface Stylesheet {
   name: StylesheetName;
   css: string;
   /** Its address, fingerprinted by its content: a release that changes the CSS changes the address, so browsers may keep it a year. */
