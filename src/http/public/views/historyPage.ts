@@ -1,7 +1,7 @@
 import { clip } from '../../../domain/clippedText.js';
 import { describeDiff } from '../../../domain/matchDiff.js';
 import type { HistoryPage } from '../../../history/historyQueries.js';
-import { html, SafeHtml } from '../../views/html.js';
+import { html } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
 import { CHANGE_SHOWN, fits, PAGE_BYTES } from '../../views/renderCaps.js';
 import { matchTitle, type TeamNames } from './matchPage.js';
@@ -35,23 +35,6 @@ export function renderHistoryPage(view: HistoryPageView): string {
   );
 }
 
-/** The timeline's look: one card per event, stacked on a phone; revision and time beside the change from 700 px. */
-const HISTORY_STYLE = new SafeHtml(`
-.small { font-size: .85rem; }
-ol.timeline { list-style: none; margin: 0; padding: 0; display: grid; gap: .6rem; }
-.timeline > li { border: 1px solid var(--line); border-radius: .6rem; padding: .55rem .75rem; background: var(--bg); display: grid; gap: .15rem .9rem; }
-.timeline .when { display: flex; gap: .5rem; flex-wrap: wrap; align-items: baseline; }
-.timeline .rev { font-weight: 700; font-variant-numeric: tabular-nums; }
-.timeline time { color: var(--muted); font-size: .9rem; }
-.timeline .what { margin: 0; }
-.timeline ul.changes { margin: .1rem 0 0; padding-left: 1.1rem; overflow-wrap: break-word; }
-.timeline .from { margin: .1rem 0 0; font-size: .85rem; overflow-wrap: anywhere; }
-@media (min-width: 700px) {
-  .timeline > li { grid-template-columns: 15rem minmax(0, 1fr); }
-  .timeline .when { flex-direction: column; gap: 0; grid-row: span 3; }
-}
-`);
-
 function fullHistoryPage({ id, teams, page, order, logIndexes = new Map() }: HistoryPageView): string {
   const title = matchTitle(id, teams);
   const other = order === 'newest' ? 'oldest' : 'newest';
@@ -80,7 +63,7 @@ ${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 
 <ol class="timeline">${cards}</ol>
 <p class="muted small">Log entry: each event's entry in this service's transparency log. Anyone can check that it is in the signed log, and that a version's bytes are the ones logged, without trusting this server: <code>matchlog audit</code> or any RFC 6962 verifier, with <a href="/api/log/checkpoint">the signed checkpoint</a> and <a href="/api/log/key">the log's key</a> (docs/auditing.md).</p>
 <nav class="pages">${next}</nav>`,
-    HISTORY_STYLE,
+    'history',
     { scripts: ['/assets/live.js'] },
   );
 }

@@ -75,8 +75,8 @@ export function scoreboard(view: MatchPageView): SafeHtml {
     const name = teamName(t.name, fallback);
     const short = side === 'home' ? homeShort(s) : awayShort(s);
     const shown = clip(short, SHORT_SHOWN);
-    // --chars lets the short name shrink to fit its column on a phone, never overflowing it.
-    return html`<div class="team ${side}"><span class="name">${name}</span>${short !== name ? html`<span class="short" aria-hidden="true" style="--chars: ${Math.max([...shown].length, 4)}">${shown}</span>` : ''}</div>`;
+    // Its length (a class chars-4 to chars-16) lets the short name shrink to fit its column on a phone, never overflowing it.
+    return html`<div class="team ${side}"><span class="name">${name}</span>${short !== name ? html`<span class="short chars-${Math.max([...shown].length, 4)}" aria-hidden="true">${shown}</span>` : ''}</div>`;
   };
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
   const when = s.startedAt ? timeTag(s.startedAt) : '';
@@ -427,7 +427,7 @@ function share(view: MatchPageView): SafeHtml {
 <details><summary>Embed the live score on your club’s site</summary><p class="muted">Paste this where the score should show; it updates itself, and the script keeps the frame as tall as the score (without it the frame is ${EMBED_HEIGHT} px tall).</p><pre><code>${embed}</code></pre></details></div></div></section>`;
 }
 
-/** Bytes left for the main part of a page within PAGE_BYTES: the frame, style, sharing card and links take the rest. */
+/** Bytes left for the main part of a page within PAGE_BYTES: the frame, sharing card and links take the rest. */
 const MAIN_BYTES = PAGE_BYTES - 48 * 1024;
 
 /**
@@ -503,133 +503,6 @@ function sharingCard(view: MatchPageView): SafeHtml {
 <link rel="canonical" href="${view.publicUrl}">`;
 }
 
-export const MATCH_STYLE = new SafeHtml(`
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.small { font-size: .85rem; }
-.livebar { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; font-size: .85rem; color: var(--muted); min-height: 1.6rem; }
-.livebar .dot-live { width: .55rem; height: .55rem; border-radius: 50%; background: var(--live); display: inline-block; }
-.scoreboard { margin: .25rem 0 1rem; padding: .75rem; border: 1px solid var(--line); border-radius: .75rem; background: var(--panel); }
-.scoreboard .meta { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; font-size: .85rem; color: var(--muted); }
-.badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-weight: 700; font-size: .8rem; letter-spacing: .03em; text-transform: uppercase; border: 1px solid var(--line); color: var(--fg); }
-.badge.live { background: var(--live); color: var(--on-badge); border-color: var(--live); }
-.badge.final { background: var(--fg); color: var(--bg); border-color: var(--fg); }
-.board { display: grid; grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr); align-items: center; gap: .5rem; margin: .5rem 0 .25rem; }
-.board .team { min-width: 0; font-weight: 700; font-size: 1.15rem; line-height: 1.2; }
-.board .team.away { text-align: right; }
-.board .team .name { display: block; overflow-wrap: break-word; hyphens: auto; }
-.board .team .short { display: none; }
-.board .team.home .name, .board .team.home .short { color: var(--home); }
-.board .team.away .name, .board .team.away .short { color: var(--away); }
-.board .score { font-size: 2.6rem; font-weight: 800; white-space: nowrap; font-variant-numeric: tabular-nums; letter-spacing: -.02em; }
-.board .score .colon { color: var(--muted); padding: 0 .1rem; }
-.sets-inline { margin: 0; text-align: center; font-variant-numeric: tabular-nums; display: flex; gap: .6rem; justify-content: center; flex-wrap: wrap; }
-.sets-inline .current { font-weight: 700; text-decoration: underline; text-underline-offset: .2em; }
-.where { margin: .25rem 0 0; text-align: center; font-size: .9rem; }
-.goals { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: .25rem 1rem; font-size: .9rem; margin: .1rem 0 .3rem; }
-.goals ul.events { list-style: none; margin: 0; padding: 0; }
-.goals ul.events.away { text-align: right; }
-.goals .mark { color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
-.goals li.booking { color: var(--muted); }
-.card { display: inline-block; width: .55rem; height: .75rem; border-radius: 2px; margin-right: .3rem; vertical-align: -.05rem; background: #facc15; border: 1px solid #a16207; }
-.card.redCard { background: #dc2626; border-color: #7f1d1d; }
-.card.secondYellow { background: linear-gradient(135deg, #facc15 50%, #dc2626 50%); }
-@media (max-width: 420px) {
-  .board { gap: .35rem; }
-  .board .score { font-size: 1.9rem; }
-  .board .team { font-size: .85rem; }
-  .line-score th, .line-score td { padding: .3rem .25rem; }
-  .line-score .dot { margin-right: .2rem; }
-  .board .team:has(.short) .name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-  .board .team { container-type: inline-size; }
-  .board .team .short { display: block; font-size: min(1.2rem, calc(100cqi / (var(--chars, 6) * .68))); overflow-wrap: normal; white-space: nowrap; }
-  .goals { font-size: .8rem; }
-}
-.line-score { width: auto; min-width: 100%; }
-.line-score th, .line-score td { padding: .3rem .45rem; }
-.line-score .team-cell { max-width: 16rem; overflow-wrap: break-word; }
-.line-score .team-cell .short { display: none; }
-@media (max-width: 640px) {
-  .line-score .team-cell { max-width: 8rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .line-score .team-cell .full { display: none; }
-  .line-score .team-cell .short { display: inline; }
-}
-.line-score td.won { font-weight: 700; }
-.line-score .current { background: var(--panel); box-shadow: inset 0 -3px 0 var(--live); }
-.line-score .total { font-weight: 800; border-left: 1px solid var(--line); }
-.dot { display: inline-block; width: .55rem; height: .55rem; border-radius: 50%; margin-right: .35rem; vertical-align: middle; }
-.team-cell.home .dot { background: var(--home); }
-.team-cell.away .dot { background: var(--away); }
-h3.home { color: var(--home); } h3.away { color: var(--away); }
-h3 { margin: 1.25rem 0 .35rem; font-size: 1.02rem; }
-.hint { font-size: .85rem; margin: .2rem 0 .4rem; }
-.scroll:not(.fit) { overflow-x: auto; position: relative;
-  background: linear-gradient(to left, var(--bg) 30%, transparent) right center / 2rem 100% no-repeat local,
-    linear-gradient(to left, color-mix(in srgb, var(--fg) 22%, transparent), transparent) right center / .9rem 100% no-repeat scroll; }
-.scroll:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-.scroll-cue { font-size: .8rem; color: var(--muted); text-align: right; margin: 0 0 .15rem; }
-.player-stats { width: auto; min-width: 100%; }
-.player-stats th, .player-stats td { padding: .3rem .45rem; white-space: nowrap; }
-.player-stats .player { position: sticky; left: 0; z-index: 1; background: var(--bg); border-right: 1px solid var(--line); }
-.player-stats .name.short { display: none; }
-.player-stats tbody.bench tr.group th { background: var(--panel); font-size: .85rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); position: static; }
-@media (max-width: 640px) {
-  .player-stats .name.full { display: none; }
-  .player-stats .name.short { display: inline; }
-  .player-stats tbody .player { white-space: normal; min-width: 9.5rem; max-width: 11.5rem; font-size: .92rem; overflow-wrap: break-word; }
-}
-.player-stats thead .player, .player-stats tfoot .player { background: var(--bg); }
-.player-stats .no { display: inline-block; min-width: 1.6rem; color: var(--muted); font-variant-numeric: tabular-nums; }
-.player-stats .pos { font-size: .8rem; }
-.player-stats tfoot th, .player-stats tfoot td { font-weight: 700; border-top: 2px solid var(--fg); }
-.player-stats button.sort { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; }
-.player-stats th[aria-sort] button.sort::after { content: " ▾"; }
-.player-stats th[aria-sort=ascending] button.sort::after { content: " ▴"; }
-abbr[title] { text-decoration: none; }
-details.play-by-play { border: 1px solid var(--line); border-radius: .5rem; margin: .5rem 0; padding: .35rem .6rem; }
-details.play-by-play > summary { padding: .2rem 0; }
-details.more { margin: .4rem 0; }
-details.more > summary { font-weight: 500; color: var(--link); }
-.pbp { table-layout: auto; }
-.pbp td { vertical-align: top; padding: .3rem .4rem; }
-.pbp .clock { width: 3.2rem; color: var(--muted); overflow-wrap: anywhere; }
-/* Short names (12 characters at most when derived) fit; only a payload's own long short name is cut. */
-.pbp .team-cell { white-space: nowrap; max-width: 8rem; overflow: hidden; text-overflow: ellipsis; }
-@media (max-width: 420px) {
-  .pbp td, .pbp th { padding: .3rem .25rem; }
-  .pbp .team-cell { max-width: 6.75rem; font-size: .9rem; }
-}
-.pbp .what { overflow-wrap: break-word; }
-.pbp .who { display: block; font-size: .85rem; color: var(--muted); }
-.pbp .run { white-space: nowrap; font-weight: 600; width: 3.5rem; }
-.pbp tr.scored .run { font-weight: 800; }
-.pbp tr.scored { background: var(--panel); }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: .75rem; }
-figure.chart { margin: 0; border: 1px solid var(--line); border-radius: .5rem; padding: .4rem .5rem; }
-figure.chart figcaption { font-weight: 600; font-size: .9rem; }
-figure.chart svg { width: 100%; height: auto; display: block; }
-figure.chart path { fill: none; stroke-width: 2.2; stroke-linejoin: round; }
-figure.chart path.home { stroke: var(--home); }
-figure.chart path.away { stroke: var(--away); stroke-dasharray: 5 3; }
-figure.chart .grid { stroke: var(--line); stroke-width: 1; }
-figure.chart .grid.zero { stroke: var(--muted); }
-figure.chart.wide { max-width: 36rem; }
-figure.chart.wide text { font-size: 11px; }
-figure.chart path.lead-home { fill: var(--home); stroke: none; opacity: .75; }
-figure.chart path.lead-away { fill: var(--away); stroke: none; opacity: .75; }
-figure.chart text { fill: var(--muted); font-size: 10px; }
-.legend .key { display: inline-block; width: 1.2rem; height: 0; border-top: 3px solid var(--home); vertical-align: middle; margin: 0 .3rem 0 .6rem; }
-.legend .key.away { border-top: 3px dashed var(--away); }
-.share-grid { display: flex; gap: 1rem; align-items: flex-start; flex-wrap: wrap; }
-.share-grid img { background: #fff; padding: 4px; border-radius: .25rem; }
-.share pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); padding: .5rem; border-radius: .25rem; font-size: .8rem; }
-.share-grid > div { flex: 1 1 14rem; min-width: 0; }
-@media (max-width: 420px) {
-  .line-score th, .line-score td { padding: .3rem .25rem; }
-  .line-score .dot { margin-right: .2rem; }
-}
-.share a { overflow-wrap: anywhere; }
-`);
-
 export function renderMatchPage(view: MatchPageView): string {
   const s = view.summary;
   const title = headline(view.id, s);
@@ -639,7 +512,7 @@ export function renderMatchPage(view: MatchPageView): string {
 ${new SafeHtml(renderMatchMain(view))}
 ${view.asOf ? '' : share(view)}
 <p class="muted small"><a href="${jsonUrl(view)}">This match as JSON</a> · <a href="${historyUrl(view.id)}">History</a></p>`,
-    MATCH_STYLE,
+    'match',
     { head: sharingCard(view), scripts: ['/assets/live.js'] },
   );
   return fits(page, PAGE_BYTES) ? page : tooLargePage(view);
@@ -658,7 +531,7 @@ export function renderPlaysPage(view: MatchPageView, number: number): string | n
     html`<h1>Play-by-play of ${title}</h1>
 <nav class="pages"><a href="/match/${view.id}">The match</a><a href="${jsonUrl(view)}">as JSON</a></nav>
 ${plays}`,
-    MATCH_STYLE,
+    'match',
   );
   return fits(page, PAGE_BYTES) ? page : tooLargePage(view, 'Its plays are too large to show here');
 }
@@ -670,7 +543,7 @@ export function tooLargePage(view: Pick<MatchPageView, 'id' | 'asOf'>, what = 'T
     html`<h1>Match <code>${view.id}</code></h1>
 <section class="notice" role="note"><h2>${what}</h2>
 <p>Its page would be larger than ${PAGE_BYTES / 1024} KiB. <a href="${jsonUrl(view)}">See the whole match as JSON</a>.</p></section>`,
-    MATCH_STYLE,
+    'match',
   );
 }
 
