@@ -13,11 +13,11 @@ import { leavesOfStream } from '../../history/logProofs.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
 import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, renderPlaysPage, type TeamNames } from './views/matchPage.js';
-import type { CurrentPublicView } from './publicViews.js';
+import type { CurrentPublicView } from '../publicViews.js';
 import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
 import { createLru } from '../../platform/lru.js';
-import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from './renderedPages.js';
+import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
 import { isQuiet, shownStatus } from './views/matchStatus.js';
 import { shareCardPng, shareCardSvg } from './views/shareCard.js';
 
