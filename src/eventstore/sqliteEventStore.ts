@@ -1,4 +1,6 @@
+import { storageFull } from '../domain/errors.js';
 import { openSqliteFile } from '../platform/sqliteFile.js';
+import { sameFileCheck, storageFailureOf } from '../platform/storageFailure.js';
 import { invalidAppend } from './eventChecks.js';
 import type { AppendResult, EventStore, RecordedEvent } from './eventStore.js';
 import { createGroupCommit, type Outcome } from './groupCommit.js';
@@ -22,6 +24,12 @@ async function truncateWal(db: ReturnType<typeof openSqliteFile>): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the erased bytes may still be in the log\'s -wal file: another process kept reading it; run the erasure again');
+}
+
+/** A write the file system refused (full, read-only, failing) as storage_full; any other error as it is. */
+function refusedWrite(error: unknown): never {
+  const failure = storageFailureOf(error);
+  throw failure === null ? error : storageFull(failure, error);
 }
 
 export interface SqliteEventStoreOptions {
@@ -50,6 +58,9 @@ export interface SqliteEventStoreOptions {
  * with a keyframe at least every `deltas.keyframeInterval` (./storedVersions.ts). A delta is
  * written in the same transaction as, or a later one than, every version it needs, so each
  * committed version can be rebuilt whatever the moment a crash came; reads give whole data.
+ *
+ * A write the disk refuses (full, read-only, I/O error), or one to a file removed since it was
+ * opened (it would go into an inode nobody opens again), fails with storage_full: nothing stored.
  */
 export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -59,6 +70,8 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   // little is ever freed outside an erasure.
   db.pragma('secure_delete = ON');
   const table = openEventTable(db, options.deltas ?? DEFAULT_DELTA_OPTIONS);
+  const stillOpened = file === ':memory:' ? () => true : sameFileCheck(file);
+  const removed = () => storageFull('unwritable', new Error(`the event store file ${file} was removed or replaced since the server opened it`));
 
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
   const ends = createStreamEnds(table.dataVersion);
@@ -82,6 +95,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   /** Commits a group; its events are kept for this process's subscriptions only once committed. */
   function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
     const committed: RecordedEvent[] = [];
+    if (!stillOpened()) throw removed();
     let outcomes: Outcome<AppendResult>[];
     try {
       outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
@@ -114,7 +128,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       if (closed) return Promise.reject(new Error('event store is closed'));
       const invalid = invalidAppend(streamId, events);
       if (invalid) return Promise.reject(invalid);
-      return appends.submit({ streamId, events, expectedRevision });
+      return appends.submit({ streamId, events, expectedRevision }).catch(refusedWrite);
     },
 
     async readStream(streamId, options = {}) {
@@ -152,7 +166,12 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       // secure_delete (on since open) zeroes what the update frees (the old rows' cells and overflow
       // pages); the checkpoint then moves the zeroed pages into the file and truncates the WAL,
       // whose older frames still held the bytes.
-      db.transaction(() => table.erase(streamId, revisions)).immediate();
+      if (!stillOpened()) throw removed();
+      try {
+        db.transaction(() => table.erase(streamId, revisions)).immediate();
+      } catch (error) {
+        refusedWrite(error);
+      }
       recent.clear();
       table.clearCaches();
       await truncateWal(db);

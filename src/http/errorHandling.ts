@@ -2,8 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Router from 'find-my-way';
-import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { DomainError, type DomainErrorCode, storageFull } from '../domain/errors.js';
 import { AppendTooLargeError } from '../eventstore/eventStore.js';
+import { isStorageFull } from '../platform/storageFailure.js';
 import { PAGE_CSP } from './views/layout.js';
 
 /** The one status each domain error code maps to. */
@@ -28,18 +29,6 @@ export function errorBody(statusCode: number, message: string) {
  * before the security headers' hook has run (an unknown route, load shedding).
  */
 const NO_SNIFF = { 'x-content-type-options': 'nosniff' };
-
-/** Error codes of a store that ran out of space: SQLite's, the file system's, MongoDB's (by code name). */
-const STORAGE_FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'OutOfDiskSpace']);
-
-/** The store ran out of space, by the code on the error or on one of its causes (never by message). */
-export function isStorageFull(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
-    const { code, codeName } = current as { code?: unknown; codeName?: unknown };
-    if (STORAGE_FULL.has(String(code)) || STORAGE_FULL.has(String(codeName))) return true;
-  }
-  return false;
-}
 
 interface FailedSchema {
   description?: unknown;
@@ -101,18 +90,17 @@ const answer = (statusCode: number, message: string, headers: Record<string, str
 
 /** The one mapping from an error to its answer, shared by the JSON and the HTML error handlers; logs what the operator must see. */
 export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
-  if (error instanceof DomainError) {
-    return answer(statusOf[error.code], error.message, error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) });
+  // A store's own full-disk error is storage_full too (the stores raise storage_full on their writes).
+  const domain = error instanceof DomainError ? error : isStorageFull(error) ? storageFull('full', error) : null;
+  if (domain !== null) {
+    if (domain.code === 'storage_full') request.log.error({ err: domain.cause ?? domain }, 'storage refused a write: writes are refused until space is freed or DATA_DIR is writable again');
+    return answer(statusOf[domain.code], domain.message, domain.retryAfter === undefined ? {} : { 'retry-after': String(domain.retryAfter) });
   }
   if (error.validation) return answer(400, validationMessage(error));
   if (error instanceof AppendTooLargeError) {
     // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
     request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
     return answer(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload');
-  }
-  if (isStorageFull(error)) {
-    request.log.error({ err: error }, 'storage full: writes are refused until space is freed');
-    return answer(507, "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)", { 'retry-after': '60' });
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) {
