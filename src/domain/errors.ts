@@ -10,8 +10,9 @@ export class DomainError extends Error {
     message: string,
     /** Seconds after which a retry may succeed (sent as Retry-After). */
     readonly retryAfter?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'DomainError';
   }
 }
@@ -27,6 +28,16 @@ export const erasedNotice = (id: string, erasedAt: string) =>
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
 export const unsupported = (message: string) => new DomainError('unsupported', message);
-/** @public the storage_full code's error (507), for a store that is full or gone: issue 38 raises it. */
-export const storageFull = (message: string) => new DomainError('storage_full', message);
+/** Seconds a client refused for lack of storage is asked to wait: space is freed by an operator, not in a moment. */
+const STORAGE_RETRY_AFTER = 60;
+/** The store refused a write: it is full, or its files are gone or read-only (`cause`: the store's own error). Nothing was stored. */
+export const storageFull = (why: 'full' | 'unwritable', cause?: unknown) =>
+  new DomainError(
+    'storage_full',
+    why === 'full'
+      ? "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)"
+      : "the server cannot write to its storage (its data directory is missing or read-only), so nothing was stored; retry later (the operator has been alerted in the log)",
+    STORAGE_RETRY_AFTER,
+    { cause },
+  );
 export const tooManyRequests = (message: string, retryAfter?: number) => new DomainError('too_many_requests', message, retryAfter);

@@ -1,4 +1,6 @@
+import { storageFull } from '../domain/errors.js';
 import { openSqliteFile } from '../platform/sqliteFile.js';
+import { sameFileCheck, storageFailureOf } from '../platform/storageFailure.js';
 import { invalidAppend } from './eventChecks.js';
 import type { AppendResult, EventStore, RecordedEvent } from './eventStore.js';
 import { createGroupCommit, type Outcome } from './groupCommit.js';
@@ -22,6 +24,12 @@ async function truncateWal(db: ReturnType<typeof openSqliteFile>): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the erased bytes may still be in the log\'s -wal file: another process kept reading it; run the erasure again');
+}
+
+/** A write the file system refused (full, read-only, failing) as storage_full; any other error as it is. */
+function refusedWrite(error: unknown): never {
+  const failure = storageFailureOf(error);
+  throw failure === null ? error : storageFull(failure, error);
 }
 
 export interface SqliteEventStoreOptions {
@@ -51,6 +59,9 @@ export interface SqliteEventStoreOptions {
  * deflated on the thread pool before the append joins a group. A delta is
  * written in the same transaction as, or a later one than, every version it needs, so each
  * committed version can be rebuilt whatever the moment a crash came; reads give whole data.
+ *
+ * A write the disk refuses (full, read-only, I/O error), or one to a file removed since it was
+ * opened (it would go into an inode nobody opens again), fails with storage_full: nothing stored.
  */
 export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -61,6 +72,8 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   db.pragma('secure_delete = ON');
   const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
   const table = openEventTable(db, deltas);
+  const stillOpened = file === ':memory:' ? () => true : sameFileCheck(file);
+  const removed = () => storageFull('unwritable', new Error(`the event store file ${file} was removed or replaced since the server opened it`));
 
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
   const ends = createStreamEnds(table.dataVersion);
@@ -84,6 +97,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   /** Commits a group; its events are kept for this process's subscriptions only once committed. */
   function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
     const committed: RecordedEvent[] = [];
+    if (!stillOpened()) throw removed();
     let outcomes: Outcome<AppendResult>[];
     try {
       outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
@@ -118,7 +132,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       if (invalid) throw invalid;
       // A new stream's first version is a keyframe: deflated now, off the event loop, it costs the commit a quarter of the bytes.
       const deflated = expectedRevision === 'no_stream' ? await deflateNewVersions(events, deltas.keyframeInterval) : undefined;
-      return appends.submit({ streamId, events, expectedRevision, ...(deflated ? { deflated } : {}) });
+      return appends.submit({ streamId, events, expectedRevision, ...(deflated ? { deflated } : {}) }).catch(refusedWrite);
     },
 
     async readStream(streamId, options = {}) {
@@ -156,7 +170,12 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       // secure_delete (on since open) zeroes what the update frees (the old rows' cells and overflow
       // pages); the checkpoint then moves the zeroed pages into the file and truncates the WAL,
       // whose older frames still held the bytes.
-      db.transaction(() => table.erase(streamId, revisions)).immediate();
+      if (!stillOpened()) throw removed();
+      try {
+        db.transaction(() => table.erase(streamId, revisions)).immediate();
+      } catch (error) {
+        refusedWrite(error);
+      }
       recent.clear();
       table.clearCaches();
       await truncateWal(db);

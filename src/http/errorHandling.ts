@@ -1,8 +1,11 @@
 import { STATUS_CODES } from 'node:http';
+import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Router from 'find-my-way';
-import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { DomainError, type DomainErrorCode, storageFull } from '../domain/errors.js';
 import { AppendTooLargeError } from '../eventstore/eventStore.js';
+import { isStorageFull } from '../platform/storageFailure.js';
+import { PAGE_CSP } from './views/layout.js';
 
 /** The one status each domain error code maps to. */
 export const statusOf: Record<DomainErrorCode, number> = {
@@ -27,33 +30,44 @@ export function errorBody(statusCode: number, message: string) {
  */
 const NO_SNIFF = { 'x-content-type-options': 'nosniff' };
 
-/** Error codes of a store that ran out of space: SQLite's, the file system's, MongoDB's (by code name). */
-const STORAGE_FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'OutOfDiskSpace']);
+interface FailedSchema {
+  description?: unknown;
+  type?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  const?: unknown;
+  anyOf?: { const?: unknown }[];
+}
 
-/** The store ran out of space, by the code on the error or on one of its causes (never by message). */
-export function isStorageFull(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
-    const { code, codeName } = current as { code?: unknown; codeName?: unknown };
-    if (STORAGE_FULL.has(String(code)) || STORAGE_FULL.has(String(codeName))) return true;
+/** What a value must be, in words: the whole numbers or the choices a schema allows, else Ajv's own words. */
+function ruleOf(keyword: string, schema: FailedSchema | undefined, ajvMessage: string | undefined): string {
+  const choices = schema?.anyOf?.every((branch) => branch.const !== undefined) ? schema.anyOf.map((branch) => String(branch.const)) : null;
+  if (keyword === 'anyOf' && choices !== null) return `must be one of ${choices.join(', ')}`;
+  if (keyword === 'const' && schema?.const !== undefined) return `must be ${String(schema.const)}`;
+  if (schema?.type === 'integer' && ['type', 'minimum', 'maximum'].includes(keyword) && typeof schema.minimum === 'number') {
+    return typeof schema.maximum === 'number' ? `must be a whole number from ${schema.minimum} to ${schema.maximum}` : `must be a whole number of at least ${schema.minimum}`;
   }
-  return false;
+  return ajvMessage ?? 'is invalid';
 }
 
 /** Turns "body/id must match pattern ..." style validation results into one readable sentence. */
 function validationMessage(error: FastifyError): string {
-  const first = error.validation?.[0];
+  // A value none of a union's branches takes: the union's own error (the last) says more than its first branch's.
+  const first = error.validation?.find((failed) => failed.keyword === 'anyOf') ?? error.validation?.[0];
   if (!first) return error.message;
   const where = `${error.validationContext ?? 'request'}${first.instancePath.replace(/\//g, '.')}`;
-  // Ajv runs verbose (src/http/validation.ts), so the failing schema and its description are at hand.
-  const { parentSchema } = first as { parentSchema?: { description?: unknown } };
+  // Ajv runs verbose (src/http/api/validation.ts), so the failing schema and its description are at hand.
+  const { parentSchema } = first as { parentSchema?: FailedSchema };
   const hint = typeof parentSchema?.description === 'string' ? ` (${parentSchema.description})` : '';
-  return `${where} ${first.message ?? 'is invalid'}${hint}`;
+  return `${where} ${ruleOf(first.keyword, parentSchema, first.message)}${hint}`;
 }
 
 /** Fastify's (and its plugins') own errors whose default wording does not say what to fix, by error code. */
 const fastifyMessages: Record<string, { message: (error: FastifyError) => string; title?: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { message: () => 'the request body is larger than this server accepts (MAX_BODY_BYTES); send a smaller match payload' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: () => 'send the match as JSON with the header Content-Type: application/json' },
+  FST_ERR_BAD_URL: { message: () => 'the address is not valid: a % in it must be followed by two hexadecimal digits; fix the link' },
+  FST_ERR_MAX_PARAM_LENGTH: { message: () => 'a part of the address is longer than this server accepts (a match id is at most 128 characters); fix the link' },
   FST_CSRF_INVALID_TOKEN: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
   FST_CSRF_MISSING_SECRET: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
 };
@@ -76,18 +90,17 @@ const answer = (statusCode: number, message: string, headers: Record<string, str
 
 /** The one mapping from an error to its answer, shared by the JSON and the HTML error handlers; logs what the operator must see. */
 export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
-  if (error instanceof DomainError) {
-    return answer(statusOf[error.code], error.message, error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) });
+  // A store's own full-disk error is storage_full too (the stores raise storage_full on their writes).
+  const domain = error instanceof DomainError ? error : isStorageFull(error) ? storageFull('full', error) : null;
+  if (domain !== null) {
+    if (domain.code === 'storage_full') request.log.error({ err: domain.cause ?? domain }, 'storage refused a write: writes are refused until space is freed or DATA_DIR is writable again');
+    return answer(statusOf[domain.code], domain.message, domain.retryAfter === undefined ? {} : { 'retry-after': String(domain.retryAfter) });
   }
   if (error.validation) return answer(400, validationMessage(error));
   if (error instanceof AppendTooLargeError) {
     // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
     request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
     return answer(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload');
-  }
-  if (isStorageFull(error)) {
-    request.log.error({ err: error }, 'storage full: writes are refused until space is freed');
-    return answer(507, "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)", { 'retry-after': '60' });
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) {
@@ -98,12 +111,37 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
   return answer(status, friendly ? friendly.message(error) : error.message, {}, friendly?.title);
 }
 
+/** The error page of one audience of pages (the match pages, the dashboard): what a browser gets for a failed request under `prefix`. */
+export interface ErrorPages {
+  prefix: string;
+  render: (answer: ErrorAnswer) => string;
+}
+
+/** The heading of the page a browser gets for an address no route has. */
+export const NO_SUCH_PAGE = 'Page not found';
+
+const formats = new Negotiator({ supportedValues: ['application/json', 'text/html'] });
+
+/** The error page for a request under a page prefix that prefers HTML to JSON (a browser); null for API clients and everything else. */
+function errorPageFor(request: FastifyRequest, pages: readonly ErrorPages[]): ErrorPages['render'] | null {
+  const accept = request.headers.accept;
+  if (accept === undefined || pages.length === 0) return null;
+  const path = request.url.split('?')[0] ?? '';
+  const found = pages.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+  return found !== undefined && formats.negotiate(accept) === 'text/html' ? found.render : null;
+}
+
+/** Sends an answer as JSON, or as the page `page` renders; `csp` for pages answered outside the plugin that set theirs. */
+function send(reply: FastifyReply, answered: ErrorAnswer, page: ErrorPages['render'] | null, csp?: string) {
+  reply.code(answered.statusCode).headers({ ...NO_SNIFF, ...answered.headers });
+  if (page === null) return reply.send(errorBody(answered.statusCode, answered.message));
+  if (csp !== undefined) reply.header('content-security-policy', csp);
+  return reply.type('text/html; charset=utf-8').send(page(answered));
+}
+
 /** An error handler for a plugin whose routes answer with pages: the answer of `errorAnswer`, rendered by `page`. */
 export function pageErrorHandler(page: (answer: ErrorAnswer) => string) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const answered = errorAnswer(error, request);
-    return reply.code(answered.statusCode).headers({ ...NO_SNIFF, ...answered.headers }).type('text/html; charset=utf-8').send(page(answered));
-  };
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => send(reply, errorAnswer(error, request), page);
 }
 
 /**
@@ -115,12 +153,24 @@ export function formRefusal(error: unknown, codes: readonly DomainErrorCode[]): 
   throw error;
 }
 
-/** One error handler (JSON bodies) and one not-found handler for the whole app; page plugins render the same answer with `pageErrorHandler`. */
-export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const answered = errorAnswer(error, request);
-    return reply.code(answered.statusCode).headers({ ...NO_SNIFF, ...answered.headers }).send(errorBody(answered.statusCode, answered.message));
-  });
+/**
+ * Fastify's `frameworkErrors`: an address it cannot route (bad percent-encoding, a too long
+ * part) gets the same answer as any other error, before any hook has run.
+ */
+export function frameworkErrorHandler(pages: readonly ErrorPages[] = []) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id);
+    return send(reply, errorAnswer(error, request), errorPageFor(request, pages), PAGE_CSP);
+  };
+}
+
+/**
+ * One error handler and one not-found handler for the whole app: JSON bodies, or, for a
+ * browser asking for an address under one of `pages`' prefixes, that audience's error page
+ * with the same status, headers and message. Page plugins render the same answer with `pageErrorHandler`.
+ */
+export function registerErrorHandling(app: FastifyInstance, pages: readonly ErrorPages[] = []) {
+  app.setErrorHandler((error: FastifyError, request, reply) => send(reply, errorAnswer(error, request), errorPageFor(request, pages), PAGE_CSP));
 
   // The methods of every route path, to tell "no such resource" (404) from "not that method" (405).
   const paths = Router();
@@ -142,14 +192,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     const path = request.url.split('?')[0] ?? '';
     const found = paths.find('GET', path)?.store as { url: string } | undefined;
     const allowed = ORDER.filter((method) => found && methodsOf.get(found.url)?.has(method));
-    if (allowed.length > 0) {
-      return reply
-        .code(405)
-        .headers(NO_SNIFF)
-        .header('allow', allowed.join(', '))
-        .send(errorBody(405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
-    }
-    return reply.code(404).headers(NO_SNIFF).send(errorBody(404, `no route for ${request.method} ${path}`));
+    const answered =
+      allowed.length > 0
+        ? answer(405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { allow: allowed.join(', ') })
+        : answer(404, `no route for ${request.method} ${path}`, {}, NO_SUCH_PAGE);
+    return send(reply, answered, errorPageFor(request, pages), PAGE_CSP);
   }
 
   // Answer before any body is read: an unrouted request's body is never parsed.

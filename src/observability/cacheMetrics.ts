@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import type { RenderedCache } from '../http/public/renderedPages.js';
+import type { RenderedCache } from '../http/renderedPages.js';
 import { type Metrics, scrapedGauge } from './metrics.js';
 
 /** The rendered-body cache (PAGE_CACHE_BYTES), read at scrape time: bytes and bodies kept, lookups by result. */

@@ -10,9 +10,10 @@ import { createMatchCommands } from '../commands/matchCommands.js';
 import type { Config } from './config.js';
 import { createWriteTokenHasher } from '../domain/writeToken.js';
 import type { Engine } from './engine.js';
-import { clubDashboard, type ClubDashboardDeps } from '../http/dashboard/dashboardRoutes.js';
+import { clubDashboard, type ClubDashboardDeps, dashboardErrorPage } from '../http/dashboard/dashboardRoutes.js';
 import { sessionKey } from '../http/dashboard/session.js';
-import { registerErrorHandling } from '../http/errorHandling.js';
+import { type ErrorPages, frameworkErrorHandler, registerErrorHandling } from '../http/errorHandling.js';
+import { renderMatchErrorPage } from '../http/public/views/matchPage.js';
 import { health, maxReadyLag } from '../http/health.js';
 import { historyApi } from '../http/api/historyApi.js';
 import { registerJsonBody } from '../http/api/jsonBody.js';
@@ -20,8 +21,8 @@ import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
-import { createCurrentPublicView } from '../http/public/publicViews.js';
-import { createRenderedCache, type RenderedCache } from '../http/public/renderedPages.js';
+import { createCurrentPublicView } from '../http/publicViews.js';
+import { createRenderedCache, type RenderedCache } from '../http/renderedPages.js';
 import { checkpointSignal } from '../live/changeSignal.js';
 import { createMatchFeed } from '../live/matchFeed.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
@@ -76,6 +77,12 @@ const REDACTED_PATHS = [
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** What a browser gets for a failed request under the pages' prefixes (API clients get JSON). */
+const ERROR_PAGES: ErrorPages[] = [
+  { prefix: '/match', render: renderMatchErrorPage },
+  { prefix: '/dashboard', render: dashboardErrorPage },
+];
+
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
 export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes), observability = unobserved, logSigner = loadLogSigner(config) }: AppDeps) {
   let shuttingDown = false;
@@ -111,6 +118,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
       ),
     // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
     routerOptions: { maxParamLength: 512 },
+    frameworkErrors: frameworkErrorHandler(ERROR_PAGES),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Before any route, so that every route gets its request span.
@@ -125,7 +133,7 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
 
   registerAccessLogNotes(app);
   registerValidation(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, ERROR_PAGES);
   registerEarlyReplies(app);
   registerBytesInFlight(app, config);
   registerConnectionLimits(app, config);

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import t from 'tap';
 import { DomainError, type DomainErrorCode } from '../../src/domain/errors.js';
-import { isStorageFull, pageErrorHandler, registerErrorHandling, statusOf } from '../../src/http/errorHandling.js';
+import { pageErrorHandler, registerErrorHandling, statusOf } from '../../src/http/errorHandling.js';
+import { isStorageFull } from '../../src/platform/storageFailure.js';
 import { dashboardClient } from '../helpers/browserless.js';
 import { startTestApp } from '../helpers/testApp.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { createRenderedCache } from '../../src/http/public/renderedPages.js';
+import { createRenderedCache } from '../../src/http/renderedPages.js';
 import { fixture } from '../helpers/fixtures.js';
 import { json, logLines, startTestApp, type TestApp } from '../helpers/testApp.js';
 

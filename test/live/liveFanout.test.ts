@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
-import { cachedBody, createRenderedCache, renderedBody } from '../../src/http/public/renderedPages.js';
+import { cachedBody, createRenderedCache, renderedBody } from '../../src/http/renderedPages.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
 import { fixture } from '../helpers/fixtures.js';
 import { json, logLines, startTestApp } from '../helpers/testApp.js';

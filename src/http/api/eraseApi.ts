@@ -6,7 +6,7 @@ import { matchStreamId } from '../../domain/matchId.js';
 import type { Receipts } from '../../history/logReceipts.js';
 import type { ReadModelStore } from '../../readmodel/readModel.js';
 import { classifyClientAddress } from '../clientAddress.js';
-import type { RenderedCache } from '../public/renderedPages.js';
+import type { RenderedCache } from '../renderedPages.js';
 import { Receipt } from './logSchemas.js';
 import { MatchParams, errorResponses } from './schemas.js';
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Revision } from '../querySchemas.js';
 
 /** Schemas of the transparency log's answers (docs/auditing.md). */
 
@@ -20,7 +21,7 @@ export const ConsistencyQuery = Type.Object({
 
 export const EntryParams = Type.Object({ index: Type.Integer({ minimum: 0 }) });
 
-export const PayloadQuery = Type.Object({ revision: Type.Integer({ minimum: 0, description: 'The version\'s stream revision.' }) });
+export const PayloadQuery = Type.Object({ revision: Revision('The version\'s stream revision.') });
 
 export const Receipt = Type.Object(
   {

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MATCH_ID_PATTERN, MATCH_ID_RULE } from '../../domain/matchId.js';
 import { WRITE_TOKEN_RULE } from '../../domain/writeToken.js';
+import { Revision } from '../querySchemas.js';
 import { Receipt } from './logSchemas.js';
 
 export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
@@ -107,7 +108,7 @@ export const HistoryEntrySchema = Type.Object({
 export const HistoryQuerySchema = Type.Object({
   order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { default: 'oldest', description: 'oldest first (default) or newest first' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'events per page, 1-100' })),
-  from: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "first revision of the page, from the previous page's `next`" })),
+  from: Type.Optional(Revision("first revision of the page, from the previous page's `next`")),
 });
 
 export const HistoryResponse = Type.Object({
@@ -120,5 +121,5 @@ export const HistoryResponse = Type.Object({
 });
 
 export const RevisionQuery = Type.Object({
-  revision: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Show the match as it was at this revision (from the log).' })),
+  revision: Type.Optional(Revision('Show the match as it was at this revision (from the log).')),
 });

@@ -4,7 +4,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { tooManyRequests } from '../../domain/errors.js';
-import { pageErrorHandler } from '../errorHandling.js';
+import { type ErrorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
 import { clubRoutes, type ClubRoutesDeps } from './clubRoutes.js';
 import { DASHBOARD_PATH } from './session.js';
@@ -22,6 +22,9 @@ export interface ClubDashboardDeps extends ClubRoutesDeps {
 export const CSRF_COOKIE = 'matchlog_csrf';
 const DEFAULT_RATE_LIMITS = { login: { max: 10, timeWindowMs: 60_000 }, signUp: { max: 10, timeWindowMs: 60 * 60_000 } };
 
+/** An error answer as a dashboard page (also for addresses under /dashboard that no route has). */
+export const dashboardErrorPage = ({ statusCode, title, message }: ErrorAnswer) =>
+  renderDashboardErrorPage(statusCode, title, message, { href: '/dashboard', label: 'Back to the dashboard' });
 
 /**
  * The club dashboard under /dashboard: server-rendered pages that work without JavaScript.
@@ -60,8 +63,7 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
   });
 
   // The app's one error mapping, rendered as a dashboard page.
-  const back = { href: '/dashboard', label: 'Back to the dashboard' };
-  app.setErrorHandler(pageErrorHandler(({ statusCode, title, message }) => renderDashboardErrorPage(statusCode, title, message, back)));
+  app.setErrorHandler(pageErrorHandler(dashboardErrorPage));
   const { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement, rateLimits = DEFAULT_RATE_LIMITS } = deps;
   await app.register(accountRoutes, { clubs, rateLimits, secure });
   // Field by field: the options Fastify hands this plugin also carry its prefix, which must not apply twice.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { STYLESHEETS } from '../views/stylesheets.js';
-import { renderedBody, sendRendered } from './renderedPages.js';
+import { renderedBody, sendRendered } from '../renderedPages.js';
 
 /** The pages' one script, plain JavaScript beside this file (copied into dist by the build). */
 const liveScript = renderedBody(readFileSync(new URL('./assets/live.js', import.meta.url), 'utf8'), 'text/javascript; charset=utf-8');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { erasedNotice, gone, notFound, validationError } from '../../domain/errors.js';
+import { erasedNotice, gone, notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { summarizeMatch } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
@@ -13,28 +14,14 @@ import { leavesOfStream } from '../../history/logProofs.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import { EMBED_CSP, LIVE_PAGE_CSP } from '../views/layout.js';
 import { type MatchPageView, renderMatchErrorPage, renderMatchMain, renderMatchPage, renderPlaysPage, type TeamNames } from './views/matchPage.js';
-import type { CurrentPublicView } from './publicViews.js';
+import type { CurrentPublicView } from '../publicViews.js';
 import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
 import { createLru } from '../../platform/lru.js';
-import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from './renderedPages.js';
+import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
 import { isQuiet, shownStatus } from './views/matchStatus.js';
 import { shareCardPng, shareCardSvg } from './views/shareCard.js';
-
-interface PageQuery {
-  revision?: string;
-  order?: string;
-  from?: string;
-  part?: string;
-  page?: string;
-}
-
-/** A revision from a query string: a whole number from 0 to Number.MAX_SAFE_INTEGER, or null when absent or malformed. */
-function revisionParam(value: string | undefined): number | null {
-  if (value === undefined || !/^\d{1,16}$/.test(value)) return null;
-  const revision = Number(value);
-  return Number.isSafeInteger(revision) ? revision : null;
-}
+import { CardQuery, EmbedQuery, HistoryPageQuery, MatchPageQuery } from './pageSchemas.js';
 
 export type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
 
@@ -137,10 +124,9 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   }
 
   /** A page of plays of the current version (`?part=plays&page=N`), rendered once per revision and page. */
-  async function servePlays(request: FastifyRequest<{ Params: { id: string }; Querystring: PageQuery }>, reply: FastifyReply) {
+  async function servePlays(request: FastifyRequest<{ Params: { id: string }; Querystring: Static<typeof MatchPageQuery> }>, reply: FastifyReply) {
     const { id } = request.params;
-    const number = revisionParam(request.query.page ?? '1');
-    if (number === null || number === 0) throw validationError('page must be a page number of plays: 1, 2, …');
+    const number = request.query.page ?? 1;
     const doc = isMatchId(id) ? await currentPublicView(id) : null;
     if (doc === null) throw await noMatch(id);
     // A page past the last is kept as its 404 page, like a failed render: asking again costs nothing.
@@ -153,10 +139,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   }
 
   /** An old version: what the log held at `revision`, rendered once per version it resolves to. */
-  async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, given: string) {
+  async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, revision: number) {
     const { id } = request.params;
-    const revision = revisionParam(given);
-    if (revision === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${given.slice(0, 40)}"`);
     if (!isMatchId(id)) throw await noMatch(id);
     const old = await readMatchAt(eventStore, id, revision);
     const body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () =>
@@ -176,14 +160,14 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return sendRendered(request, reply, body, compress);
   }
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: Static<typeof MatchPageQuery> }>('/match/:id', { schema: { hide: true, querystring: MatchPageQuery } }, async (request, reply) => {
     if (request.query.revision !== undefined) return serveRevision(request, reply, request.query.revision);
     if (request.query.part === 'plays') return servePlays(request, reply);
     return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
   });
 
   // Only the widget may be framed, by any site: its own CSP says so, without X-Frame-Options.
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/embed', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: Static<typeof EmbedQuery> }>('/match/:id/embed', { schema: { hide: true, querystring: EmbedQuery } }, async (request, reply) => {
     allowFraming(reply);
     reply.header('content-security-policy', EMBED_CSP);
     return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
@@ -199,13 +183,11 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     });
 
   // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one) as a PNG card, made once per revision and kept with the pages.
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/card.png', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: Static<typeof CardQuery> }>('/match/:id/card.png', { schema: { hide: true, querystring: CardQuery } }, async (request, reply) => {
     const { id } = request.params;
     const doc = isMatchId(id) ? await currentPublicView(id) : null;
     if (doc === null) throw await noMatch(id);
-    const given = request.query.revision;
-    const asked = given === undefined ? doc.revision : revisionParam(given);
-    if (asked === null) throw validationError(`revision must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${(given ?? '').slice(0, 40)}"`);
+    const asked = request.query.revision ?? doc.revision;
     let body: RenderedBody;
     if (asked === doc.revision) {
       const quiet = isQuiet(doc.updatedAt, Date.now());
@@ -250,12 +232,11 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   }
 
   // The timeline needs only the team names of the current version, which the public view keeps: no payload is read.
-  app.get<{ Params: { id: string }; Querystring: PageQuery }>('/match/:id/history', { schema: { hide: true } }, async (request) => {
+  app.get<{ Params: { id: string }; Querystring: Static<typeof HistoryPageQuery> }>('/match/:id/history', { schema: { hide: true, querystring: HistoryPageQuery } }, async (request) => {
     const { id } = request.params;
-    const order = request.query.order === 'oldest' ? 'oldest' : 'newest';
-    const from = revisionParam(request.query.from);
+    const { order = 'newest', from } = request.query;
     if (!isMatchId(id)) throw await noMatch(id);
-    const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === null ? {} : { from }) });
+    const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === undefined ? {} : { from }) });
     const revisions = page.entries.map((entry) => entry.revision);
     const logIndexes = revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
     return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)), logIndexes });

@@ -4,6 +4,7 @@ import { familyName, shortNames, teamShortName } from '../../../domain/shortName
 import { boxScore, type BoxCell, sportOf, statKeyOrder } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
+import { NO_SUCH_PAGE } from '../../errorHandling.js';
 import { CHART_POINTS, EVENTS_SHOWN, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { goalChart, goalsAndCards, type GoalLine, leadTracker } from './matchFlow.js';
 import { SHOWN_STATUS_WORDS, shownStatus, type ShownStatus } from './matchStatus.js';
@@ -549,6 +550,7 @@ export function tooLargePage(view: Pick<MatchPageView, 'id' | 'asOf'>, what = 'T
 
 /** A public page's error: the status and message of the app's one error mapping. */
 export function renderMatchErrorPage({ statusCode, title, message }: { statusCode: number; title: string; message: string }): string {
-  const heading = statusCode === 404 ? 'Match not found' : title;
+  // A 404 of the match pages is a missing match, unless no route has the address at all.
+  const heading = statusCode === 404 && title !== NO_SUCH_PAGE ? 'Match not found' : title;
   return layout(heading, html`<h1>${heading}</h1><p>${message}</p><p class="muted">HTTP ${statusCode}</p>`);
 }

@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createLru } from '../../platform/lru.js';
-import { noteInAccessLog } from '../accessLog.js';
+import { createLru } from '../platform/lru.js';
+import { noteInAccessLog } from './accessLog.js';
 
 type Encoding = 'br' | 'gzip';
 

@@ -1,7 +1,7 @@
-import type { Position } from '../../eventstore/eventStore.js';
-import { createLru } from '../../platform/lru.js';
-import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { type PublicViewDoc, readPublicView } from '../../../projections/publicView.js';
+import type { Position } from '../eventstore/eventStore.js';
+import { createLru } from '../platform/lru.js';
+import type { ReadModelReader } from '../readmodel/readModel.js';
+import { type PublicViewDoc, readPublicView } from '../../projections/publicView.js';
 
 /** A match's current public view, or null when there is no such match. */
 export type CurrentPublicView = (id: string) => Promise<PublicViewDoc | null>;
