@@ -4,12 +4,9 @@
  * Every adapter is held to the same behaviour by test/contract/eventStoreContract.ts.
  */
 
-/**
- * Position of an event in the global log: strictly increasing in commit order. SQLite numbers
- * events 1, 2, 3...; EventStoreDB uses the event's byte offset in its log (commit position),
- * which stays below 2^53 for any log smaller than 8 PiB.
- */
-export type Position = number;
+import type { Position } from '../domain/logPosition.js';
+
+export type { Position };
 
 /** Revision of an event within its stream, 0 for the first. */
 export type Revision = number;

@@ -1,9 +1,15 @@
 import { Counter } from 'prom-client';
-import type { RenderedCache } from '../http/renderedPages.js';
 import { type Metrics, scrapedGauge } from './metrics.js';
 
+/** What the metrics read of the rendered-body cache (src/http/renderedPages.ts). */
+interface WatchedCache {
+  bytes(): number;
+  entries(): number;
+  lookups(): { hits: number; misses: number };
+}
+
 /** The rendered-body cache (PAGE_CACHE_BYTES), read at scrape time: bytes and bodies kept, lookups by result. */
-export function watchCache(metrics: Metrics, cache: RenderedCache) {
+export function watchCache(metrics: Metrics, cache: WatchedCache) {
   scrapedGauge(metrics, 'matchlog_page_cache_bytes', 'Bytes kept in the rendered-body cache, compressed copies included (budget PAGE_CACHE_BYTES)', [], async () => [[{}, cache.bytes()]]);
   scrapedGauge(metrics, 'matchlog_page_cache_entries', 'Bodies kept in the rendered-body cache', [], async () => [[{}, cache.entries()]]);
   new Counter({

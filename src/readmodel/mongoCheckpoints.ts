@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, MongoServerError, ReadPreference } from 'mongodb';
-import type { Position } from '../eventstore/eventStore.js';
+import type { Position } from '../domain/logPosition.js';
 import { CheckpointMovedError, movesBack } from './readModel.js';
 
 /**

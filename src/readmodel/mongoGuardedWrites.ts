@@ -1,5 +1,5 @@
 import { type AnyBulkWriteOperation, type Collection, MongoBulkWriteError, MongoServerError } from 'mongodb';
-import type { Position } from '../eventstore/eventStore.js';
+import type { Position } from '../domain/logPosition.js';
 
 /** A read-model document as stored: its position guards it; a delete leaves a tombstone. */
 export interface StoredDocument {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Collection, type Filter, MongoClient, MongoServerError } from 'mongodb';
-import type { Position } from '../eventstore/eventStore.js';
+import type { Position } from '../domain/logPosition.js';
 import { decodeDocument, encodeDocument, encodeQueryValue } from './documentEncoding.js';
 import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
 import { type GuardedWrite, type StoredDocument, writeAfterReading, writeConditionally } from './mongoGuardedWrites.js';

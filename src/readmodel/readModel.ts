@@ -1,4 +1,4 @@
-import type { Position } from '../eventstore/eventStore.js';
+import type { Position } from '../domain/logPosition.js';
 
 /**
  * The read-model port: named collections of JSON documents keyed by id, written only by

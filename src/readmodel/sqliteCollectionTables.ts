@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Position } from '../eventstore/eventStore.js';
+import type { Position } from '../domain/logPosition.js';
 import { assertFieldPath } from './readModel.js';
 
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;

@@ -75,3 +75,22 @@ t.test('file names are unique across the tree', async (t) => {
   for (const file of files) seen.set(basename(file), [...(seen.get(basename(file)) ?? []), file]);
   t.same([...seen.values()].filter((paths) => paths.length > 1), []);
 });
+
+/** The top folder a file belongs to, by the layering above (src/http/api belongs to src/http). */
+const layerOf = (file: string) => RANKS.find(([folder]) => file.startsWith(`${folder}/`))?.[0];
+
+t.test('no imports across folders of the same rank: what two of them share lives a rank below', async (t) => {
+  const sideways = [...graph].flatMap(([file, targets]) =>
+    targets.filter((target) => rankOf(target) === rankOf(file) && layerOf(target) !== layerOf(file)).map((target) => `${file} → ${target}`),
+  );
+  t.same(sideways, []);
+});
+
+t.test('inside src/http, the api, public and dashboard folders import only src/http itself and its shared views', async (t) => {
+  const siblings = ['src/http/api/', 'src/http/public/', 'src/http/dashboard/'];
+  const across = [...graph].flatMap(([file, targets]) => {
+    const own = siblings.find((folder) => file.startsWith(folder));
+    return own === undefined ? [] : targets.filter((target) => siblings.some((folder) => folder !== own && target.startsWith(folder))).map((target) => `${file} → ${target}`);
+  });
+  t.same(across, []);
+});

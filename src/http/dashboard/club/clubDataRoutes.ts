@@ -10,7 +10,7 @@ import { query } from '../views/frame.js';
 import { renderPlayerPage, renderPlayersPage, renderStatsPage } from '../views/playerPages.js';
 import { clubOf, doneMessage, filterOf, frame, HTML, syncedMatch, teamNameOf, teamOf } from './clubPage.js';
 import { MatchesQuery, MatchParams, PlayerQuery, StatsQuery, TeamQuery } from './clubDataSchemas.js';
-import { Done } from './pageSchemas.js';
+import { Done } from './clubPageSchemas.js';
 
 export interface ClubDataRoutesDeps {
   readModel: ReadModelReader;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PageNumber } from './pageSchemas.js';
+import { PageNumber } from './clubPageSchemas.js';
 
 export const TeamQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })) });
 export const MatchesQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })), done: Type.Optional(Type.String({ maxLength: 40 })), page: PageNumber });

@@ -7,7 +7,7 @@ import { readAppKeyUsage, readSyncLog } from '../../../../projections/syncStatus
 import { renderKeysPage, renderNewKeyPage, renderSyncStatusPage } from '../views/connectPages.js';
 import { clubOf, context, doneMessage, frame, HTML, type Messages, submitForm } from './clubPage.js';
 import { CsrfOnlyBody, KeyParams, KeyRequirementBody, NewKeyBody, SyncQuery } from './connectSchemas.js';
-import { Done } from './pageSchemas.js';
+import { Done } from './clubPageSchemas.js';
 
 export interface ConnectRoutesDeps {
   clubs: ClubCommands;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SYNC_OUTCOMES } from '../../../../projections/syncStatus.js';
-import { Csrf, PageNumber, Text } from './pageSchemas.js';
+import { Csrf, PageNumber, Text } from './clubPageSchemas.js';
 
 export const NewKeyBody = Type.Object({ _csrf: Csrf, label: Type.Optional(Text) });
 export const KeyParams = Type.Object({ keyId: Type.String({ maxLength: 64 }) });

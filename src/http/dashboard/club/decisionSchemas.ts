@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { RETURN_TO } from '../views/matchDecisions.js';
-import { Csrf } from './pageSchemas.js';
+import { Csrf } from './clubPageSchemas.js';
 
 /** The page a decision's form came from, where the admin is sent back. */
 const ReturnField = Type.Union(RETURN_TO.map((to) => Type.Literal(to)));

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClubCommands } from '../../../commands/clubCommands.js';
 import { renderTeamsPage } from '../views/connectPages.js';
 import { clubOf, context, doneMessage, frame, HTML, type Messages, submitForm } from './clubPage.js';
-import { Done } from './pageSchemas.js';
+import { Done } from './clubPageSchemas.js';
 import { AliasesBody, TeamNameBody, TeamParams } from './teamsSchemas.js';
 
 /** Teams: the club's teams, their names and the other names uploads give them. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Csrf, Text } from './pageSchemas.js';
+import { Csrf, Text } from './clubPageSchemas.js';
 
 export const TeamParams = Type.Object({ teamId: Type.String({ maxLength: 64 }) });
 export const TeamNameBody = Type.Object({ _csrf: Csrf, name: Text });
