@@ -7,7 +7,13 @@ import { syncStatusProjection } from './syncStatus.js';
 import { transparencyLogProjection } from './transparencyLog.js';
 
 /** Every projection of the service, in the order they are started. */
-export const allProjections: Projection[] = [publicViewProjection, clubDashboardProjection, syncStatusProjection, withErasure(matchHistoryProjection), transparencyLogProjection];
+export const allProjections: Projection[] = [
+  publicViewProjection,
+  clubDashboardProjection,
+  syncStatusProjection,
+  withErasure(matchHistoryProjection),
+  transparencyLogProjection,
+];
 
 /**
  * Projections a write waits for before it is acknowledged (read-your-writes): after a 2xx the

@@ -223,7 +223,12 @@ export interface ClubMatchFilter {
 }
 
 /** The club's matches, newest first (by start time, then sync time), a page at a time when asked. */
-export async function readClubMatches(reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}, page: { limit?: number; offset?: number } = {}): Promise<ClubMatchDoc[]> {
+export async function readClubMatches(
+  reader: ReadModelReader,
+  clubId: string,
+  filter: ClubMatchFilter = {},
+  page: { limit?: number; offset?: number } = {},
+): Promise<ClubMatchDoc[]> {
   return await reader.find(CLUB_MATCHES, {
     where: matchWhere(clubId, filter),
     orderBy: [
@@ -234,7 +239,8 @@ export async function readClubMatches(reader: ReadModelReader, clubId: string, f
   });
 }
 
-export const countClubMatches = (reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}) => reader.count(CLUB_MATCHES, matchWhere(clubId, filter));
+export const countClubMatches = (reader: ReadModelReader, clubId: string, filter: ClubMatchFilter = {}) =>
+  reader.count(CLUB_MATCHES, matchWhere(clubId, filter));
 
 function matchWhere(clubId: string, filter: ClubMatchFilter): Record<string, FieldValue> {
   const where: Record<string, FieldValue> = { clubId };

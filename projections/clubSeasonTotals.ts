@@ -45,7 +45,15 @@ export interface CountedCopy extends SeasonGroup {
   excluded?: boolean;
   startedAt: string | null;
   syncedAt: string;
-  players: { key: string; team?: string | null; playerId: string | null; name: string | null; number: string | null; position: string | null; stats: [string, number][] }[];
+  players: {
+    key: string;
+    team?: string | null;
+    playerId: string | null;
+    name: string | null;
+    number: string | null;
+    position: string | null;
+    stats: [string, number][];
+  }[];
 }
 
 /** The players a copy counts for the club: none while its side is unknown or it is excluded. */
@@ -139,9 +147,27 @@ export function playerTotalsOf(docs: SeasonTotalsDoc[]): PlayerTotals[] {
   const byPlayer = new Map<string, PlayerTotals & { identityAt: string }>();
   for (const doc of docs) {
     const id = `${doc.teamId}\0${doc.key}`;
-    const entry = byPlayer.get(id) ?? { teamId: doc.teamId, sport: null, key: doc.key, playerId: null, name: null, number: null, position: null, identityAt: '', matchesPlayed: 0, totals: {} };
+    const entry = byPlayer.get(id) ?? {
+      teamId: doc.teamId,
+      sport: null,
+      key: doc.key,
+      playerId: null,
+      name: null,
+      number: null,
+      position: null,
+      identityAt: '',
+      matchesPlayed: 0,
+      totals: {},
+    };
     if (doc.identityAt >= entry.identityAt) {
-      Object.assign(entry, { playerId: doc.playerId, name: doc.name, number: doc.number, position: doc.position, identityAt: doc.identityAt, sport: doc.sport });
+      Object.assign(entry, {
+        playerId: doc.playerId,
+        name: doc.name,
+        number: doc.number,
+        position: doc.position,
+        identityAt: doc.identityAt,
+        sport: doc.sport,
+      });
     }
     entry.matchesPlayed += doc.matchesPlayed;
     for (const [name, total] of doc.stats) addStat(entry.totals, name, total);

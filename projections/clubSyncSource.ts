@@ -37,7 +37,11 @@ export async function erasedContentBefore(outcome: SyncOutcome, append: readonly
   return (await syncContentBefore(outcome, append, view))?.erased === true;
 }
 
-export async function syncContentBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent'>): Promise<RecordedEvent | null> {
+export async function syncContentBefore(
+  outcome: SyncOutcome,
+  append: readonly RecordedEvent[],
+  view: Pick<ProjectionView, 'readEvent'>,
+): Promise<RecordedEvent | null> {
   return (
     append.find((event) => event.streamId === outcome.streamId && event.revision === outcome.revision - 1) ??
     (await view.readEvent(outcome.streamId, outcome.revision - 1))
@@ -52,7 +56,11 @@ const decoded = createLru<{ source: SyncSource | null }>(8);
  * it, same append: taken from `append`, else read from the log), or null when there is none or
  * it names no club. Decoded once for every projection that asks.
  */
-export async function syncSourceBefore(outcome: SyncOutcome, append: readonly RecordedEvent[], view: Pick<ProjectionView, 'readEvent' | 'payloads'>): Promise<SyncSource | null> {
+export async function syncSourceBefore(
+  outcome: SyncOutcome,
+  append: readonly RecordedEvent[],
+  view: Pick<ProjectionView, 'readEvent' | 'payloads'>,
+): Promise<SyncSource | null> {
   const content = await syncContentBefore(outcome, append, view);
   // An erased version copies nothing (and is never taken from the cache of decoded sources).
   if (content === null || content.erased) return null;

@@ -71,7 +71,8 @@ export interface ProjectionDefinition<Types extends string> extends Omit<Project
 export const defineProjection = <const Types extends string>(definition: ProjectionDefinition<Types>): Projection => definition;
 
 /** Whether `projection` is given `event` (its canHandle names the event's type, or it has none). */
-export const handles = (projection: Pick<Projection, 'canHandle'>, event: RecordedEvent) => projection.canHandle === undefined || projection.canHandle.includes(event.type);
+export const handles = (projection: Pick<Projection, 'canHandle'>, event: RecordedEvent) =>
+  projection.canHandle === undefined || projection.canHandle.includes(event.type);
 
 export interface DocumentRef {
   collection: string;

@@ -74,13 +74,22 @@ export async function readPublicPayload(eventStore: Pick<EventStore, 'readStream
  * A match's public view and its payload, or null when there is no such match.
  * @public test/bench/sse.mjs loads it from the build (dist/), where the dead-code check cannot follow.
  */
-export async function readPublicMatch(reader: Pick<ReadModelReader, 'get'>, eventStore: Pick<EventStore, 'readStream'>, id: string): Promise<PublicMatch | null> {
+export async function readPublicMatch(
+  reader: Pick<ReadModelReader, 'get'>,
+  eventStore: Pick<EventStore, 'readStream'>,
+  id: string,
+): Promise<PublicMatch | null> {
   const doc = await readPublicView(reader, id);
   return doc === null ? null : { ...doc, payload: await readPublicPayload(eventStore, doc) };
 }
 
 /** Pure: the document after `event`, or the same document if the event was already applied. */
-export function evolvePublicView(doc: PublicViewDoc | null, event: MatchEvent, recorded: RecordedEvent, payloads: Pick<DecodedPayloads, 'parsed'>): PublicViewDoc | null {
+export function evolvePublicView(
+  doc: PublicViewDoc | null,
+  event: MatchEvent,
+  recorded: RecordedEvent,
+  payloads: Pick<DecodedPayloads, 'parsed'>,
+): PublicViewDoc | null {
   if (doc !== null && doc.revision >= recorded.revision) return doc;
   switch (event.type) {
     case 'MatchCreated':

@@ -156,7 +156,10 @@ export function runProjections(
           const failed = error instanceof MemberFailed ? group.find((member) => member === error.member) : undefined;
           for (const member of failed ? [failed] : group) options.observer?.failed(member.projection.name);
           if (error instanceof MemberFailed && failed) {
-            logger.error({ err: error.error, projection: failed.projection.name, failure: failed.failure }, 'projection failed; it runs alone and retries, the others go on');
+            logger.error(
+              { err: error.error, projection: failed.projection.name, failure: failed.failure },
+              'projection failed; it runs alone and retries, the others go on',
+            );
             group.splice(group.indexOf(failed), 1);
             startGroup([failed]);
             continue;
@@ -165,7 +168,11 @@ export function runProjections(
             // The log holds an event the store cannot give whole: every member stops before it, and /readyz says where.
             const position = Number(error.position);
             for (const member of group) {
-              member.failure = { position: Number.isSafeInteger(position) ? position : (member.progress.checkpoint() ?? 0), streamId: error.streamId, message: error.message };
+              member.failure = {
+                position: Number.isSafeInteger(position) ? position : (member.progress.checkpoint() ?? 0),
+                streamId: error.streamId,
+                message: error.message,
+              };
             }
           }
           logger.error({ err: error, projections: names(), failure: group[0]?.failure }, 'projection failed; retrying');
@@ -204,7 +211,13 @@ export function runProjections(
 }
 
 /** Runs one projection on its own (rebuilds, tests): `runProjections` with a group of one. */
-export function runProjection(projection: Projection, eventStore: EventStore, readModel: ReadModelStore, logger: ProjectionLogger, options: RunnerOptions = {}): RunningProjection {
+export function runProjection(
+  projection: Projection,
+  eventStore: EventStore,
+  readModel: ReadModelStore,
+  logger: ProjectionLogger,
+  options: RunnerOptions = {},
+): RunningProjection {
   const [running] = runProjections([projection], eventStore, readModel, logger, options);
   if (!running) throw new Error('unreachable: one projection gives one runner');
   return running;

@@ -41,7 +41,11 @@ export interface CommitDeps {
  * with MemberFailed naming it, a group of one with the error itself; nothing is committed.
  * A failed commit is shown on every projection of it, except a moved checkpoint (not a failure).
  */
-export async function commitBatch<M extends CommitMember>(batch: Batch, members: ReadonlyMap<string, M>, { readModel, eventStore, payloads }: CommitDeps): Promise<void> {
+export async function commitBatch<M extends CommitMember>(
+  batch: Batch,
+  members: ReadonlyMap<string, M>,
+  { readModel, eventStore, payloads }: CommitDeps,
+): Promise<void> {
   const { last } = batch;
   const commits: ProjectionCommit[] = [];
   const committing: M[] = [];

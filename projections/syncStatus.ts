@@ -93,10 +93,22 @@ export function syncLogRow(event: ClubSyncEvent, pending: Copied | null, recorde
 }
 
 /** Pure: a key's usage after an accepted sync; unchanged when this event was already counted. */
-export function keyUsageAfter(current: AppKeyUsageDoc | null, event: Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' }>, recorded: Pick<RecordedEvent, 'position' | 'recordedAt'>): AppKeyUsageDoc {
+export function keyUsageAfter(
+  current: AppKeyUsageDoc | null,
+  event: Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' }>,
+  recorded: Pick<RecordedEvent, 'position' | 'recordedAt'>,
+): AppKeyUsageDoc {
   const { clubId, keyId, matchId } = event.data;
   if (current !== null && current.position >= recorded.position) return current;
-  return { id: `${clubId}:${keyId}`, clubId, keyId, lastUsedAt: recorded.recordedAt, lastMatchId: matchId, uses: (current?.uses ?? 0) + 1, position: recorded.position };
+  return {
+    id: `${clubId}:${keyId}`,
+    clubId,
+    keyId,
+    lastUsedAt: recorded.recordedAt,
+    lastMatchId: matchId,
+    uses: (current?.uses ?? 0) + 1,
+    position: recorded.position,
+  };
 }
 
 export const syncStatusProjection = defineProjection({

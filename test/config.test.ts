@@ -89,8 +89,16 @@ t.test('connection caps of issue 33: defaults stay under the open-files limit, e
   t.match(loadConfig({}, { openFiles: 20_000 }), { openFilesLimit: 20_000, maxConnections: 18_976, maxLiveStreams: 17_078, maxLiveStreamsPerAddress: 200 });
   t.match(loadConfig({}, { openFiles: 4096 }), { maxConnections: 3584, maxLiveStreams: 3225, maxLiveStreamsPerAddress: 200, maxConnectionsPerAddress: 400 });
   t.match(loadConfig({}, { openFiles: 1_048_576 }), { maxConnections: 50_000, maxLiveStreams: 20_000 }, 'a high limit: the fixed defaults');
-  t.match(loadConfig({}, { openFiles: null }), { openFilesLimit: null, maxConnections: 50_000, maxLiveStreams: 20_000 }, 'an unknown limit: the fixed defaults');
-  t.match(loadConfig({ MAX_LIVE_STREAMS: '10' }, { openFiles: 4096 }), { maxLiveStreams: 10, maxLiveStreamsPerAddress: 10 }, 'the per-address default is at most the total');
+  t.match(
+    loadConfig({}, { openFiles: null }),
+    { openFilesLimit: null, maxConnections: 50_000, maxLiveStreams: 20_000 },
+    'an unknown limit: the fixed defaults',
+  );
+  t.match(
+    loadConfig({ MAX_LIVE_STREAMS: '10' }, { openFiles: 4096 }),
+    { maxLiveStreams: 10, maxLiveStreamsPerAddress: 10 },
+    'the per-address default is at most the total',
+  );
   t.match(loadConfig({ MAX_CONNECTIONS: '100000' }, { openFiles: 1024 }), { maxConnections: 100_000 }, 'an explicit value wins (the server warns)');
   const { openFilesLimit } = await import('../src/platform/openFilesLimit.js');
   t.equal(typeof openFilesLimit(), 'number', 'read from /proc/self/limits on Linux');

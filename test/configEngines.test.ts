@@ -25,7 +25,11 @@ t.test('with EventStoreDB, MAX_BODY_BYTES stays below what one append can carry'
   t.notMatch(message, /\n/, 'in one line');
   const raised = loadConfig({ ...esdb, ESDB_MAX_APPEND_BYTES: String(8 * 1024 * 1024), MAX_BODY_BYTES: String(4 * 1024 * 1024) });
   t.equal(raised.maxBodyBytes, 4 * 1024 * 1024, 'a server with a larger MaxAppendSize takes larger bodies');
-  t.match(refusal({ ...esdb, ESDB_MAX_APPEND_BYTES: String(32 * 1024 * 1024) }), /^invalid configuration: ESDB_MAX_APPEND_BYTES /, 'EventStoreDB takes at most 16 MiB');
+  t.match(
+    refusal({ ...esdb, ESDB_MAX_APPEND_BYTES: String(32 * 1024 * 1024) }),
+    /^invalid configuration: ESDB_MAX_APPEND_BYTES /,
+    'EventStoreDB takes at most 16 MiB',
+  );
   t.equal(loadConfig({ MAX_BODY_BYTES: String(8 * 1024 * 1024) }).maxBodyBytes, 8 * 1024 * 1024, 'SQLite has no such limit');
 });
 

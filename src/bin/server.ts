@@ -32,10 +32,14 @@ async function main() {
   // Projections start inside openEngine, before the app and its logger exist: their first lines wait.
   const early: { level: 'info' | 'error'; obj: object; msg: string }[] = [];
   let log: App['log'] | null = null;
-  const engine = await openEngine(config, {
-    info: (obj, msg) => (log ? log.info(obj, msg) : early.push({ level: 'info', obj, msg })),
-    error: (obj, msg) => (log ? log.error(obj, msg) : early.push({ level: 'error', obj, msg })),
-  }, observability);
+  const engine = await openEngine(
+    config,
+    {
+      info: (obj, msg) => (log ? log.info(obj, msg) : early.push({ level: 'info', obj, msg })),
+      error: (obj, msg) => (log ? log.error(obj, msg) : early.push({ level: 'error', obj, msg })),
+    },
+    observability,
+  );
   let app: App;
   try {
     app = await buildApp({ config, engine, writeTokenKey, observability });
@@ -72,7 +76,9 @@ async function main() {
       metricsListener = await startMetricsListener(observability.metrics.registry, config.metricsHost, config.metricsPort);
       app.log.info({ url: metricsListener.url }, 'metrics listening');
     } catch (error) {
-      process.stderr.write(`cannot listen for metrics on ${config.metricsHost}:${config.metricsPort} (${oneLine(error)}); set METRICS_PORT or METRICS_HOST to a free address\n`);
+      process.stderr.write(
+        `cannot listen for metrics on ${config.metricsHost}:${config.metricsPort} (${oneLine(error)}); set METRICS_PORT or METRICS_HOST to a free address\n`,
+      );
       await app.close();
       process.exit(1);
     }
@@ -82,7 +88,9 @@ async function main() {
   } catch (error) {
     // A port in use or not ours to take: one line that says what to change, and the stores closed.
     const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
-    process.stderr.write(`cannot listen on ${config.host}:${config.port}${code}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST to a free address\n`);
+    process.stderr.write(
+      `cannot listen on ${config.host}:${config.port}${code}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST to a free address\n`,
+    );
     await app.close();
     process.exit(1);
   }

@@ -76,9 +76,13 @@ async function auditEntries(base: string, checkpoint: LogCheckpoint, io: CliIo) 
     const bytes = Buffer.from(await response.arrayBuffer());
     const salt = Buffer.from(response.headers.get('matchlog-payload-salt') ?? '', 'base64');
     const digest = createHash('sha256').update(salt).update(bytes).digest('hex');
-    if (digest !== entry.payloadSha256) throw new AuditFailure(`digest: ${where}: SHA-256(salt ‖ payload) is ${digest}, the log entry says ${entry.payloadSha256}: the version's bytes were changed`);
+    if (digest !== entry.payloadSha256)
+      throw new AuditFailure(
+        `digest: ${where}: SHA-256(salt ‖ payload) is ${digest}, the log entry says ${entry.payloadSha256}: the version's bytes were changed`,
+      );
   }
-  if (!frontierRoot(frontier).equals(checkpoint.rootHash)) throw new AuditFailure(`inclusion: the ${checkpoint.size} entries served do not hash to the checkpoint's root: an entry was changed, removed or added`);
+  if (!frontierRoot(frontier).equals(checkpoint.rootHash))
+    throw new AuditFailure(`inclusion: the ${checkpoint.size} entries served do not hash to the checkpoint's root: an entry was changed, removed or added`);
   io.out(`entries: all ${checkpoint.size} hash to the signed root; ${versions} version(s) match their digests${erased > 0 ? `, ${erased} erased` : ''}\n`);
 }
 
@@ -90,12 +94,16 @@ async function auditEntries(base: string, checkpoint: LogCheckpoint, io: CliIo) 
  */
 export const auditCommand: CliCommand = {
   name: 'audit',
-  summary: 'check a matchlog server\'s transparency log against the verifier key and the last checkpoint seen (any machine)',
+  summary: "check a matchlog server's transparency log against the verifier key and the last checkpoint seen (any machine)",
   usage: USAGE,
   async run(args, io) {
     let parsed;
     try {
-      parsed = parseArgs({ args, allowPositionals: true, options: { key: { type: 'string' }, state: { type: 'string' }, full: { type: 'boolean', default: false } } });
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: { key: { type: 'string' }, state: { type: 'string' }, full: { type: 'boolean', default: false } },
+      });
     } catch (error) {
       io.err(`matchlog audit: ${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}\n`);
       return 2;
@@ -122,11 +130,14 @@ export const auditCommand: CliCommand = {
       if (previous !== null) {
         const seen = openCheckpoint(previous.checkpoint, verifier, 'the checkpoint in the state file');
         if (seen.origin !== latest.origin) throw new AuditFailure(`consistency: the log's origin is ${latest.origin}, this auditor followed ${seen.origin}`);
-        if (latest.size < seen.size) throw new AuditFailure(`consistency: rollback: the log has ${latest.size} entries, fewer than the ${seen.size} this auditor saw signed`);
+        if (latest.size < seen.size)
+          throw new AuditFailure(`consistency: rollback: the log has ${latest.size} entries, fewer than the ${seen.size} this auditor saw signed`);
         const response = await fetchOk(base, `/api/log/proof/consistency?from=${seen.size}&to=${latest.size}`);
         const proof = ((await response.json()) as { hashes: string[] }).hashes.map((hash) => Buffer.from(hash, 'base64'));
         if (!verifyConsistency(seen.size, latest.size, proof, seen.rootHash, latest.rootHash)) {
-          throw new AuditFailure(`consistency: fork: the tree of ${latest.size} entries does not extend the tree of ${seen.size} this auditor saw signed (root ${seen.rootHash.toString('base64')})`);
+          throw new AuditFailure(
+            `consistency: fork: the tree of ${latest.size} entries does not extend the tree of ${seen.size} this auditor saw signed (root ${seen.rootHash.toString('base64')})`,
+          );
         }
         io.out(`consistency: the log only grew since the ${seen.size} entries seen last\n`);
       } else {

@@ -55,7 +55,9 @@ export const backupCommand: CliCommand = {
     if (config === null) return 2;
     const paths = servicePaths(config);
     if (paths.log === null) {
-      io.err('matchlog backup: the log is on EventStoreDB: back it up with its own procedure (docs/operations.md, "Back it up"); this command copies SQLite files\n');
+      io.err(
+        'matchlog backup: the log is on EventStoreDB: back it up with its own procedure (docs/operations.md, "Back it up"); this command copies SQLite files\n',
+      );
       return 2;
     }
     if (!existsSync(paths.log)) {
@@ -88,7 +90,13 @@ export const backupCommand: CliCommand = {
       const path = join(folder, BACKUP_NAMES[role]);
       files.push({ name: BACKUP_NAMES[role], role, bytes: statSync(path).size, sha256: await sha256File(path) });
     }
-    const manifest: BackupManifest = { format: 'matchlog-backup/1', createdAt: new Date().toISOString(), ...positions, files, writeTokenKey: keyFile === null ? 'WRITE_TOKEN_KEY' : 'file' };
+    const manifest: BackupManifest = {
+      format: 'matchlog-backup/1',
+      createdAt: new Date().toISOString(),
+      ...positions,
+      files,
+      writeTokenKey: keyFile === null ? 'WRITE_TOKEN_KEY' : 'file',
+    };
     // Written last, under its name only when whole: a folder without it is no backup.
     writeFileSync(join(folder, `${MANIFEST}.partial`), `${JSON.stringify(manifest, null, 2)}\n`);
     renameSync(join(folder, `${MANIFEST}.partial`), join(folder, MANIFEST));

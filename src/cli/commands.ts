@@ -13,7 +13,19 @@ import { restoreCommand } from './restoreCommand.js';
 import { verifyCommand } from './verifyCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
-const commands: CliCommand[] = [replayCommand, exportCommand, rebuildCommand, verifyCommand, auditCommand, eraseCommand, openapiCommand, clubCreateCommand, projectionsCommand, backupCommand, restoreCommand];
+const commands: CliCommand[] = [
+  replayCommand,
+  exportCommand,
+  rebuildCommand,
+  verifyCommand,
+  auditCommand,
+  eraseCommand,
+  openapiCommand,
+  clubCreateCommand,
+  projectionsCommand,
+  backupCommand,
+  restoreCommand,
+];
 
 function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');

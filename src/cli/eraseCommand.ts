@@ -54,11 +54,15 @@ export const eraseCommand: CliCommand = {
       });
       const erased = await matches.erase({ matchId, reason, operator: true, writeToken: null, requestId: 'matchlog-erase', clientAddressClass: 'loopback' });
       if (lagging) {
-        io.err(`the log no longer holds match ${matchId}'s payloads, but the read models did not drop it within ${READERS_TIMEOUT_MS / 1000} s: see /readyz, then run this again\n`);
+        io.err(
+          `the log no longer holds match ${matchId}'s payloads, but the read models did not drop it within ${READERS_TIMEOUT_MS / 1000} s: see /readyz, then run this again\n`,
+        );
         return 1;
       }
       await engine.readModel.dropDeletedBytes();
-      io.out(`erased match ${matchId}: ${erased.versions.length} version(s) gone from the log and the read models; MatchErased at revision ${erased.revision}\n`);
+      io.out(
+        `erased match ${matchId}: ${erased.versions.length} version(s) gone from the log and the read models; MatchErased at revision ${erased.revision}\n`,
+      );
       return 0;
     } catch (error) {
       if (error instanceof DomainError) {

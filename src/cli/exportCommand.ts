@@ -54,7 +54,13 @@ export const exportCommand: CliCommand = {
             ...(details ? { details } : {}),
             ...(content ? { payloadText: content.payloadText, payloadSalt: version?.data.payloadSalt ?? '' } : {}),
             log: included
-              ? { index: leaf.index, entry: leaf.entry, treeSize: head.size, inclusionProof: (await inclusionProof(stores.readModel, leaf.index, head.size)).map((hash) => hash.toString('base64')), checkpoint }
+              ? {
+                  index: leaf.index,
+                  entry: leaf.entry,
+                  treeSize: head.size,
+                  inclusionProof: (await inclusionProof(stores.readModel, leaf.index, head.size)).map((hash) => hash.toString('base64')),
+                  checkpoint,
+                }
               : null,
           };
           io.out(`${JSON.stringify(line)}\n`);

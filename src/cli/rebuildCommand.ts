@@ -52,11 +52,18 @@ export const rebuildCommand: CliCommand = {
       }
       for (const projection of selected) {
         const started = process.hrtime.bigint();
-        const result = await rebuildProjection(projection, stores.eventStore, stores.readModel, progressReporter(io, projection.name, process.stderr.isTTY === true));
+        const result = await rebuildProjection(
+          projection,
+          stores.eventStore,
+          stores.readModel,
+          progressReporter(io, projection.name, process.stderr.isTTY === true),
+        );
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         if (process.stderr.isTTY) io.err('\n');
         const rate = seconds > 0 ? Math.round(result.events / seconds) : result.events;
-        io.out(`rebuilt ${projection.name}: ${result.events} events in ${seconds.toFixed(2)} s (${rate} events/s), now at position ${String(result.position)}\n`);
+        io.out(
+          `rebuilt ${projection.name}: ${result.events} events in ${seconds.toFixed(2)} s (${rate} events/s), now at position ${String(result.position)}\n`,
+        );
       }
       return 0;
     } finally {

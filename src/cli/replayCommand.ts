@@ -43,7 +43,12 @@ export const replayCommand: CliCommand = {
       if (index === 0) io.out(`match ${matchId}\n\n`);
       count = index + 1;
       io.out(`${eventLine(event)}\n`);
-      if (event.details) io.out(`${INDENT}${Object.entries(event.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}\n`);
+      if (event.details)
+        io.out(
+          `${INDENT}${Object.entries(event.details)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(' ')}\n`,
+        );
       if (!event.content) return;
       const payload: unknown = JSON.parse(event.content.payloadText);
       const lines = previous === undefined ? [headline(payload)] : [headline(payload), ...diffLines(diffMatch(previous, payload)).map((l) => `  ${l}`)];

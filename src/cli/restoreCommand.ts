@@ -31,7 +31,9 @@ function readManifest(folder: string): BackupManifest {
   try {
     value = JSON.parse(readFileSync(join(folder, MANIFEST), 'utf8'));
   } catch (error) {
-    throw new Refused(`${join(folder, MANIFEST)} cannot be read (${error instanceof Error ? error.message : String(error)}): this is not a complete matchlog backup`);
+    throw new Refused(
+      `${join(folder, MANIFEST)} cannot be read (${error instanceof Error ? error.message : String(error)}): this is not a complete matchlog backup`,
+    );
   }
   if (!Value.Check(ManifestShape, value)) throw new Refused(`${join(folder, MANIFEST)} is damaged (not the manifest matchlog backup writes)`);
   return value;
@@ -70,11 +72,14 @@ export const restoreCommand: CliCommand = {
       io.err('matchlog restore: the log is on EventStoreDB: restore it with its own procedure (docs/operations.md); this command restores SQLite backups\n');
       return 2;
     }
-    const occupied = [config.dataDir, ...Object.values(targets).filter((path): path is string => path !== null && !path.startsWith(`${config.dataDir}/`))].filter(
-      (path) => (path === config.dataDir ? !isEmptyFolder(path) : existsSync(path)),
-    );
+    const occupied = [
+      config.dataDir,
+      ...Object.values(targets).filter((path): path is string => path !== null && !path.startsWith(`${config.dataDir}/`)),
+    ].filter((path) => (path === config.dataDir ? !isEmptyFolder(path) : existsSync(path)));
     if (occupied.length > 0) {
-      io.err(`matchlog restore: refused: ${occupied.join(', ')} ${occupied.length === 1 ? 'is' : 'are'} not empty; restore into an empty DATA_DIR (a restore never overwrites data)\n`);
+      io.err(
+        `matchlog restore: refused: ${occupied.join(', ')} ${occupied.length === 1 ? 'is' : 'are'} not empty; restore into an empty DATA_DIR (a restore never overwrites data)\n`,
+      );
       return 1;
     }
     let manifest: BackupManifest;
@@ -90,7 +95,9 @@ export const restoreCommand: CliCommand = {
     for (const file of manifest.files) {
       const target = targets[file.role];
       if (target === null) {
-        io.out(`${file.name}: not restored (${file.role === 'read models' ? 'READ_MODEL_URL is not SQLite: a projection worker rebuilds them from the log' : 'WRITE_TOKEN_KEY is set: it must be the key of this backup'})\n`);
+        io.out(
+          `${file.name}: not restored (${file.role === 'read models' ? 'READ_MODEL_URL is not SQLite: a projection worker rebuilds them from the log' : 'WRITE_TOKEN_KEY is set: it must be the key of this backup'})\n`,
+        );
         continue;
       }
       mkdirSync(dirname(target), { recursive: true });
@@ -109,7 +116,9 @@ export const restoreCommand: CliCommand = {
       io.err(`matchlog restore: the restored log ends at ${String(head)}, the manifest says ${String(manifest.log.headPosition)}\n`);
       return 1;
     }
-    io.out(`restored ${restored.join(', ')} from ${folder} (taken ${manifest.createdAt}; ${manifest.log.events} events, log head ${String(head)}) into ${config.dataDir}; start the service, then run matchlog verify\n`);
+    io.out(
+      `restored ${restored.join(', ')} from ${folder} (taken ${manifest.createdAt}; ${manifest.log.events} events, log head ${String(head)}) into ${config.dataDir}; start the service, then run matchlog verify\n`,
+    );
     return 0;
   },
 };

@@ -26,7 +26,9 @@ export function serviceConfig(io: CliIo, options: { hashesWriteTokens?: boolean 
  * The stores the service is configured with (same environment as `npm start`), for commands
  * that work on them directly. They may run beside a live server.
  */
-export async function openStores(env: Record<string, string | undefined>): Promise<{ eventStore: EventStore; readModel: ReadModelStore; close(): Promise<void> }> {
+export async function openStores(
+  env: Record<string, string | undefined>,
+): Promise<{ eventStore: EventStore; readModel: ReadModelStore; close(): Promise<void> }> {
   const config = loadConfig(env, { hashesWriteTokens: false });
   const eventStore = await openEventStore(config.eventStoreUrl, { esdbMaxAppendBytes: config.esdbMaxAppendBytes, deltas: deltaOptions(config) });
   const readModel = await openReadModel(config.readModelUrl);
@@ -44,7 +46,12 @@ export async function openStores(env: Record<string, string | undefined>): Promi
  * Hands every event of the match named by the one argument to `visit`, oldest first.
  * Resolves to the exit code: 1 (with a message) when there is no such match.
  */
-export async function eachMatchEvent(args: string[], io: CliIo, usage: string, visit: (event: PublicEvent, index: number, matchId: string) => void): Promise<number> {
+export async function eachMatchEvent(
+  args: string[],
+  io: CliIo,
+  usage: string,
+  visit: (event: PublicEvent, index: number, matchId: string) => void,
+): Promise<number> {
   const [matchId, ...rest] = args.filter((a) => !a.startsWith('-'));
   if (matchId === undefined || rest.length > 0) throw new Error(`usage: ${usage}`);
   if (!isMatchId(matchId)) throw new Error(MATCH_ID_RULE);

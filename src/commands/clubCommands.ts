@@ -11,7 +11,18 @@ import {
 } from '../domain/adminEmail.js';
 import { hashPassword, passwordProblem, UNUSED_PASSWORD_HASH, verifyPassword } from '../domain/adminPassword.js';
 import { generateAppKey, type IssuedAppKey } from '../domain/appKey.js';
-import { type ClubCommand, type ClubState, decideClub, evolveClub, type ExistingClub, initialClubState, namesOfTeam, type SettledSide, type Team, verifyAppKey } from '../domain/club.js';
+import {
+  type ClubCommand,
+  type ClubState,
+  decideClub,
+  evolveClub,
+  type ExistingClub,
+  initialClubState,
+  namesOfTeam,
+  type SettledSide,
+  type Team,
+  verifyAppKey,
+} from '../domain/club.js';
 import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/clubEvents.js';
 import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
@@ -183,7 +194,13 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
     },
 
     /** The admin's decisions change the club's numbers: they return once the dashboard shows them. */
-    async settleMatchSide(clubId: string, matchId: string, side: SettledSide, context: RequestContext, remember?: { teamId: string; name: string }): Promise<void> {
+    async settleMatchSide(
+      clubId: string,
+      matchId: string,
+      side: SettledSide,
+      context: RequestContext,
+      remember?: { teamId: string; name: string },
+    ): Promise<void> {
       await decisionCommand(clubId, { type: 'SettleMatchSide', matchId, side, at: now().toISOString(), ...(remember ? { remember } : {}) }, context);
     },
 
@@ -197,7 +214,13 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
      * stream at this moment: does the club (and team) exist, is the key one of its valid keys,
      * is a key required (globally or by the club), which side of the match is the club's.
      */
-    async checkClubSync(target: ClubSyncTarget, matchId: string, appKey: string | null, globalEnforcement: SyncEnforcement, payload: unknown): Promise<ClubSyncCheck> {
+    async checkClubSync(
+      target: ClubSyncTarget,
+      matchId: string,
+      appKey: string | null,
+      globalEnforcement: SyncEnforcement,
+      payload: unknown,
+    ): Promise<ClubSyncCheck> {
       const club = await loadClub(target.clubId);
       if (club === null) {
         return { ...target, enforcement: globalEnforcement, found: 'no_such_club', key: { valid: false, problem: 'unknown_key', keyId: null }, side: null };

@@ -217,7 +217,9 @@ export async function handleCommand<State, Command, Event>(
  * land on the same pages of the log's event-id index instead of one random page each.
  */
 function eventId(attemptId: string, attemptAt: number, streamId: string, revision: number | null, index: number): string {
-  const hex = createHash('sha256').update(`${attemptId}\0${streamId}\0${String(revision)}\0${index}`).digest('hex');
+  const hex = createHash('sha256')
+    .update(`${attemptId}\0${streamId}\0${String(revision)}\0${index}`)
+    .digest('hex');
   const time = attemptAt.toString(16).padStart(12, '0').slice(-12);
   const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

@@ -21,7 +21,9 @@ export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> =
   encode: (event) => ({
     type: event.type,
     data: encodeMatchStreamEvent(event),
-    ...((event.type === 'MatchCreated' || event.type === 'MatchReplaced') && event.data.payloadSha256 !== undefined ? { payloadSha256: event.data.payloadSha256 } : {}),
+    ...((event.type === 'MatchCreated' || event.type === 'MatchReplaced') && event.data.payloadSha256 !== undefined
+      ? { payloadSha256: event.data.payloadSha256 }
+      : {}),
   }),
   // An erased version has no data left; the MatchErased after it says all the state needs.
   decode: (recorded) => (recorded.erased ? null : decodeMatchStreamEvent(recorded.type, recorded.data)),
@@ -130,9 +132,17 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           const sync = event.erased ? null : decodeClubSyncEvent(event.type, event.data);
           return sync === null ? [] : [{ clubId: sync.data.clubId, revision: event.revision }];
         });
-        const writeToken = input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) };
+        const writeToken =
+          input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) };
         const events = decideErasure(
-          { type: 'EraseMatch', matchId: input.matchId, reason: input.reason, by: input.operator ? { operator: true } : { operator: false, writeToken }, versions, syncs },
+          {
+            type: 'EraseMatch',
+            matchId: input.matchId,
+            reason: input.reason,
+            by: input.operator ? { operator: true } : { operator: false, writeToken },
+            versions,
+            syncs,
+          },
           state,
         );
         const metadata = { requestId: input.requestId, clientAddressClass: input.clientAddressClass, schemaVersion: 1 };
@@ -175,11 +185,18 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           decodedPayloads?.remember(eventId, input.body, summary);
         }
       };
-      const { events, state, head } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, {
-        requestId: input.requestId,
-        clientAddressClass: input.clientAddressClass,
-        schemaVersion: 1,
-      }, { cache, queue, onAppending });
+      const { events, state, head } = await handleCommand(
+        eventStore,
+        matchStreamId(input.matchId),
+        matchDecider,
+        command,
+        {
+          requestId: input.requestId,
+          clientAddressClass: input.clientAddressClass,
+          schemaVersion: 1,
+        },
+        { cache, queue, onAppending },
+      );
       // An upload that stores nothing repeats the stored version: the match exists (a rejection throws).
       if (head === null || !state.exists) throw new Error('an upload left no match');
       // A retry answers as the upload it repeats: only once readers show that version (it may be

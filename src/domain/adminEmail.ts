@@ -43,8 +43,7 @@ export const EMAIL_TAKEN = 'an account with this email already exists; log in in
 export function decideAdminEmail(command: ClaimAdminEmail, state: AdminEmailState): AdminEmailClaimed[] {
   const { claim } = state;
   if (claim !== null) {
-    const unfinished =
-      claim.clubId === command.unregisteredClubId && Date.parse(command.at) - Date.parse(claim.claimedAt) > UNFINISHED_CLAIM_MS;
+    const unfinished = claim.clubId === command.unregisteredClubId && Date.parse(command.at) - Date.parse(claim.claimedAt) > UNFINISHED_CLAIM_MS;
     if (!unfinished) throw conflict(EMAIL_TAKEN);
   }
   return [{ type: 'AdminEmailClaimed', data: { email: command.email, clubId: command.clubId, claimedAt: command.at } }];

@@ -160,9 +160,14 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
     }
     case 'SetAppKeyRequirement':
       // Setting what is already set changes nothing, so "since" keeps the first time.
-      return (state.appKeyRequiredSince !== null) === command.required ? [] : [{ type: 'AppKeyRequirementSet', data: { required: command.required, at: command.at } }];
+      return (state.appKeyRequiredSince !== null) === command.required
+        ? []
+        : [{ type: 'AppKeyRequirementSet', data: { required: command.required, at: command.at } }];
     case 'SettleMatchSide': {
-      const settled: ClubEvent[] = state.settledSides[command.matchId] === command.side ? [] : [{ type: 'MatchSideSettled', data: { matchId: command.matchId, side: command.side, at: command.at } }];
+      const settled: ClubEvent[] =
+        state.settledSides[command.matchId] === command.side
+          ? []
+          : [{ type: 'MatchSideSettled', data: { matchId: command.matchId, side: command.side, at: command.at } }];
       const { remember } = command;
       const team = remember === undefined ? undefined : state.teams.find((t) => t.teamId === remember.teamId);
       if (remember === undefined || team === undefined || nameToRemember(state, team, remember.name) !== 'new') return settled;

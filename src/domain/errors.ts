@@ -2,7 +2,16 @@
  * The few errors the service raises on purpose. The HTTP layer maps each code to one status
  * (src/http/errorHandling.ts); nothing matches on message text.
  */
-export type DomainErrorCode = 'validation' | 'forbidden' | 'not_found' | 'gone' | 'conflict' | 'unsupported' | 'too_many_requests' | 'unavailable' | 'storage_full';
+export type DomainErrorCode =
+  | 'validation'
+  | 'forbidden'
+  | 'not_found'
+  | 'gone'
+  | 'conflict'
+  | 'unsupported'
+  | 'too_many_requests'
+  | 'unavailable'
+  | 'storage_full';
 
 export class DomainError extends Error {
   constructor(
@@ -36,7 +45,7 @@ export const storageFull = (why: 'full' | 'unwritable', cause?: unknown) =>
     'storage_full',
     why === 'full'
       ? "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)"
-      : "the server cannot write to its storage (its data directory is missing or read-only), so nothing was stored; retry later (the operator has been alerted in the log)",
+      : 'the server cannot write to its storage (its data directory is missing or read-only), so nothing was stored; retry later (the operator has been alerted in the log)',
     STORAGE_RETRY_AFTER,
     { cause },
   );

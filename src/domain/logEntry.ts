@@ -25,7 +25,11 @@ export interface LogEntry {
 }
 
 export function logEntryText(entry: LogEntry): string {
-  const sorted = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted = Object.fromEntries(
+    Object.entries(entry)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return JSON.stringify(sorted);
 }
 

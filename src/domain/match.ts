@@ -68,10 +68,14 @@ export function decideErasure(command: EraseMatch, state: MatchState): MatchEras
   if (state.erased) throw gone(`match "${matchId}" was erased already`);
   if (!by.operator) {
     if (state.protection !== 'protected') {
-      throw forbidden('an unprotected match cannot be erased through the API (anyone holds its id): ask the service\'s operator to run matchlog erase');
+      throw forbidden("an unprotected match cannot be erased through the API (anyone holds its id): ask the service's operator to run matchlog erase");
     }
     if (!tokenMatches(state.writeTokenHash, by.writeToken)) {
-      throw forbidden(by.writeToken === null ? 'erasing this match needs the X-Write-Token it was created with' : 'X-Write-Token does not match the token this match was created with');
+      throw forbidden(
+        by.writeToken === null
+          ? 'erasing this match needs the X-Write-Token it was created with'
+          : 'X-Write-Token does not match the token this match was created with',
+      );
     }
   }
   const trimmed = reason.trim();
@@ -109,7 +113,12 @@ function decideMatchContent(command: MatchCommand, state: MatchState): MatchEven
     }
     // Only here is the token bound, so only here does its format matter.
     if (!writeToken.wellFormed) throw validationError(`${WRITE_TOKEN_RULE}; nothing was stored`);
-    return [{ type: 'MatchCreated', data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadSalt, payload, payloadSha256 } }];
+    return [
+      {
+        type: 'MatchCreated',
+        data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadSalt, payload, payloadSha256 },
+      },
+    ];
   }
   // On an existing protected match a token is only compared: whatever its shape, a wrong one is a 403.
   if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeToken)) {
@@ -153,7 +162,16 @@ export function evolveMatch(state: MatchState, event: MatchStreamEvent): MatchSt
       // Its versions are erased too, so the state may know nothing else of the match.
       return state.exists
         ? { ...state, erased: true, clubSync: null }
-        : { exists: true, protection: 'protected', writeTokenHash: null, payloadDigest: null, payloadSalt: null, payloadSha256: null, clubSync: null, erased: true };
+        : {
+            exists: true,
+            protection: 'protected',
+            writeTokenHash: null,
+            payloadDigest: null,
+            payloadSalt: null,
+            payloadSha256: null,
+            clubSync: null,
+            erased: true,
+          };
     default:
       return state.exists ? { ...state, clubSync: event } : state;
   }

@@ -100,7 +100,7 @@ function actionsBasis(actions: unknown[], previous: DiffBasis | null): Pick<Diff
   const hash = createHash('sha256');
   const kept = previous === null ? 0 : previous.actions.length / (2 * FINGERPRINT_CHARS);
   const text = previous?.actionsText ?? NO_ACTIONS_TEXT;
-  const ends = text.chars === open.length || (text.chars >= 0 && text.chars < open.length && open.charCodeAt(text.chars) === 44 /* , */);
+  const ends = text.chars === open.length || (text.chars >= 0 && text.chars < open.length && open.charCodeAt(text.chars) === 44) /* , */;
   if (previous !== null && kept > 0 && ends) {
     hash.update(open.slice(0, text.chars));
     if (hash.copy().digest('base64url') === text.digest) {
@@ -416,7 +416,8 @@ export function diffItems(diff: MatchDiff, stats: 'count' | 'each'): string[] {
   const n2 = (value: string | null) => (value === null ? '–' : `#${value}`);
   const q = (value: string | null) => (value === null ? '–' : `“${value}”`);
   for (const team of diff.teams) parts.push(`${team.side} team renamed ${q(team.from)} → ${q(team.to)}`);
-  for (const p of diff.players) parts.push(p.change === 'renamed' ? `player renamed ${q(p.from)} → ${q(p.to)}` : `${p.player}: shirt ${n2(p.from)} → ${n2(p.to)}`);
+  for (const p of diff.players)
+    parts.push(p.change === 'renamed' ? `player renamed ${q(p.from)} → ${q(p.to)}` : `${p.player}: shirt ${n2(p.from)} → ${n2(p.to)}`);
   if (diff.score) parts.push(`score ${n(diff.score.home.from)}:${n(diff.score.away.from)} → ${n(diff.score.home.to)}:${n(diff.score.away.to)}`);
   for (const line of diff.lines) parts.push(`${line.label} ${n(line.home.from)}–${n(line.away.from)} → ${n(line.home.to)}–${n(line.away.to)}`);
   if (stats === 'each') for (const s of diff.stats) parts.push(`${s.player}: ${s.stat} ${n(s.from)} → ${n(s.to)}`);

@@ -6,8 +6,7 @@
 export const MATCH_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$';
 const matchIdRegex = new RegExp(MATCH_ID_PATTERN);
 
-export const MATCH_ID_RULE =
-  'a match id is 1-128 characters of A-Z a-z 0-9 . _ ~ -, starting with a letter or digit';
+export const MATCH_ID_RULE = 'a match id is 1-128 characters of A-Z a-z 0-9 . _ ~ -, starting with a letter or digit';
 
 export function isMatchId(value: unknown): value is string {
   return typeof value === 'string' && matchIdRegex.test(value);

@@ -234,7 +234,26 @@ function periodsFromActions(actions: unknown[], sport: string | null): ScoreLine
     });
 }
 
-const IDENTITY_FIELDS = new Set(['id', 'playerId', 'personId', 'player_id', 'jersey_number', 'number', 'jersey', 'jerseyNum', 'jerseyNumber', 'shirtNumber', 'age', 'birthYear', 'height', 'weight', 'order', 'starter', 'oncourt', 'played']);
+const IDENTITY_FIELDS = new Set([
+  'id',
+  'playerId',
+  'personId',
+  'player_id',
+  'jersey_number',
+  'number',
+  'jersey',
+  'jerseyNum',
+  'jerseyNumber',
+  'shirtNumber',
+  'age',
+  'birthYear',
+  'height',
+  'weight',
+  'order',
+  'starter',
+  'oncourt',
+  'played',
+]);
 
 /**
  * Numeric leaves of a stats object, but its own fields in `skip`; nested groups become dotted
@@ -270,12 +289,29 @@ function player(entry: unknown, index: number, keyedBy: string | null, side: str
   const playerId = first(text(entry.playerId), text(entry.personId), text(entry.player_id), text(entry.id), keyedBy);
   const fullName = [text(entry.firstName), first(text(entry.lastName), text(entry.familyName))].filter(Boolean).join(' ') || null;
   const name = first(text(entry.name), text(entry.playerName), text(entry.player_name), fullName);
-  const number = first(text(entry.number), text(entry.jersey), text(entry.jerseyNum), text(entry.jerseyNumber), text(entry.shirtNumber), text(entry.jersey_number));
+  const number = first(
+    text(entry.number),
+    text(entry.jersey),
+    text(entry.jerseyNum),
+    text(entry.jerseyNumber),
+    text(entry.shirtNumber),
+    text(entry.jersey_number),
+  );
   const statsSource = isObj(entry.stats) ? entry.stats : isObj(entry.statistics) ? entry.statistics : null;
   const stats = statsSource !== null ? statsOf(statsSource) : numericStats(entry, IDENTITY_FIELDS);
   const key = playerId ?? (number !== null || name !== null ? `${number ?? ''}:${name ?? ''}` : `#${index}`);
   const position = first(text(entry.position), displayText(entry.position));
-  return { key, playerId, name, number, position, team: first(text(entry.team), text(entry.side), side), stats, starter: starterOf(entry), shortName: text(entry.nameI) };
+  return {
+    key,
+    playerId,
+    name,
+    number,
+    position,
+    team: first(text(entry.team), text(entry.side), side),
+    stats,
+    starter: starterOf(entry),
+    shortName: text(entry.nameI),
+  };
 }
 
 /** Whether a player started: `starter` ("1", true), `isStarter`, `lineup: "starting" | "bench"`, or `substitute: true`. */
@@ -370,13 +406,17 @@ function action(entry: Obj, sport: string | null, sides: Map<string, string>): A
   return {
     seq: first(num(entry.seq), num(entry.actionNumber), num(entry.orderNumber), num(entry.index)),
     phase: phaseOf(entry, sport),
-    clock: first(minute !== null && football ? minuteMark(minute, num(entry.second), num(entry.period)) : null, clock(entry.clock), minute !== null ? `${minute}'` : null),
+    clock: first(
+      minute !== null && football ? minuteMark(minute, num(entry.second), num(entry.period)) : null,
+      clock(entry.clock),
+      minute !== null ? `${minute}'` : null,
+    ),
     team: actionTeam(entry, sides),
     playerId: first(text(entry.playerId), personId, text(person.id)),
     playerName: first(text(entry.playerNameI), text(entry.playerName), text(person.name), text(entry.player_name))?.slice(0, LABEL_MAX) ?? null,
     event,
     // A goal or card reads as football says it ("Goal"), whatever the feed's own words.
-    description: event !== null ? actionWords(sport, entry) : ((described?.slice(0, 200) ?? null) ?? actionWords(sport, entry)),
+    description: event !== null ? actionWords(sport, entry) : (described?.slice(0, 200) ?? actionWords(sport, entry)),
     score: home !== null && away !== null ? `${home}–${away}` : null,
   };
 }
@@ -519,9 +559,18 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     return value === null ? [] : [{ label, value }];
   });
   const nbaPeriod = num(g.period);
-  const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(rawActions, sport), lines.at(-1)?.label ?? null);
+  const current =
+    state.status !== 'live'
+      ? null
+      : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(rawActions, sport), lines.at(-1)?.label ?? null);
   const recognised =
-    sides.home.name !== null || sides.away.name !== null || sides.home.score !== null || sides.away.score !== null || lines.length > 0 || playerLines.length > 0 || actionCount > 0;
+    sides.home.name !== null ||
+    sides.away.name !== null ||
+    sides.home.score !== null ||
+    sides.away.score !== null ||
+    lines.length > 0 ||
+    playerLines.length > 0 ||
+    actionCount > 0;
   return {
     sport,
     ...sides,

@@ -7,8 +7,17 @@ import { createHash } from 'node:crypto';
  * wide); every other hash a proof needs is made from them here.
  */
 
-export const leafHash = (entry: Buffer | string) => createHash('sha256').update(Buffer.from([0])).update(entry).digest();
-export const nodeHash = (left: Buffer, right: Buffer) => createHash('sha256').update(Buffer.from([1])).update(left).update(right).digest();
+export const leafHash = (entry: Buffer | string) =>
+  createHash('sha256')
+    .update(Buffer.from([0]))
+    .update(entry)
+    .digest();
+export const nodeHash = (left: Buffer, right: Buffer) =>
+  createHash('sha256')
+    .update(Buffer.from([1]))
+    .update(left)
+    .update(right)
+    .digest();
 /** The root of the empty tree: SHA-256 of nothing. */
 export const EMPTY_ROOT = createHash('sha256').digest();
 

@@ -5,7 +5,31 @@
  */
 
 /** Words that belong to the family name that follows them ("van Dijk", "da Silva"). */
-const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'dos', 'das', 'du', 'le', 'la', 'ten', 'ter', 'bin', 'ibn', 'al', 'el', 'mac', 'st.', 'zu']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'di',
+  'da',
+  'dos',
+  'das',
+  'du',
+  'le',
+  'la',
+  'ten',
+  'ter',
+  'bin',
+  'ibn',
+  'al',
+  'el',
+  'mac',
+  'st.',
+  'zu',
+]);
 /** Words after the family name ("Jr."), kept with it. */
 const SUFFIXES = new Set(['jr', 'jr.', 'sr', 'sr.', 'ii', 'iii', 'iv']);
 
@@ -52,7 +76,34 @@ export function shortNames(names: readonly (string | null)[], preferred: readonl
 }
 
 /** Club prefixes and suffixes that say nothing about which team it is. */
-const GENERIC = new Set(['fc', 'sc', 'vc', 'bc', 'ac', 'afc', 'cf', 'sv', 'tsv', 'vfb', 'vfl', 'tv', 'club', 'the', 'de', 'real', 'sporting', 'athletic', 'volleyball', 'basketball', 'community', 'city', 'united', 'u18', 'u16', 'u14']);
+const GENERIC = new Set([
+  'fc',
+  'sc',
+  'vc',
+  'bc',
+  'ac',
+  'afc',
+  'cf',
+  'sv',
+  'tsv',
+  'vfb',
+  'vfl',
+  'tv',
+  'club',
+  'the',
+  'de',
+  'real',
+  'sporting',
+  'athletic',
+  'volleyball',
+  'basketball',
+  'community',
+  'city',
+  'united',
+  'u18',
+  'u16',
+  'u14',
+]);
 
 /**
  * A short name for a team that has none in its payload, for narrow columns (at most 12
@@ -67,6 +118,10 @@ export function teamShortName(name: string, otherName: string | null, max = 12):
   const firstWord = distinctive[0] ?? words[0] ?? name;
   const otherFirst = otherName === null ? null : (otherName.split(/\s+/).find((w) => !GENERIC.has(w.toLowerCase())) ?? null);
   if ([...firstWord].length <= max && firstWord !== otherFirst) return firstWord;
-  if (words.length >= 3) return words.map((w) => [...w][0]!.toLocaleUpperCase()).join('').slice(0, 5);
+  if (words.length >= 3)
+    return words
+      .map((w) => [...w][0]!.toLocaleUpperCase())
+      .join('')
+      .slice(0, 5);
   return [...firstWord].slice(0, 3).join('').toLocaleUpperCase();
 }

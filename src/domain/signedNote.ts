@@ -38,14 +38,19 @@ function cutPlus<N extends 3 | 5>(text: string, count: N): (N extends 3 ? [strin
     rest = rest.slice(at + 1);
   }
   // Exactly `count` strings, as the type says.
-  return [...fields, rest] as (N extends 3 ? [string, string, string] : [string, string, string, string, string]);
+  return [...fields, rest] as N extends 3 ? [string, string, string] : [string, string, string, string, string];
 }
 
 /** A key name as note allows: not empty, no space, no "+". */
 export const isKeyName = (name: string) => name.length > 0 && !/[\s+]/u.test(name);
 
 export const noteKeyHash = (name: string, publicKey: Buffer) =>
-  createHash('sha256').update(name).update(Buffer.from([0x0a, ED25519])).update(publicKey).digest().subarray(0, 4);
+  createHash('sha256')
+    .update(name)
+    .update(Buffer.from([0x0a, ED25519]))
+    .update(publicKey)
+    .digest()
+    .subarray(0, 4);
 
 /** A signer from a seed of 32 bytes. */
 export function noteSignerFromSeed(name: string, seed: Buffer): NoteSigner {
@@ -64,7 +69,7 @@ export function parseNoteSignerKey(text: string): NoteSigner {
   const bytes = Buffer.from(key, 'base64');
   if (bytes.length !== 33 || bytes[0] !== ED25519) throw new Error('the signer key is not an Ed25519 key');
   const signer = noteSignerFromSeed(name, bytes.subarray(1));
-  if (signer.keyHash.toString('hex') !== hash) throw new Error('the signer key\'s hash does not match its name and key');
+  if (signer.keyHash.toString('hex') !== hash) throw new Error("the signer key's hash does not match its name and key");
   return signer;
 }
 
@@ -84,13 +89,13 @@ export function parseNoteVerifierKey(text: string): NoteVerifier {
   if (!isKeyName(name) || !/^[0-9a-f]{8}$/.test(hash)) throw new Error('a verifier key is <name>+<8 hex digits>+<base64 key>');
   if (bytes.length !== 33 || bytes[0] !== ED25519) throw new Error('the verifier key is not an Ed25519 key');
   const raw = bytes.subarray(1);
-  if (noteKeyHash(name, raw).toString('hex') !== hash) throw new Error('the verifier key\'s hash does not match its name and key');
+  if (noteKeyHash(name, raw).toString('hex') !== hash) throw new Error("the verifier key's hash does not match its name and key");
   return { name, keyHash: Buffer.from(hash, 'hex'), publicKey: createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' }) };
 }
 
 /** Signs a note's text (it must end with a newline) with one key. */
 export function signNote(text: string, signer: NoteSigner): string {
-  if (!text.endsWith('\n')) throw new Error('a note\'s text ends with a newline');
+  if (!text.endsWith('\n')) throw new Error("a note's text ends with a newline");
   const signature = sign(null, Buffer.from(text), signer.privateKey);
   return `${text}\n\u2014 ${signer.name} ${Buffer.concat([signer.keyHash, signature]).toString('base64')}\n`;
 }

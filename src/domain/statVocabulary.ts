@@ -101,15 +101,39 @@ const BASKETBALL: SportVocabulary = {
   stats: [
     { id: 'MIN', abbr: 'MIN', title: 'Minutes played', keys: ['minutes', 'minutesPlayed', 'min', 'MIN'], format: 'minutes' },
     { id: 'PTS', abbr: 'PTS', title: 'Points', keys: ['points', 'pts', 'PTS'] },
-    { id: 'FGM', abbr: 'FGM', title: 'Field goals made', keys: ['fieldGoalsMade', 'fgMade', 'fgm', 'FGM', ['twoPointersMade', 'threePointersMade'], ['2ptMade', '3ptMade'], ['2ptMade'], ['3ptMade']] },
-    { id: 'FGA', abbr: 'FGA', title: 'Field goals attempted', keys: ['fieldGoalsAttempted', 'fgAttempted', 'fga', 'FGA', ['twoPointersAttempted', 'threePointersAttempted'], ['2ptAttempted', '3ptAttempted'], ['2ptAttempted'], ['3ptAttempted']] },
+    {
+      id: 'FGM',
+      abbr: 'FGM',
+      title: 'Field goals made',
+      keys: ['fieldGoalsMade', 'fgMade', 'fgm', 'FGM', ['twoPointersMade', 'threePointersMade'], ['2ptMade', '3ptMade'], ['2ptMade'], ['3ptMade']],
+    },
+    {
+      id: 'FGA',
+      abbr: 'FGA',
+      title: 'Field goals attempted',
+      keys: [
+        'fieldGoalsAttempted',
+        'fgAttempted',
+        'fga',
+        'FGA',
+        ['twoPointersAttempted', 'threePointersAttempted'],
+        ['2ptAttempted', '3ptAttempted'],
+        ['2ptAttempted'],
+        ['3ptAttempted'],
+      ],
+    },
     { id: '3PM', abbr: '3PM', title: 'Three-pointers made', keys: ['threePointersMade', '3ptMade', 'threesMade', '3pm', '3PM'] },
     { id: '3PA', abbr: '3PA', title: 'Three-pointers attempted', keys: ['threePointersAttempted', '3ptAttempted', 'threesAttempted', '3pa', '3PA'] },
     { id: 'FTM', abbr: 'FTM', title: 'Free throws made', keys: ['freeThrowsMade', 'freethrowMade', 'ftMade', 'ftm', 'FTM'] },
     { id: 'FTA', abbr: 'FTA', title: 'Free throws attempted', keys: ['freeThrowsAttempted', 'freethrowAttempted', 'ftAttempted', 'fta', 'FTA'] },
     { id: 'OREB', abbr: 'OREB', title: 'Offensive rebounds', keys: ['reboundsOffensive', 'offensiveRebounds', 'oreb', 'OREB'] },
     { id: 'DREB', abbr: 'DREB', title: 'Defensive rebounds', keys: ['reboundsDefensive', 'defensiveRebounds', 'dreb', 'DREB'] },
-    { id: 'REB', abbr: 'REB', title: 'Rebounds', keys: ['reboundsTotal', 'rebounds', 'totalRebounds', 'reb', 'REB', ['reboundsOffensive', 'reboundsDefensive']] },
+    {
+      id: 'REB',
+      abbr: 'REB',
+      title: 'Rebounds',
+      keys: ['reboundsTotal', 'rebounds', 'totalRebounds', 'reb', 'REB', ['reboundsOffensive', 'reboundsDefensive']],
+    },
     { id: 'AST', abbr: 'AST', title: 'Assists', keys: ['assists', 'ast', 'AST'] },
     { id: 'STL', abbr: 'STL', title: 'Steals', keys: ['steals', 'stl', 'STL'] },
     { id: 'BLK', abbr: 'BLK', title: 'Blocks', keys: ['blocks', 'blk', 'BLK'] },
@@ -252,7 +276,10 @@ export function formatStat(value: number | null, format: StatFormat): string {
 
 /** "attackErrors" → "Attack errors", "attack.kills" → "Attack kills". */
 export function statLabel(key: string): string {
-  const words = key.replace(/[._]/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = key
+    .replace(/[._]/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -315,7 +342,10 @@ function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order:
 function inOrder(keys: string[], order: ReadonlyMap<string, number> | undefined): string[] {
   if (order === undefined) return keys;
   const rank = (key: string) => order.get(key) ?? Number.MAX_SAFE_INTEGER;
-  return keys.map((key, i) => ({ key, i })).sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i).map(({ key }) => key);
+  return keys
+    .map((key, i) => ({ key, i }))
+    .sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i)
+    .map(({ key }) => key);
 }
 
 /**
@@ -355,7 +385,12 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
           ? { id: c.spec.id, abbr: c.spec.abbr, title: c.spec.title, format: 'madeAttempted' as const }
           : { id: c.spec.id, abbr: c.spec.abbr, title: c.spec.title, format: c.spec.format },
     ),
-    ...unknown.map((key) => ({ id: `x:${key}`, abbr: clip(statLabel(key.slice(0, STAT_ABBR_SHOWN * 2)), STAT_ABBR_SHOWN), title: clip(key, STAT_TITLE_SHOWN), format: 'count' as const })),
+    ...unknown.map((key) => ({
+      id: `x:${key}`,
+      abbr: clip(statLabel(key.slice(0, STAT_ABBR_SHOWN * 2)), STAT_ABBR_SHOWN),
+      title: clip(key, STAT_TITLE_SHOWN),
+      format: 'count' as const,
+    })),
   ];
   const unknownCells = (stats: Stats): BoxCell[] => unknown.map((key) => ({ text: formatStat(stats[key] ?? null, 'decimal'), sort: stats[key] ?? null }));
   const made = Math.min(lines.length, options.rows ?? lines.length);
@@ -384,8 +419,6 @@ function sumLines(lines: Map<string, number>[]): Map<string, number> {
   return total;
 }
 
-
-
 /** Volleyball scouting evaluation codes (DataVolley / VolleyStation), per skill. */
 const VOLLEYBALL_CODES: Record<string, Record<string, string>> = {
   serve: { '#': 'ace', '+': 'good', '!': 'OK', '-': 'easy to pass', '/': 'passed straight back over', '=': 'error' },
@@ -397,7 +430,19 @@ const VOLLEYBALL_CODES: Record<string, Record<string, string>> = {
   freeball: { '#': 'perfect', '+': 'good', '!': 'OK', '-': 'poor', '/': 'over the net', '=': 'error' },
 };
 const GENERIC_CODES: Record<string, string> = { '#': 'perfect', '+': 'positive', '!': 'OK', '-': 'poor', '/': 'overpass', '=': 'error' };
-const SKILL_NAMES: Record<string, string> = { s: 'serve', r: 'reception', receive: 'reception', pass: 'reception', a: 'attack', spike: 'attack', b: 'block', d: 'dig', e: 'set', f: 'freeball', 'free ball': 'freeball' };
+const SKILL_NAMES: Record<string, string> = {
+  s: 'serve',
+  r: 'reception',
+  receive: 'reception',
+  pass: 'reception',
+  a: 'attack',
+  spike: 'attack',
+  b: 'block',
+  d: 'dig',
+  e: 'set',
+  f: 'freeball',
+  'free ball': 'freeball',
+};
 
 const BASKETBALL_TYPES: Record<string, string> = {
   '2pt': '2-pt shot',
@@ -446,12 +491,20 @@ export function footballEvent(entry: Obj): FootballEvent | null {
   if (type === 'own goal for') return 'ownGoalFor';
   if (type === 'own goal' || type === 'owngoal' || type === 'own_goal') return 'ownGoal';
   if (type === 'goal' || ((type === 'shot' || type === 'penalty') && result === 'goal')) return 'goal';
-  const card = named(inner(entry, 'bad_behaviour').card) ?? named(inner(entry, 'foul_committed').card) ?? named(entry.card) ?? (/card/.test(type) ? type : null);
+  const card =
+    named(inner(entry, 'bad_behaviour').card) ?? named(inner(entry, 'foul_committed').card) ?? named(entry.card) ?? (/card/.test(type) ? type : null);
   if (card === null) return null;
   return CARD_WORDS.find(([pattern]) => pattern.test(card.trim()))?.[1] ?? null;
 }
 
-const FOOTBALL_WORDS: Record<FootballEvent, string> = { goal: 'Goal', ownGoal: 'Own goal', ownGoalFor: 'Own goal', yellowCard: 'Yellow card', secondYellow: 'Second yellow card', redCard: 'Red card' };
+const FOOTBALL_WORDS: Record<FootballEvent, string> = {
+  goal: 'Goal',
+  ownGoal: 'Own goal',
+  ownGoalFor: 'Own goal',
+  yellowCard: 'Yellow card',
+  secondYellow: 'Second yellow card',
+  redCard: 'Red card',
+};
 
 /** Readable words for one play-by-play entry: "Attack: kill", "3-pt shot made", "Goal", "Point". */
 export function actionWords(sport: string | null, entry: Obj): string {

@@ -1,7 +1,8 @@
 import { createLru } from '../platform/lru.js';
 
 /** Trailing words that say age group, sex or level, not which club: "U18", "Girls", "2nd", "JV". */
-const TEAM_SUFFIX = /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th)|girls?|boys?|women|womens|men|mens|ladies|youth|juniors?|seniors?|jr|sr|jv|varsity|reserves?|ii|iii|[ab])$/;
+const TEAM_SUFFIX =
+  /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th)|girls?|boys?|women|womens|men|mens|ladies|youth|juniors?|seniors?|jr|sr|jv|varsity|reserves?|ii|iii|[ab])$/;
 
 /** Names normalised lately: a club's own names, and its opponents', come with every upload. */
 const normalised = createLru<string>(1000);

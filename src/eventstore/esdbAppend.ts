@@ -3,13 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type EsdbClient, readWithin } from './esdbClient.js';
 import { appendError, isWorthRetrying } from './esdbErrors.js';
 import { type EsdbProposal, NO_POSITION, toEventData, toExpected, toNumber, toStoredEvent } from './esdbRecords.js';
-import {
-  AppendOutcomeUnknownError,
-  AppendTooLargeError,
-  type AppendResult,
-  type ExpectedRevision,
-  type Position,
-} from './eventStore.js';
+import { AppendOutcomeUnknownError, AppendTooLargeError, type AppendResult, type ExpectedRevision, type Position } from './eventStore.js';
 
 export interface EsdbAppendCalls {
   /** Per-call credentials: they keep client 6.2.1 on its unary Append (see ./esdbConnection.ts). */

@@ -41,7 +41,8 @@ export function appendError(error: unknown, append: { streamId: string; expected
  * connection went), or was not (a follower refused it; the client turns to the leader). Asked
  * again with the same ids and expected revision, the server recognises a stored one as a repeat.
  */
-export const isWorthRetrying = (error: unknown) => error instanceof DeadlineExceededError || error instanceof UnavailableError || error instanceof NotLeaderError;
+export const isWorthRetrying = (error: unknown) =>
+  error instanceof DeadlineExceededError || error instanceof UnavailableError || error instanceof NotLeaderError;
 
 /** Reading a stream that does not exist is an empty stream in the port, not an error. */
 export const isStreamNotFound = (error: unknown) => error instanceof StreamNotFoundError;

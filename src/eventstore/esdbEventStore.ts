@@ -65,7 +65,12 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
 /** The store over a connection: openEsdbEventStore's, or one to a stand-in client in tests. */
 export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEventStoreOptions = {}): EventStore {
   const { client, deadlineMs } = connection;
-  const calls = { credentials: connection.appendCredentials, deadlineMs, attempts: options.appendAttempts ?? 3, retryDelayMs: options.appendRetryDelayMs ?? 100 };
+  const calls = {
+    credentials: connection.appendCredentials,
+    deadlineMs,
+    attempts: options.appendAttempts ?? 3,
+    retryDelayMs: options.appendRetryDelayMs ?? 100,
+  };
   const maxAppendBytes = options.maxAppendBytes ?? 1024 * 1024;
   const prefixes = [...(options.streamPrefixes ?? SERVICE_STREAM_PREFIXES)];
   const retry = { retryDelayMs: options.retryDelayMs ?? 200, maxRetryDelayMs: options.maxRetryDelayMs ?? 10_000 };
@@ -73,7 +78,12 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
   const reads = createEsdbReads(client, namedWithPrefix(prefixes), deadlineMs);
   const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
   const keys = createEsdbKeys(client, calls, { recheckMs: options.keyRecheckMs ?? 60_000, maxKeys: 10_000 });
-  const versions = createEsdbVersions({ readStored: reads.readStored, keys, versions: createVersionCache(deltas.cacheBytes), keyframeInterval: deltas.keyframeInterval });
+  const versions = createEsdbVersions({
+    readStored: reads.readStored,
+    keys,
+    versions: createVersionCache(deltas.cacheBytes),
+    keyframeInterval: deltas.keyframeInterval,
+  });
   const decode = versions.decode;
   const subscriptions = new Set<AllSubscription>();
   let closed = false;
@@ -109,7 +119,11 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
     if (upperBound > maxAppendBytes) throw new AppendTooLargeError(streamId, upperBound, maxAppendBytes);
     const key = sealed ? (knownKey.state === 'none' ? await keys.forWrite(streamId, isNew) : knownKey) : 'unsealed';
     try {
-      const result = await appendToEsdb(client, { streamId, events: proposals(events, encoded.stored, streamId, key), expectedRevision, maxAppendBytes }, calls);
+      const result = await appendToEsdb(
+        client,
+        { streamId, events: proposals(events, encoded.stored, streamId, key), expectedRevision, maxAppendBytes },
+        calls,
+      );
       // The stream's end is known only when the server put the events where they were encoded for.
       const asEncoded = firstRevision !== null && result.nextExpectedRevision === firstRevision + events.length - 1;
       if (!asEncoded) versions.forgetTip(streamId);
@@ -144,12 +158,24 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
       versions.forgetStream(streamId);
       const clear = (await reads.readStored(streamId)).filter(({ storage }) => !storage.sealed && !storage.afterErasure);
       if (clear.length > 0) {
-        options.logger?.error({ streamId, events: clear.length }, 'erased match has events stored in the clear before sealing: reads hide them, but their bytes stay in EventStoreDB (docs/operations.md)');
+        options.logger?.error(
+          { streamId, events: clear.length },
+          'erased match has events stored in the clear before sealing: reads hide them, but their bytes stay in EventStoreDB (docs/operations.md)',
+        );
       }
     },
 
     subscribeToAll({ after, batchSize = 100 }) {
-      const deps = { client, prefixes, headPosition: reads.headPosition, decode, retry, caughtUpProbeMs, logger: options.logger, onClose: () => subscriptions.delete(subscription) };
+      const deps = {
+        client,
+        prefixes,
+        headPosition: reads.headPosition,
+        decode,
+        retry,
+        caughtUpProbeMs,
+        logger: options.logger,
+        onClose: () => subscriptions.delete(subscription),
+      };
       const subscription = subscribeToEsdbAll(deps, { after, batchSize });
       // One asked for after the store closed ends at once, as the store's own would have.
       if (closed) void subscription.close();

@@ -67,7 +67,12 @@ function storageOf(metadata: unknown, streamId: string, revision: Revision): Esd
   if (base !== undefined && !(typeof base === 'number' && Number.isSafeInteger(base) && base >= 0)) throw problem('base is not a revision');
   if (cipher !== undefined && cipher !== SEALED_WITH) throw problem(`cipher ${JSON.stringify(cipher)} is not known`);
   if (clear !== undefined && clear !== AFTER_ERASURE) throw problem(`clear ${JSON.stringify(clear)} is not known`);
-  return { encoding: storedEncoding(field('encoding'), streamId, revision), baseRevision: base ?? null, sealed: cipher !== undefined, afterErasure: clear !== undefined };
+  return {
+    encoding: storedEncoding(field('encoding'), streamId, revision),
+    baseRevision: base ?? null,
+    sealed: cipher !== undefined,
+    afterErasure: clear !== undefined,
+  };
 }
 
 /** An event to append: its data as stored (encoded, perhaps sealed) and how. */
@@ -92,7 +97,15 @@ export function toEventData(proposals: readonly EsdbProposal[]): { proposed: Bin
   });
   // The server's own measure (Event.SizeOnDisk): data + metadata + 2 bytes per type character.
   const bytes = encoded.reduce((sum, { proposal, metadata }) => sum + proposal.bytes.byteLength + metadata.byteLength + proposal.type.length * 2, 0);
-  const proposed = encoded.map(({ proposal, metadata }): BinaryEventData => ({ id: proposal.id, contentType: 'application/octet-stream', type: proposal.type, data: proposal.bytes, metadata }));
+  const proposed = encoded.map(
+    ({ proposal, metadata }): BinaryEventData => ({
+      id: proposal.id,
+      contentType: 'application/octet-stream',
+      type: proposal.type,
+      data: proposal.bytes,
+      metadata,
+    }),
+  );
   return { proposed, bytes };
 }
 

@@ -97,7 +97,10 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
   }
 
   /** The batch whole, up to its first event that cannot be read (then `unreadable`). */
-  async function decodeBatch({ batch, unreadable }: ReturnType<typeof readBatch>): Promise<{ batch: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
+  async function decodeBatch({
+    batch,
+    unreadable,
+  }: ReturnType<typeof readBatch>): Promise<{ batch: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
     const decoded = await deps.decode(batch);
     return { batch: decoded.events, unreadable: decoded.unreadable ?? unreadable };
   }
@@ -107,7 +110,8 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
       for (let now = current(); now.kind !== 'closed'; now = current()) {
         if (now.kind === 'connecting') {
           await release();
-          if (now.cause !== null) deps.logger?.error({ err: now.cause, position: now.position, retryInMs: now.waitMs }, 'EventStoreDB subscription dropped; resubscribing');
+          if (now.cause !== null)
+            deps.logger?.error({ err: now.cause, position: now.position, retryInMs: now.waitMs }, 'EventStoreDB subscription dropped; resubscribing');
           if (now.waitMs > 0) await sleep(now.waitMs);
           if (current() !== now) continue;
           try {

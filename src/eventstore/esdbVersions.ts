@@ -80,7 +80,8 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
     const cached = versions.get(streamId, revision);
     if (cached) return cached;
     if (!window.has(revision)) {
-      for (const event of await readStored(streamId, { fromRevision: revision, direction: 'backwards', maxCount: chainWindow })) window.set(event.event.revision, event);
+      for (const event of await readStored(streamId, { fromRevision: revision, direction: 'backwards', maxCount: chainWindow }))
+        window.set(event.event.revision, event);
     }
     const key = await keyOf(streamId);
     const chain: { revision: Revision; stored: StoredData }[] = [];
@@ -185,7 +186,11 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
       const tip = last.find((event) => event.storage.encoding !== null || plainBytes(event) >= MIN_VERSION_BYTES);
       if (!tip) return null;
       let depth = 0;
-      for (let step = tip; step.storage.encoding === 'delta' && step.storage.baseRevision !== null && step.storage.baseRevision < step.event.revision; depth += 1) {
+      for (
+        let step = tip;
+        step.storage.encoding === 'delta' && step.storage.baseRevision !== null && step.storage.baseRevision < step.event.revision;
+        depth += 1
+      ) {
         step = await eventAt(streamId, step.storage.baseRevision, window);
       }
       return { revision: tip.event.revision, depth, bytes: await versionAt(streamId, tip.event.revision, window) };

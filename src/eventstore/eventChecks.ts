@@ -14,9 +14,11 @@ function metadataProblem(metadata: unknown): string | null {
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return 'has no metadata object';
   for (const [field, value] of Object.entries(metadata)) {
     if (!METADATA_FIELDS.has(field)) return `has metadata field "${field}", which no store keeps`;
-    if (field === 'schemaVersion' && !(typeof value === 'number' && Number.isSafeInteger(value) && value >= 1)) return 'has a metadata schemaVersion that is not a positive integer';
+    if (field === 'schemaVersion' && !(typeof value === 'number' && Number.isSafeInteger(value) && value >= 1))
+      return 'has a metadata schemaVersion that is not a positive integer';
     if (field !== 'schemaVersion' && value !== undefined && typeof value !== 'string') return `has a metadata ${field} that is not a string`;
-    if (field === 'payloadSha256' && value !== undefined && !SHA256_HEX.test(String(value))) return 'has a metadata payloadSha256 that is not 64 lower-case hex digits';
+    if (field === 'payloadSha256' && value !== undefined && !SHA256_HEX.test(String(value)))
+      return 'has a metadata payloadSha256 that is not 64 lower-case hex digits';
   }
   if (!('schemaVersion' in metadata)) return 'has no metadata schemaVersion';
   return null;

@@ -191,7 +191,9 @@ export class AppendOutcomeUnknownError extends Error {
     readonly attempts: number,
     cause: unknown,
   ) {
-    super(`append to ${streamId} has no answer after ${attempts} attempts (it may be stored): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`append to ${streamId} has no answer after ${attempts} attempts (it may be stored): ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
     this.name = 'AppendOutcomeUnknownError';
   }
 }

@@ -19,7 +19,8 @@ export interface OpenEventStoreOptions {
  */
 export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
   const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
-  if (url.startsWith('sqlite:')) return openSqliteEventStore(url.slice('sqlite:'.length), { deltas, ...(options.onGroupCommit ? { onGroupCommit: options.onGroupCommit } : {}) });
+  if (url.startsWith('sqlite:'))
+    return openSqliteEventStore(url.slice('sqlite:'.length), { deltas, ...(options.onGroupCommit ? { onGroupCommit: options.onGroupCommit } : {}) });
   if (url.startsWith('esdb:') || url.startsWith('esdb+discover:')) {
     const { openEsdbEventStore } = await import('./esdbEventStore.js');
     return openEsdbEventStore(url, { maxAppendBytes: options.esdbMaxAppendBytes, logger: options.logger, deltas });

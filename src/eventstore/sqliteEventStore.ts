@@ -23,7 +23,7 @@ async function truncateWal(db: ReturnType<typeof openSqliteFile>): Promise<void>
     if (result?.busy === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the erased bytes may still be in the log\'s -wal file: another process kept reading it; run the erasure again');
+  throw new Error("the erased bytes may still be in the log's -wal file: another process kept reading it; run the erasure again");
 }
 
 /** A write the file system refused (full, read-only, failing) as storage_full; any other error as it is. */

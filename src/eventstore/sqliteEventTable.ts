@@ -101,7 +101,12 @@ interface StreamTip {
 /** Every SQL statement of the SQLite event store: the revision check, inserts and reads. */
 export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
   db.exec(SCHEMA);
-  const columns = new Set(db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'events\')').all().map((c) => c.name));
+  const columns = new Set(
+    db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')")
+      .all()
+      .map((c) => c.name),
+  );
   for (const [name, type] of Object.entries(ENCODING_COLUMNS)) if (!columns.has(name)) db.exec(`ALTER TABLE events ADD COLUMN ${name} ${type}`);
 
   const statements = {
@@ -111,9 +116,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, encoding, base_revision)
        VALUES (@streamId, @revision, @id, @type, @data, @metadata, @recordedAt, @encoding, @baseRevision)`,
     ),
-    streamForwards: db.prepare<[string, number, number], EventRow>(
-      'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
-    ),
+    streamForwards: db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?'),
     streamBackwards: db.prepare<[string, number, number], EventRow>(
       'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
     ),
@@ -124,7 +127,9 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
     lastRows: db.prepare<[string, number, number], { revision: number; encoding: string | null; bytes: number }>(
       'SELECT revision, encoding, octet_length(data) AS bytes FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
     ),
-    chainStep: db.prepare<[string, number], Pick<EventRow, 'encoding' | 'base_revision'>>('SELECT encoding, base_revision FROM events WHERE stream_id = ? AND revision = ?'),
+    chainStep: db.prepare<[string, number], Pick<EventRow, 'encoding' | 'base_revision'>>(
+      'SELECT encoding, base_revision FROM events WHERE stream_id = ? AND revision = ?',
+    ),
     version: db.prepare<[string, number], ChainRow>('SELECT revision, encoding, base_revision, data FROM events WHERE stream_id = ? AND revision = ?'),
     chainOfStream: db.prepare<[string], Pick<EventRow, 'position' | 'revision' | 'encoding' | 'base_revision'>>(
       'SELECT position, revision, encoding, base_revision FROM events WHERE stream_id = ? ORDER BY revision ASC',
@@ -173,10 +178,15 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
   function findTip(streamId: string, head: Revision): VersionTip | null {
     const known = tips.get(streamId);
     if (known?.head === head) return known.version && { ...known.version, bytes: versionBytes(streamId, known.version.revision) };
-    const last = statements.lastRows.all(streamId, head, TIP_SEARCH_ROWS).find((row) => row.encoding !== 'erased' && (row.encoding !== null || row.bytes >= MIN_VERSION_BYTES));
+    const last = statements.lastRows
+      .all(streamId, head, TIP_SEARCH_ROWS)
+      .find((row) => row.encoding !== 'erased' && (row.encoding !== null || row.bytes >= MIN_VERSION_BYTES));
     if (!last) return null;
     let depth = 0;
-    for (let at = last.revision, step = statements.chainStep.get(streamId, at); step?.encoding === 'delta' && step.base_revision !== null && step.base_revision < at; ) {
+    for (
+      let at = last.revision, step = statements.chainStep.get(streamId, at);
+      step?.encoding === 'delta' && step.base_revision !== null && step.base_revision < at;
+    ) {
       depth += 1;
       at = step.base_revision;
       step = statements.chainStep.get(streamId, at);
@@ -191,9 +201,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
     const firstRow = rows[0];
     const lastRow = rows[rows.length - 1];
     const sameAppend =
-      firstRow !== undefined &&
-      lastRow !== undefined &&
-      rows.every((row, i) => row?.stream_id === streamId && row.revision === firstRow.revision + i);
+      firstRow !== undefined && lastRow !== undefined && rows.every((row, i) => row?.stream_id === streamId && row.revision === firstRow.revision + i);
     if (!sameAppend) throw new Error(`event ids already used elsewhere in the log (stream ${streamId})`);
     return { nextExpectedRevision: lastRow.revision, position: lastRow.position };
   }

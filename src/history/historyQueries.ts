@@ -90,7 +90,8 @@ export async function readMatchAt(store: EventStore, matchId: string, revision: 
     const events = await store.readStream(streamId, { direction: 'backwards', fromRevision: from, maxCount: 16 });
     for (const event of events) {
       const version = publicEvent(event);
-      if (version.content) return { version: { ...version, content: version.content }, created: { ...created, content: created.content }, head: newest.revision };
+      if (version.content)
+        return { version: { ...version, content: version.content }, created: { ...created, content: created.content }, head: newest.revision };
     }
     const last = events.at(-1);
     if (!last) break;

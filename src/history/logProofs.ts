@@ -24,8 +24,18 @@ export async function leafOfEvent(reader: Pick<ReadModelReader, 'find'>, streamI
 }
 
 /** The leaves of a stream's events at `revisions`, by revision (the history names each version's log index). */
-export async function leavesOfStream(reader: Pick<ReadModelReader, 'find'>, streamId: string, fromRevision: number, toRevision: number): Promise<Map<number, number>> {
-  const leaves = await reader.find(LOG_LEAVES, { where: { streamId }, orderBy: [{ field: 'revision', direction: 'asc' }], offset: fromRevision, limit: toRevision - fromRevision + 1 });
+export async function leavesOfStream(
+  reader: Pick<ReadModelReader, 'find'>,
+  streamId: string,
+  fromRevision: number,
+  toRevision: number,
+): Promise<Map<number, number>> {
+  const leaves = await reader.find(LOG_LEAVES, {
+    where: { streamId },
+    orderBy: [{ field: 'revision', direction: 'asc' }],
+    offset: fromRevision,
+    limit: toRevision - fromRevision + 1,
+  });
   return new Map(leaves.map((leaf) => [leaf.revision, leaf.index]));
 }
 

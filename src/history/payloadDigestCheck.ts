@@ -39,7 +39,9 @@ export async function checkPayloadDigests(eventStore: EventStore, pageSize = 500
       }
       result.checked += 1;
       const matches =
-        payloadSalt !== undefined ? salted !== undefined && saltedPayloadSha256(Buffer.from(payloadSalt, 'base64'), payload) === salted : payloadDigest(payload) === unsalted;
+        payloadSalt !== undefined
+          ? salted !== undefined && saltedPayloadSha256(Buffer.from(payloadSalt, 'base64'), payload) === salted
+          : payloadDigest(payload) === unsalted;
       if (!matches) result.mismatches.push({ streamId: recorded.streamId, revision: recorded.revision });
     }
     after = page[page.length - 1]!.position;

@@ -51,7 +51,10 @@ export function registerBytesInFlight(app: FastifyInstance, { maxBytesInFlight, 
 
   function overrun(request: FastifyRequest, upload: Upload) {
     upload.refused = true;
-    request.log.warn({ inFlight, address: request.ip, addressBytes: upload.share.bytes, maxBytesInFlight, addressShare }, 'upload refused: too many request bytes in flight');
+    request.log.warn(
+      { inFlight, address: request.ip, addressBytes: upload.share.bytes, maxBytesInFlight, addressShare },
+      'upload refused: too many request bytes in flight',
+    );
     // Heard by the body parser, which answers the error; without one yet, preParsing refuses it.
     if (request.raw.listenerCount('error') > 0) request.raw.emit('error', refusal());
   }
@@ -65,7 +68,10 @@ export function registerBytesInFlight(app: FastifyInstance, { maxBytesInFlight, 
     if (!chunked && (!(length > 0) || length > maxBodyBytes)) return;
     const share = shares.get(request.ip) ?? { bytes: 0, uploads: 0 };
     if (inFlight + length > maxBytesInFlight || share.bytes + length > addressShare) {
-      request.log.warn({ inFlight, declared: length, address: request.ip, addressBytes: share.bytes, maxBytesInFlight, addressShare }, 'upload refused: too many request bytes in flight');
+      request.log.warn(
+        { inFlight, declared: length, address: request.ip, addressBytes: share.bytes, maxBytesInFlight, addressShare },
+        'upload refused: too many request bytes in flight',
+      );
       throw refusal();
     }
     if (share.uploads === 0) shares.set(request.ip, share);

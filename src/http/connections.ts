@@ -24,10 +24,11 @@ export interface ConnectionLimits {
 export function registerConnectionLimits(app: FastifyInstance, { maxConnections, maxConnectionsPerAddress, openFilesLimit, trustProxy }: ConnectionLimits) {
   const server = app.server;
   server.maxConnections = maxConnections;
-  if (trustProxy === false) capPerAddress(server, maxConnectionsPerAddress, () => {
-    reported.perAddress += 1;
-    report();
-  });
+  if (trustProxy === false)
+    capPerAddress(server, maxConnectionsPerAddress, () => {
+      reported.perAddress += 1;
+      report();
+    });
   if (openFilesLimit !== null && maxConnections > connectionBudget(openFilesLimit)) {
     app.log.warn(
       { maxConnections, openFilesLimit, fits: connectionBudget(openFilesLimit) },
@@ -39,8 +40,13 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
     const now = Date.now();
     if (now - reported.since < REPORT_EVERY_MS) return;
     if (reported.dropped > 0) app.log.warn({ dropped: reported.dropped, maxConnections }, 'connections refused: MAX_CONNECTIONS reached');
-    if (reported.perAddress > 0) app.log.warn({ closed: reported.perAddress, maxConnectionsPerAddress }, 'connections refused: MAX_CONNECTIONS_PER_ADDRESS reached');
-    if (reported.failed > 0) app.log.error({ failed: reported.failed, code: reported.code, openFilesLimit }, 'connections refused: accepting failed (out of file descriptors?); shedding them and serving on');
+    if (reported.perAddress > 0)
+      app.log.warn({ closed: reported.perAddress, maxConnectionsPerAddress }, 'connections refused: MAX_CONNECTIONS_PER_ADDRESS reached');
+    if (reported.failed > 0)
+      app.log.error(
+        { failed: reported.failed, code: reported.code, openFilesLimit },
+        'connections refused: accepting failed (out of file descriptors?); shedding them and serving on',
+      );
     reported.dropped = 0;
     reported.perAddress = 0;
     reported.failed = 0;

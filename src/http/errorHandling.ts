@@ -45,7 +45,9 @@ function ruleOf(keyword: string, schema: FailedSchema | undefined, ajvMessage: s
   if (keyword === 'anyOf' && choices !== null) return `must be one of ${choices.join(', ')}`;
   if (keyword === 'const' && schema?.const !== undefined) return `must be ${String(schema.const)}`;
   if (schema?.type === 'integer' && ['type', 'minimum', 'maximum'].includes(keyword) && typeof schema.minimum === 'number') {
-    return typeof schema.maximum === 'number' ? `must be a whole number from ${schema.minimum} to ${schema.maximum}` : `must be a whole number of at least ${schema.minimum}`;
+    return typeof schema.maximum === 'number'
+      ? `must be a whole number from ${schema.minimum} to ${schema.maximum}`
+      : `must be a whole number of at least ${schema.minimum}`;
   }
   return ajvMessage ?? 'is invalid';
 }
@@ -68,8 +70,14 @@ const fastifyMessages: Record<string, { message: (error: FastifyError) => string
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: () => 'send the match as JSON with the header Content-Type: application/json' },
   FST_ERR_BAD_URL: { message: () => 'the address is not valid: a % in it must be followed by two hexadecimal digits; fix the link' },
   FST_ERR_MAX_PARAM_LENGTH: { message: () => 'a part of the address is longer than this server accepts (a match id is at most 128 characters); fix the link' },
-  FST_CSRF_INVALID_TOKEN: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
-  FST_CSRF_MISSING_SECRET: { title: 'Form expired', message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
+  FST_CSRF_INVALID_TOKEN: {
+    title: 'Form expired',
+    message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.',
+  },
+  FST_CSRF_MISSING_SECRET: {
+    title: 'Form expired',
+    message: () => 'This form has expired or did not come from this site. Go back, reload the page and try again.',
+  },
 };
 
 /** What the client is told about a failed request: the same status, headers and message as JSON or as a page. */
@@ -93,7 +101,8 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
   // A store's own full-disk error is storage_full too (the stores raise storage_full on their writes).
   const domain = error instanceof DomainError ? error : isStorageFull(error) ? storageFull('full', error) : null;
   if (domain !== null) {
-    if (domain.code === 'storage_full') request.log.error({ err: domain.cause ?? domain }, 'storage refused a write: writes are refused until space is freed or DATA_DIR is writable again');
+    if (domain.code === 'storage_full')
+      request.log.error({ err: domain.cause ?? domain }, 'storage refused a write: writes are refused until space is freed or DATA_DIR is writable again');
     return answer(statusOf[domain.code], domain.message, domain.retryAfter === undefined ? {} : { 'retry-after': String(domain.retryAfter) });
   }
   if (error.validation) return answer(400, validationMessage(error));

@@ -16,7 +16,6 @@ const Readiness = Type.Object({
   projections: Type.Array(ProjectionHealth),
 });
 
-
 /** Readiness threshold for lag: about a thousand matches, in the event store's position unit. */
 export const maxReadyLag = (positionUnit: 'event' | 'byte') => (positionUnit === 'byte' ? 64 * 1024 * 1024 : 1000);
 
@@ -34,13 +33,23 @@ export interface HealthDeps {
 }
 
 /** Liveness says the process answers; readiness says it can serve reads that are up to date. */
-export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (app, { engine, isShuttingDown, maxLag, projectionsInProcess = true, stallMs = 30_000, now = Date.now }) => {
+export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (
+  app,
+  { engine, isShuttingDown, maxLag, projectionsInProcess = true, stallMs = 30_000, now = Date.now },
+) => {
   // Since when the checkpoints have stood still while events waited (null: moving or nothing to do).
   let last: { checkpoints: string; stillSince: number | null } = { checkpoints: '', stillSince: null };
 
-  app.get('/healthz', { config: answersUnderPressure, schema: { tags: ['operations'], operationId: 'getHealth', summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({
-    status: 'ok' as const,
-  }));
+  app.get(
+    '/healthz',
+    {
+      config: answersUnderPressure,
+      schema: { tags: ['operations'], operationId: 'getHealth', summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    },
+    async () => ({
+      status: 'ok' as const,
+    }),
+  );
 
   app.get(
     '/readyz',

@@ -12,7 +12,11 @@ export type CurrentPublicView = (id: string) => Promise<PublicViewDoc | null>;
  * the projection runs in this process) instead of a document read. A write's read-your-writes
  * wait ends after the checkpoint moved, so the writer never gets a stale view.
  */
-export function createCurrentPublicView(readModel: Pick<ReadModelReader, 'get'>, checkpoint: () => Promise<Position | null>, maxEntries = 2000): CurrentPublicView {
+export function createCurrentPublicView(
+  readModel: Pick<ReadModelReader, 'get'>,
+  checkpoint: () => Promise<Position | null>,
+  maxEntries = 2000,
+): CurrentPublicView {
   const known = createLru<{ checkpoint: Position | null; doc: PublicViewDoc | null }>(maxEntries);
   return async (id) => {
     const at = await checkpoint();

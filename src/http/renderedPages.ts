@@ -155,7 +155,12 @@ export type RenderedCache = ReturnType<typeof createRenderedCache>;
  * at once: one render, not one each). The access line says which (`bodyCache`: hit, joined,
  * stored, not kept).
  */
-export async function cachedBody(request: Pick<FastifyRequest, 'accessLogNotes'>, cache: RenderedCache, key: string, make: () => Promise<RenderedBody> | RenderedBody): Promise<RenderedBody> {
+export async function cachedBody(
+  request: Pick<FastifyRequest, 'accessLogNotes'>,
+  cache: RenderedCache,
+  key: string,
+  make: () => Promise<RenderedBody> | RenderedBody,
+): Promise<RenderedBody> {
   const hit = cache.get(key);
   if (hit !== undefined) {
     noteInAccessLog(request, { bodyCache: 'hit' });

@@ -10,7 +10,13 @@ interface WatchedCache {
 
 /** The rendered-body cache (PAGE_CACHE_BYTES), read at scrape time: bytes and bodies kept, lookups by result. */
 export function watchCache(metrics: Metrics, cache: WatchedCache) {
-  scrapedGauge(metrics, 'matchlog_page_cache_bytes', 'Bytes kept in the rendered-body cache, compressed copies included (budget PAGE_CACHE_BYTES)', [], async () => [[{}, cache.bytes()]]);
+  scrapedGauge(
+    metrics,
+    'matchlog_page_cache_bytes',
+    'Bytes kept in the rendered-body cache, compressed copies included (budget PAGE_CACHE_BYTES)',
+    [],
+    async () => [[{}, cache.bytes()]],
+  );
   scrapedGauge(metrics, 'matchlog_page_cache_entries', 'Bodies kept in the rendered-body cache', [], async () => [[{}, cache.entries()]]);
   new Counter({
     name: 'matchlog_page_cache_requests_total',

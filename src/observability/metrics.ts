@@ -30,15 +30,30 @@ export function createMetrics() {
       labelNames: ['outcome'] as const,
       registers,
     }),
-    clubSyncs: new Counter({ name: 'matchlog_club_syncs_total', help: 'Club sync outcomes stored with uploads, by event type', labelNames: ['outcome'] as const, registers }),
-    appendSeconds: new Histogram({ name: 'matchlog_eventstore_append_seconds', help: 'From an append asked to it being durable (fsync or quorum)', buckets: SECONDS, registers }),
+    clubSyncs: new Counter({
+      name: 'matchlog_club_syncs_total',
+      help: 'Club sync outcomes stored with uploads, by event type',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    appendSeconds: new Histogram({
+      name: 'matchlog_eventstore_append_seconds',
+      help: 'From an append asked to it being durable (fsync or quorum)',
+      buckets: SECONDS,
+      registers,
+    }),
     fsyncSeconds: new Histogram({
       name: 'matchlog_eventstore_fsync_seconds',
       help: 'SQLite log: the COMMIT of one group (WAL write and fsync)',
       buckets: SECONDS,
       registers,
     }),
-    groupCommitAppends: new Histogram({ name: 'matchlog_eventstore_group_commit_appends', help: 'SQLite log: appends committed together under one fsync', buckets: COUNTS, registers }),
+    groupCommitAppends: new Histogram({
+      name: 'matchlog_eventstore_group_commit_appends',
+      help: 'SQLite log: appends committed together under one fsync',
+      buckets: COUNTS,
+      registers,
+    }),
     projectionBatchEvents: new Histogram({
       name: 'matchlog_projection_batch_events',
       help: 'Events applied per committed projection batch',
@@ -46,8 +61,19 @@ export function createMetrics() {
       buckets: [1, 2, 5, 10, 20, 50, 100, 200],
       registers,
     }),
-    projectionBatchSeconds: new Histogram({ name: 'matchlog_projection_batch_seconds', help: 'Time to apply and commit one projection batch', labelNames: ['projection'] as const, buckets: SECONDS, registers }),
-    projectionFailures: new Counter({ name: 'matchlog_projection_failures_total', help: 'Projection batches that failed (each is retried, never skipped)', labelNames: ['projection'] as const, registers }),
+    projectionBatchSeconds: new Histogram({
+      name: 'matchlog_projection_batch_seconds',
+      help: 'Time to apply and commit one projection batch',
+      labelNames: ['projection'] as const,
+      buckets: SECONDS,
+      registers,
+    }),
+    projectionFailures: new Counter({
+      name: 'matchlog_projection_failures_total',
+      help: 'Projection batches that failed (each is retried, never skipped)',
+      labelNames: ['projection'] as const,
+      registers,
+    }),
     liveStreamsOpen: new Gauge({ name: 'matchlog_live_streams_open', help: 'Live update streams (GET /match/:id/live) open now', registers }),
     liveEventsSent: new Counter({ name: 'matchlog_live_events_sent_total', help: 'Revision events pushed to open live streams', registers }),
   };
@@ -56,7 +82,13 @@ export function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Gauges read when Prometheus scrapes: `read` gives label values and numbers (a failed read leaves them out). */
-export function scrapedGauge<Label extends string>(metrics: Metrics, name: string, help: string, labelNames: readonly Label[], read: () => Promise<[Partial<Record<Label, string>>, number][]>) {
+export function scrapedGauge<Label extends string>(
+  metrics: Metrics,
+  name: string,
+  help: string,
+  labelNames: readonly Label[],
+  read: () => Promise<[Partial<Record<Label, string>>, number][]>,
+) {
   new Gauge({
     name,
     help,

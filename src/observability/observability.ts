@@ -83,7 +83,10 @@ export function observeBatches({ metrics, tracing }: Observability): BatchObserv
         'matchlog.position.first': positions[0] ?? 0,
         'matchlog.position.last': positions.at(-1) ?? 0,
       };
-      return tracing.inSpan('matchlog.projection_batch', attributes, () => (counted ? counted.batch(projections, events, run) : run()), { root: true, links: tracing.linksTo(positions) });
+      return tracing.inSpan('matchlog.projection_batch', attributes, () => (counted ? counted.batch(projections, events, run) : run()), {
+        root: true,
+        links: tracing.linksTo(positions),
+      });
     },
     failed(projection) {
       counted?.failed(projection);

@@ -17,23 +17,33 @@ export function watchProjections(metrics: Metrics, source: ProjectionSource, now
   scrapedGauge(metrics, 'matchlog_projection_checkpoint', 'Position of the last event the projection has applied', ['projection'], async () =>
     (await source.projectionStatus()).map((p) => [{ projection: p.name }, p.checkpoint ?? 0]),
   );
-  scrapedGauge(metrics, 'matchlog_projection_lag', 'How far the checkpoint is behind the newest event, in the log\'s position unit (label unit)', ['projection', 'unit'], async () =>
-    (await source.projectionStatus()).map((p) => [{ projection: p.name, unit }, p.lag]),
+  scrapedGauge(
+    metrics,
+    'matchlog_projection_lag',
+    "How far the checkpoint is behind the newest event, in the log's position unit (label unit)",
+    ['projection', 'unit'],
+    async () => (await source.projectionStatus()).map((p) => [{ projection: p.name, unit }, p.lag]),
   );
-  scrapedGauge(metrics, 'matchlog_projection_lag_seconds', 'Age of the oldest event the projection has not applied (0 when caught up)', ['projection'], async () => {
-    const oldest = new Map<number | null, RecordedEvent | undefined>();
-    const rows: [{ projection: string }, number][] = [];
-    for (const p of await source.projectionStatus()) {
-      if (p.lag <= 0) {
-        rows.push([{ projection: p.name }, 0]);
-        continue;
+  scrapedGauge(
+    metrics,
+    'matchlog_projection_lag_seconds',
+    'Age of the oldest event the projection has not applied (0 when caught up)',
+    ['projection'],
+    async () => {
+      const oldest = new Map<number | null, RecordedEvent | undefined>();
+      const rows: [{ projection: string }, number][] = [];
+      for (const p of await source.projectionStatus()) {
+        if (p.lag <= 0) {
+          rows.push([{ projection: p.name }, 0]);
+          continue;
+        }
+        if (!oldest.has(p.checkpoint)) oldest.set(p.checkpoint, (await source.eventStore.readAll({ after: p.checkpoint, maxCount: 1 }))[0]);
+        const event = oldest.get(p.checkpoint);
+        rows.push([{ projection: p.name }, event ? Math.max(0, (now() - Date.parse(event.recordedAt)) / 1000) : 0]);
       }
-      if (!oldest.has(p.checkpoint)) oldest.set(p.checkpoint, (await source.eventStore.readAll({ after: p.checkpoint, maxCount: 1 }))[0]);
-      const event = oldest.get(p.checkpoint);
-      rows.push([{ projection: p.name }, event ? Math.max(0, (now() - Date.parse(event.recordedAt)) / 1000) : 0]);
-    }
-    return rows;
-  });
+      return rows;
+    },
+  );
   scrapedGauge(metrics, 'matchlog_projection_failing', '1 while the projection fails on an event and retries it', ['projection'], async () =>
     (await source.projectionStatus()).map((p) => [{ projection: p.name }, p.failure === null ? 0 : 1]),
   );

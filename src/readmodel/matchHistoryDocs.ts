@@ -28,7 +28,11 @@ export interface MatchHistoryDoc {
 export const historyEntryId = (matchId: string, revision: number) => `${matchId}@${String(revision).padStart(10, '0')}`;
 
 /** A page of a match's history entries, by revision. */
-export async function readHistoryEntries(reader: Pick<ReadModelReader, 'find'>, matchId: string, query: { order: 'oldest' | 'newest'; limit: number; offset: number }): Promise<MatchHistoryDoc[]> {
+export async function readHistoryEntries(
+  reader: Pick<ReadModelReader, 'find'>,
+  matchId: string,
+  query: { order: 'oldest' | 'newest'; limit: number; offset: number },
+): Promise<MatchHistoryDoc[]> {
   return reader.find(MATCH_HISTORY, {
     where: { matchId },
     orderBy: [{ field: 'revision', direction: query.order === 'oldest' ? 'asc' : 'desc' }],

@@ -62,10 +62,11 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
   const lastPrune = new Map<string, number>();
   /** The index the prune and reset deletes use (projection, generation, then `to`), made once. */
   let indexed: Promise<unknown> | null = null;
-  const claimIndex = () => (indexed ??= claims.createIndex({ projection: 1, generation: 1, to: 1 }).catch((error: unknown) => {
-    indexed = null;
-    throw error;
-  }));
+  const claimIndex = () =>
+    (indexed ??= claims.createIndex({ projection: 1, generation: 1, to: 1 }).catch((error: unknown) => {
+      indexed = null;
+      throw error;
+    }));
 
   async function current(projection: string): Promise<Pointer> {
     const hint = await hints.findOne({ _id: projection });
@@ -117,7 +118,12 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
      * Runs `write` and then moves the checkpoint from `expected` to `checkpoint`, unless it is
      * not at `expected` (before or after the write): CheckpointMovedError, checkpoint unmoved.
      */
-    async move(projection: string, expected: Position | null, checkpoint: Position, write: (collections: Record<string, string>) => Promise<void>): Promise<void> {
+    async move(
+      projection: string,
+      expected: Position | null,
+      checkpoint: Position,
+      write: (collections: Record<string, string>) => Promise<void>,
+    ): Promise<void> {
       const before = await current(projection);
       if (before.position !== expected || movesBack(expected, checkpoint)) throw new CheckpointMovedError(projection, expected, before.position, checkpoint);
       // Into the collections of this generation: after a switch they are no longer read, and the claim below no longer counts.

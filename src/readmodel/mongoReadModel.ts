@@ -59,7 +59,6 @@ function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocum
   return filter;
 }
 
-
 /**
  * Read models in MongoDB (or a MongoDB-wire server such as FerretDB), one collection per
  * read-model collection, checkpoints as in mongoCheckpoints.ts; selected by a `mongodb://`
@@ -104,8 +103,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
   });
   // FerretDB answers buildInfo with its own version.
   const access = options.access ?? 'auto';
-  const byIdAlone =
-    access === 'auto' ? typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string' : access === 'ferretdb';
+  const byIdAlone = access === 'auto' ? typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string' : access === 'ferretdb';
 
   /** A MongoDB collection by its own name (a read-model collection's, or one a pointer names). */
   function collection(name: string): Collection<StoredDocument> {
@@ -217,9 +215,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       const stored = await readable(name);
       // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
       // filter of `_id` alone to SQLite, which stops at the match: so there, one find per id.
-      const docs = byIdAlone
-        ? await Promise.all(unique.map((id) => stored.findOne({ _id: id })))
-        : await stored.find({ _id: { $in: unique } }).toArray();
+      const docs = byIdAlone ? await Promise.all(unique.map((id) => stored.findOne({ _id: id }))) : await stored.find({ _id: { $in: unique } }).toArray();
       const found = new Map<string, Doc>();
       for (const one of docs) {
         const doc = decode<Doc>(name, one);

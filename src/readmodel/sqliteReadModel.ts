@@ -1,6 +1,16 @@
 import { openSqliteFile } from '../platform/sqliteFile.js';
 import { collectionTables, jsonPath, table } from './sqliteCollectionTables.js';
-import { CheckpointMovedError, type CollectionName, movesBack, type Document, type Identified, type FieldValue, type ProjectionCommit, type Query, type ReadModelStore } from './readModel.js';
+import {
+  CheckpointMovedError,
+  type CollectionName,
+  movesBack,
+  type Document,
+  type Identified,
+  type FieldValue,
+  type ProjectionCommit,
+  type Query,
+  type ReadModelStore,
+} from './readModel.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -115,11 +125,9 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       const { sql, values } = whereClause(q.where);
       const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
       order.push('id ASC');
-      const rows = db.prepare<unknown[], { doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`).all(
-        ...values,
-        q.limit ?? -1,
-        q.offset ?? 0,
-      );
+      const rows = db
+        .prepare<unknown[], { doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`)
+        .all(...values, q.limit ?? -1, q.offset ?? 0);
       return rows.flatMap((row) => parseDocument<Doc>(row.doc) ?? []);
     },
 
@@ -156,7 +164,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
         if (result?.busy === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      throw new Error('deleted documents may still be in the read model\'s -wal file: another process kept reading it; run the erasure again');
+      throw new Error("deleted documents may still be in the read model's -wal file: another process kept reading it; run the erasure again");
     },
 
     async close() {

@@ -84,7 +84,16 @@ const ERROR_PAGES: ErrorPages[] = [
 ];
 
 /** Builds the application from its dependencies; main.ts listens, tests inject. */
-export async function buildApp({ config, engine, writeTokenKey, logStream, dashboardRateLimits, renderedCache = createRenderedCache(config.pageCacheBytes), observability = unobserved, logSigner = loadLogSigner(config) }: AppDeps) {
+export async function buildApp({
+  config,
+  engine,
+  writeTokenKey,
+  logStream,
+  dashboardRateLimits,
+  renderedCache = createRenderedCache(config.pageCacheBytes),
+  observability = unobserved,
+  logSigner = loadLogSigner(config),
+}: AppDeps) {
   let shuttingDown = false;
   const { metrics, tracing } = observability;
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
@@ -142,7 +151,13 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
   // Answers only: request bodies are never inflated (a Content-Encoding gets 415, ../http/api/jsonBody.ts).
-  await app.register(fastifyCompress, { global: true, globalDecompression: false, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } });
+  await app.register(fastifyCompress, {
+    global: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await registerOpenApi(app, config.publicBaseUrl);
 
   const matchUrl = (id: string) => `${config.publicBaseUrl}/match/${encodeURIComponent(id)}`;
@@ -150,14 +165,17 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
     eventStore: engine.eventStore,
     waitForReaders: (position) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, ['MatchSideSettled', 'MatchExcluded', 'MatchIncluded']),
   });
-  const matches = observeUploads(createMatchCommands({
-    eventStore: engine.eventStore,
-    hashWriteToken: createWriteTokenHasher(writeTokenKey),
-    waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
-    onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
-    checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
-    decodedPayloads: engine.decodedPayloads,
-  }), observability);
+  const matches = observeUploads(
+    createMatchCommands({
+      eventStore: engine.eventStore,
+      hashWriteToken: createWriteTokenHasher(writeTokenKey),
+      waitForReaders: (position, eventTypes) => engine.waitForReaders(position, config.readYourWritesTimeoutMs, eventTypes),
+      onReadersLagging: (position) => app.log.warn({ position }, 'write stored, but the public view did not show it in time'),
+      checkClubSync: (target, matchId, appKey, payload) => clubs.checkClubSync(target, matchId, appKey, config.clubSyncEnforcement, payload),
+      decodedPayloads: engine.decodedPayloads,
+    }),
+    observability,
+  );
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
   const checkpoints = createCheckpointSigner(logSigner, config.logOrigin);
@@ -177,7 +195,14 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   await app.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel });
   await app.register(logApi, { readModel: engine.readModel, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
-  await app.register(matchPage, { readModel: engine.readModel, currentPublicView, eventStore: engine.eventStore, matchUrl, compress: true, cache: renderedCache });
+  await app.register(matchPage, {
+    readModel: engine.readModel,
+    currentPublicView,
+    eventStore: engine.eventStore,
+    matchUrl,
+    compress: true,
+    cache: renderedCache,
+  });
   await app.register(assets, { compress: true });
   const matchFeed = createMatchFeed({
     signal: checkpointSignal({
@@ -194,8 +219,19 @@ export async function buildApp({ config, engine, writeTokenKey, logStream, dashb
   });
   const feed = metrics ? observeFeed(matchFeed, metrics) : matchFeed;
   app.addHook('onClose', async () => feed.close());
-  await app.register(liveUpdates, { feed, readModel: engine.readModel, maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress });
-  await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit), projectionsInProcess: config.runProjections, stallMs: config.projectionStallMs });
+  await app.register(liveUpdates, {
+    feed,
+    readModel: engine.readModel,
+    maxStreams: config.maxLiveStreams,
+    maxStreamsPerAddress: config.maxLiveStreamsPerAddress,
+  });
+  await app.register(health, {
+    engine,
+    isShuttingDown: () => shuttingDown,
+    maxLag: maxReadyLag(engine.eventStore.positionUnit),
+    projectionsInProcess: config.runProjections,
+    stallMs: config.projectionStallMs,
+  });
   if (!config.runProjections) {
     app.log.warn(
       { readModel: redactUrl(config.readModelUrl) },

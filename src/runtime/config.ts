@@ -81,7 +81,6 @@ export interface Config {
   logFormat: 'json' | 'pretty';
 }
 
-
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
     super(`invalid configuration: ${variable} ${problem}`);
@@ -157,9 +156,15 @@ function trustProxy(env: Env): boolean | number | string[] {
     if (hops < 1 || hops > 16) throw new ConfigError('TRUST_PROXY', `a number of proxy hops must be 1 to 16, got "${raw}"`);
     return hops;
   }
-  const list = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   if (list.length === 0 || !list.every((part) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(part))) {
-    throw new ConfigError('TRUST_PROXY', `must be off, true (one proxy hop), a number of hops or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`);
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be off, true (one proxy hop), a number of hops or a comma-separated list of proxy addresses/CIDRs, got "${raw}"`,
+    );
   }
   return list;
 }
@@ -194,7 +199,8 @@ const DEFAULT_PAGE_CACHE_BYTES = 48 * 1024 * 1024;
 /** METRICS_PORT (unset: off), METRICS_HOST (loopback) and LOG_FORMAT: how an operator watches the process. */
 function observability(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsHost' | 'logFormat'> {
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
-  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the public port`);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port)
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the public port`);
   return { metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json') };
 }
 
@@ -216,7 +222,13 @@ function connectionCaps(env: Env, limit: number | null) {
   const maxLiveStreams = integer(env, 'MAX_LIVE_STREAMS', Math.max(1, Math.min(20_000, maxConnections - Math.ceil(maxConnections / 10))), 0, 1_000_000);
   const maxLiveStreamsPerAddress = integer(env, 'MAX_LIVE_STREAMS_PER_ADDRESS', Math.min(200, Math.max(1, maxLiveStreams)), 0, 1_000_000);
   // A peer's streams and as many again for its page loads and uploads.
-  const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', Math.min(maxConnections, Math.max(64, 2 * maxLiveStreamsPerAddress)), 1, 1_000_000);
+  const maxConnectionsPerAddress = integer(
+    env,
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    Math.min(maxConnections, Math.max(64, 2 * maxLiveStreamsPerAddress)),
+    1,
+    1_000_000,
+  );
   return { openFilesLimit: limit, maxConnections, maxConnectionsPerAddress, maxLiveStreams, maxLiveStreamsPerAddress };
 }
 
@@ -246,7 +258,8 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
   const esdbMaxAppendBytes = integer(env, 'ESDB_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 16 * 1024 * 1024);
   const maxBodyBytesValue = maxBodyBytes(env, eventStoreUrl, esdbMaxAppendBytes);
   const maxBytesInFlight = integer(env, 'MAX_BYTES_IN_FLIGHT', Math.max(64 * 1024 * 1024, maxBodyBytesValue), 1024, 16 * 1024 * 1024 * 1024);
-  if (maxBytesInFlight < maxBodyBytesValue) throw new ConfigError('MAX_BYTES_IN_FLIGHT', `must be at least MAX_BODY_BYTES (${maxBodyBytesValue}), got "${maxBytesInFlight}"`);
+  if (maxBytesInFlight < maxBodyBytesValue)
+    throw new ConfigError('MAX_BYTES_IN_FLIGHT', `must be at least MAX_BODY_BYTES (${maxBodyBytesValue}), got "${maxBytesInFlight}"`);
   return {
     port,
     host,
@@ -296,7 +309,10 @@ function transparencyLogSettings(env: Env, publicBaseUrl: string) {
     try {
       parseNoteSignerKey(logSigningKey);
     } catch (error) {
-      throw new ConfigError('LOG_SIGNING_KEY', `must be a note signer key (PRIVATE+KEY+<name>+<hash>+<base64>, the format of DATA_DIR/log-signing.key and of Go's note.GenerateKey): ${error instanceof Error ? error.message : String(error)}`);
+      throw new ConfigError(
+        'LOG_SIGNING_KEY',
+        `must be a note signer key (PRIVATE+KEY+<name>+<hash>+<base64>, the format of DATA_DIR/log-signing.key and of Go's note.GenerateKey): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return { logOrigin, logSigningKey };

@@ -36,7 +36,8 @@ export interface Engine {
  * process. Without in-process projections, read-your-writes polls the stored checkpoints.
  */
 export async function openEngine(
-  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'> & Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes'>>,
+  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'> &
+    Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes'>>,
   logger: ProjectionLogger,
   observability: Observability = unobserved,
 ): Promise<Engine> {
@@ -48,27 +49,34 @@ export async function openEngine(
       }
     : undefined;
   // A store that cannot open is a StartupError naming it; one already open is closed first.
-  const opened = await opening(`the event store ${redactUrl(config.eventStoreUrl)}`, 'check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup (matchlog restore)', () =>
-    openEventStore(config.eventStoreUrl, {
-      esdbMaxAppendBytes: config.esdbMaxAppendBytes,
-      logger,
-      deltas: deltaOptions(config),
-      ...(onGroupCommit ? { onGroupCommit } : {}),
-    }),
+  const opened = await opening(
+    `the event store ${redactUrl(config.eventStoreUrl)}`,
+    'check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup (matchlog restore)',
+    () =>
+      openEventStore(config.eventStoreUrl, {
+        esdbMaxAppendBytes: config.esdbMaxAppendBytes,
+        logger,
+        deltas: deltaOptions(config),
+        ...(onGroupCommit ? { onGroupCommit } : {}),
+      }),
   );
   const eventStore = observeEventStore(opened, observability);
   let readModel: ReadModelStore;
   try {
-    readModel = await opening(`the read models ${redactUrl(config.readModelUrl)}`, 'check READ_MODEL_URL; read models are rebuilt from the log, so a damaged SQLite read-model file may be removed', async () => {
-      const store = await openReadModel(config.readModelUrl);
-      try {
-        for (const projection of allProjections) await store.ensureIndexes(projection.indexes);
-      } catch (error) {
-        await store.close();
-        throw error;
-      }
-      return store;
-    });
+    readModel = await opening(
+      `the read models ${redactUrl(config.readModelUrl)}`,
+      'check READ_MODEL_URL; read models are rebuilt from the log, so a damaged SQLite read-model file may be removed',
+      async () => {
+        const store = await openReadModel(config.readModelUrl);
+        try {
+          for (const projection of allProjections) await store.ensureIndexes(projection.indexes);
+        } catch (error) {
+          await store.close();
+          throw error;
+        }
+        return store;
+      },
+    );
   } catch (error) {
     await eventStore.close();
     throw error;
@@ -135,4 +143,3 @@ export async function openEngine(
     },
   };
 }
-

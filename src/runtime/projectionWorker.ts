@@ -76,7 +76,12 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
     throw error;
   }
   app.log.info(
-    { eventStore: redactUrl(config.eventStoreUrl), readModel: redactUrl(config.readModelUrl), projections: allProjections.map((p) => p.name), metrics: metricsListener?.url ?? null },
+    {
+      eventStore: redactUrl(config.eventStoreUrl),
+      readModel: redactUrl(config.readModelUrl),
+      projections: allProjections.map((p) => p.name),
+      metrics: metricsListener?.url ?? null,
+    },
     'projection worker started',
   );
 

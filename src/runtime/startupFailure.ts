@@ -42,6 +42,9 @@ export function checkDataDir(config: Pick<Config, 'dataDir' | 'eventStoreUrl' | 
     writeFileSync(probe, '');
     rmSync(probe);
   } catch (error) {
-    throw new StartupError(`DATA_DIR ${config.dataDir} is not a writable folder${codeOf(error)}: ${firstLine(error)}; create it, let this user write to it, or set DATA_DIR`, { cause: error });
+    throw new StartupError(
+      `DATA_DIR ${config.dataDir} is not a writable folder${codeOf(error)}: ${firstLine(error)}; create it, let this user write to it, or set DATA_DIR`,
+      { cause: error },
+    );
   }
 }

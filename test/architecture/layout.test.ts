@@ -41,7 +41,10 @@ function importsOf(file: string): string[] {
 const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]));
 
 t.test('every source file belongs to a layer', async (t) => {
-  t.same(files.filter((file) => rankOf(file) === undefined && dirname(file) !== 'src'), []);
+  t.same(
+    files.filter((file) => rankOf(file) === undefined && dirname(file) !== 'src'),
+    [],
+  );
 });
 
 t.test('at most three files at the root of src/', async (t) => {
@@ -49,7 +52,9 @@ t.test('at most three files at the root of src/', async (t) => {
 });
 
 t.test('imports point down: no file imports from a higher layer', async (t) => {
-  const upward = [...graph].flatMap(([file, targets]) => targets.filter((target) => (rankOf(target) ?? 0) > (rankOf(file) ?? 0)).map((target) => `${file} → ${target}`));
+  const upward = [...graph].flatMap(([file, targets]) =>
+    targets.filter((target) => (rankOf(target) ?? 0) > (rankOf(file) ?? 0)).map((target) => `${file} → ${target}`),
+  );
   t.same(upward, []);
 });
 
@@ -73,7 +78,10 @@ t.test('no import cycles', async (t) => {
 t.test('file names are unique across the tree', async (t) => {
   const seen = new Map<string, string[]>();
   for (const file of files) seen.set(basename(file), [...(seen.get(basename(file)) ?? []), file]);
-  t.same([...seen.values()].filter((paths) => paths.length > 1), []);
+  t.same(
+    [...seen.values()].filter((paths) => paths.length > 1),
+    [],
+  );
 });
 
 /** The top folder a file belongs to, by the layering above (src/http/api belongs to src/http). */
@@ -90,7 +98,9 @@ t.test('inside src/http, the api, public and dashboard folders import only src/h
   const siblings = ['src/http/api/', 'src/http/public/', 'src/http/dashboard/'];
   const across = [...graph].flatMap(([file, targets]) => {
     const own = siblings.find((folder) => file.startsWith(folder));
-    return own === undefined ? [] : targets.filter((target) => siblings.some((folder) => folder !== own && target.startsWith(folder))).map((target) => `${file} → ${target}`);
+    return own === undefined
+      ? []
+      : targets.filter((target) => siblings.some((folder) => folder !== own && target.startsWith(folder))).map((target) => `${file} → ${target}`);
   });
   t.same(across, []);
 });

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, writers: { type: 'string', default: '4' }, verify: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { matches: { type: 'string', default: '10000' }, writers: { type: 'string', default: '4' }, verify: { type: 'boolean', default: false } },
+});
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'dist/src/bin/matchlog.js');
 const base = JSON.parse(execFileSync(process.execPath, [join(root, 'test/fixtures/generate.mjs'), '--seed', '7'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
@@ -29,18 +31,25 @@ for (let i = 0; ; i += 1) {
   if (i > 300) throw new Error('server did not start');
   await new Promise((r) => setTimeout(r, 100));
 }
-const upload = (id) => fetch(`${url}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-write-token': `token-${id}-000000` }, body: JSON.stringify({ ...base, id }) }).then((res) => res.status);
+const upload = (id) =>
+  fetch(`${url}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-write-token': `token-${id}-000000` },
+    body: JSON.stringify({ ...base, id }),
+  }).then((res) => res.status);
 
 const matches = Number(values.matches);
 let next = 0;
 const seedStarted = performance.now();
-await Promise.all(Array.from({ length: 8 }, async () => {
-  while (next < matches) {
-    const id = `m-${next++}`;
-    if ((await upload(id)) !== 201) throw new Error(`upload of ${id} failed`);
-    if (next % 2000 === 0) log(`seeded ${next}`);
-  }
-}));
+await Promise.all(
+  Array.from({ length: 8 }, async () => {
+    while (next < matches) {
+      const id = `m-${next++}`;
+      if ((await upload(id)) !== 201) throw new Error(`upload of ${id} failed`);
+      if (next % 2000 === 0) log(`seeded ${next}`);
+    }
+  }),
+);
 log(`seeded ${matches} matches in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
 let writing = true;
@@ -90,14 +99,16 @@ if (values.verify) {
 latencies.sort((a, b) => a - b);
 backupLatencies.sort((a, b) => a - b);
 console.log(backupOut.trim());
-console.log(JSON.stringify({
-  matches,
-  backupSeconds: Number(backupSeconds.toFixed(1)),
-  writesAcknowledgedDuringBackup: duringBackup,
-  writeP50MsWholeDrill: Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0),
-  writeP50MsDuringBackup: Math.round(backupLatencies[Math.floor(backupLatencies.length * 0.5)] ?? 0),
-  writeP99MsDuringBackup: Math.round(backupLatencies[Math.floor(backupLatencies.length * 0.99)] ?? 0),
-  restoreSeconds: Number(restoreSeconds.toFixed(1)),
-  verifySeconds: verifySeconds === null ? null : Number(verifySeconds.toFixed(1)),
-}));
+console.log(
+  JSON.stringify({
+    matches,
+    backupSeconds: Number(backupSeconds.toFixed(1)),
+    writesAcknowledgedDuringBackup: duringBackup,
+    writeP50MsWholeDrill: Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0),
+    writeP50MsDuringBackup: Math.round(backupLatencies[Math.floor(backupLatencies.length * 0.5)] ?? 0),
+    writeP99MsDuringBackup: Math.round(backupLatencies[Math.floor(backupLatencies.length * 0.99)] ?? 0),
+    restoreSeconds: Number(restoreSeconds.toFixed(1)),
+    verifySeconds: verifySeconds === null ? null : Number(verifySeconds.toFixed(1)),
+  }),
+);
 rmSync(dir, { recursive: true, force: true });

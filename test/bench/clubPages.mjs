@@ -17,10 +17,23 @@ const matches = smoke ? 8 : Number(process.env.MATCHES ?? 1000);
 const views = smoke ? 1 : Number(process.env.VIEWS ?? 30);
 const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'matchlog-clubpages-'));
-const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', MAX_EVENT_LOOP_DELAY_MS: '0', MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' };
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  WRITE_RATE_LIMIT: 'off',
+  MAX_EVENT_LOOP_DELAY_MS: '0',
+  MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple',
+};
 
 const club = JSON.parse(
-  execFileSync(process.execPath, nodeArgs('matchlog', 'club-create', '--name', 'Bench VC', '--email', 'bench@club.test', '--team', 'Bench Herons', '--app-key', '--json'), { env, encoding: 'utf8' }),
+  execFileSync(
+    process.execPath,
+    nodeArgs('matchlog', 'club-create', '--name', 'Bench VC', '--email', 'bench@club.test', '--team', 'Bench Herons', '--app-key', '--json'),
+    { env, encoding: 'utf8' },
+  ),
 );
 const teamId = club.teams[0].teamId;
 const server = spawn(process.execPath, nodeArgs('server'), { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -33,14 +46,22 @@ const base = await new Promise((resolveUrl) => {
 
 try {
   // 40 distinct generated matches (both sports' shapes: volleyball), re-used under 1,000 ids and 4 seasons.
-  const payloads = Array.from({ length: smoke ? 4 : 40 }, (_, i) => JSON.parse(execFileSync(process.execPath, [generator, '--seed', String(i + 1), '--club', club.clubId, '--team', teamId], { encoding: 'utf8', maxBuffer: 1 << 26 })));
+  const payloads = Array.from({ length: smoke ? 4 : 40 }, (_, i) =>
+    JSON.parse(
+      execFileSync(process.execPath, [generator, '--seed', String(i + 1), '--club', club.clubId, '--team', teamId], { encoding: 'utf8', maxBuffer: 1 << 26 }),
+    ),
+  );
   const started = Date.now();
   for (let start = 0; start < matches; start += 8) {
     await Promise.all(
       Array.from({ length: Math.min(8, matches - start) }, async (_, k) => {
         const i = start + k;
         const body = { ...payloads[i % payloads.length], id: `club-bench-${i}`, side: 'home', season: `202${i % 4}/2${(i % 4) + 1}` };
-        const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-app-key': club.appKey.key }, body: JSON.stringify(body) });
+        const res = await fetch(`${base}/api/matches`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-app-key': club.appKey.key },
+          body: JSON.stringify(body),
+        });
         if (!res.ok) throw new Error(`POST /api/matches (upload ${i}) answered ${res.status}: ${await res.text()}`);
       }),
     );

@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { load } from './build.mjs';
 import { createBenchClub } from './seed.mjs';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '12' }, uploads: { type: 'string', default: '400' }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '12' }, uploads: { type: 'string', default: '400' }, smoke: { type: 'boolean', default: false } },
+});
 const rounds = values.smoke ? 1 : Number(values.rounds);
 const uploads = values.smoke ? 10 : Number(values.uploads);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -68,7 +70,9 @@ try {
     console.error(`  round ${round + 1}: ${cpu.true.toFixed(3)} ms synced, ${cpu.false.toFixed(3)} ms without, ${(cpu.true / cpu.false).toFixed(2)}×`);
   }
   const sorted = [...ratios].sort((a, b) => a - b);
-  console.log(`CPU of an upload with club sync / without: median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}× over ${rounds} rounds of ${uploads} (range ${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)})`);
+  console.log(
+    `CPU of an upload with club sync / without: median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}× over ${rounds} rounds of ${uploads} (range ${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)})`,
+  );
 } finally {
   await app.close();
   await engine.close();

@@ -59,15 +59,18 @@ async function start(name, script, env) {
   return { name, url, child };
 }
 
-const stop = (server) => new Promise((resolve) => {
-  if (server.child.exitCode !== null) return resolve();
-  server.child.once('exit', resolve);
-  server.child.kill('SIGTERM');
-});
+const stop = (server) =>
+  new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
 
 /** Peak resident set of a process, in MB (Linux). */
 function peakRssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
 }
 
@@ -85,7 +88,9 @@ async function load(name, options) {
   const result = await autocannon({ connections, duration, ...options });
   const refused = result['1xx'] + result['4xx'] + result['5xx'];
   if (refused > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${name}: ${refused} answers outside 2xx/3xx (${result['4xx']} 4xx, ${result['5xx']} 5xx), ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${name}: ${refused} answers outside 2xx/3xx (${result['4xx']} 4xx, ${result['5xx']} 5xx), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean };
 }
@@ -133,13 +138,22 @@ try {
   // Disk first, on fresh stores: the same N creations on each.
   const before = { matchlog: diskBytes(dirs.matchlog), baseline: diskBytes(dirs.baseline) };
   for (const server of both) {
-    const result = await autocannon({ url: `${server.url}/api/matches`, method: 'POST', headers: json, requests: freshIds('disk', text), connections, amount: diskMatches });
+    const result = await autocannon({
+      url: `${server.url}/api/matches`,
+      method: 'POST',
+      headers: json,
+      requests: freshIds('disk', text),
+      connections,
+      amount: diskMatches,
+    });
     if (result['2xx'] !== diskMatches) throw new Error(`disk: ${server.name} stored ${result['2xx']} of ${diskMatches}`);
   }
   const disk = { matchlog: diskBytes(dirs.matchlog) - before.matchlog, baseline: diskBytes(dirs.baseline) - before.baseline };
   log(`  disk done`);
 
-  const target = (server, path, options = {}) => () => ({ url: `${server.url}${path}`, ...options });
+  const target =
+    (server, path, options = {}) =>
+    () => ({ url: `${server.url}${path}`, ...options });
   const create = (server) => target(server, '/api/matches', { method: 'POST', headers: json, requests: freshIds('c', text) });
   const paired = (name, make, goal) => async () => {
     const { a, b } = await alternate(name, make(matchlog), make(baseline));
@@ -181,12 +195,14 @@ try {
       return {
         url: `${server.url}/api/matches`,
         method: 'POST',
-        requests: [{
-          setupRequest(request, context) {
-            context.i ??= next++ % connections;
-            return { ...request, ...protectedUpload(context.i, `{"rally":${(counter += 1)},${text.slice(1)}`) };
+        requests: [
+          {
+            setupRequest(request, context) {
+              context.i ??= next++ % connections;
+              return { ...request, ...protectedUpload(context.i, `{"rally":${(counter += 1)},${text.slice(1)}`) };
+            },
           },
-        }],
+        ],
       };
     },
     (a, b) => ({ target: '≥ 0.8×', pass: a.rps / b.rps >= 0.8 }),
@@ -204,36 +220,60 @@ try {
       return {
         url: `${server.url}/api/matches`,
         method: 'POST',
-        requests: [{
-          setupRequest(request, context) {
-            context.live ??= { i: next++, match: 0, upload: 0 };
-            const live = context.live;
-            if (live.upload === liveUploads.length) Object.assign(live, { match: live.match + 1, upload: 0 });
-            const id = `live-${run}-${live.i}-${live.match}`;
-            const body = `{"id":"${id}",${liveUploads[live.upload].slice(1)}`;
-            live.upload += 1;
-            return { ...request, headers: { ...json, 'x-write-token': `token-of-${id}` }, body };
+        requests: [
+          {
+            setupRequest(request, context) {
+              context.live ??= { i: next++, match: 0, upload: 0 };
+              const live = context.live;
+              if (live.upload === liveUploads.length) Object.assign(live, { match: live.match + 1, upload: 0 });
+              const id = `live-${run}-${live.i}-${live.match}`;
+              const body = `{"id":"${id}",${liveUploads[live.upload].slice(1)}`;
+              live.upload += 1;
+              return { ...request, headers: { ...json, 'x-write-token': `token-of-${id}` }, body };
+            },
           },
-        }],
+        ],
       };
     },
     (a, b) => ({ target: '≥ 1.0×', pass: a.rps / b.rps >= 1.0 }),
   )();
 
-  await paired('PUT replace, all connections on one id', (server) => target(server, '/api/matches/one-id', { method: 'PUT', headers: json, body: text }), (a, b) => ({
-    target: '≥ 0.8×',
-    pass: a.rps / b.rps >= 0.8,
-  }))();
+  await paired(
+    'PUT replace, all connections on one id',
+    (server) => target(server, '/api/matches/one-id', { method: 'PUT', headers: json, body: text }),
+    (a, b) => ({
+      target: '≥ 0.8×',
+      pass: a.rps / b.rps >= 0.8,
+    }),
+  )();
 
   for (const server of both) await send(`${server.url}/api/matches`, 'POST', withId('get-1'));
-  await paired('GET /api/matches/:id', (server) => target(server, '/api/matches/get-1'), (a, b) => ({ target: '≥ 0.9×', pass: a.rps / b.rps >= 0.9 }))();
+  await paired(
+    'GET /api/matches/:id',
+    (server) => target(server, '/api/matches/get-1'),
+    (a, b) => ({ target: '≥ 0.9×', pass: a.rps / b.rps >= 0.9 }),
+  )();
   {
     // A viewer's browser always says which encodings it takes; the baseline, a naive server, ignores it.
     const browser = { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br, zstd' } };
     const { a, b } = await alternate('GET /match/:id', target(matchlog, '/match/get-1', browser), target(baseline, '/api/matches/get-1', browser));
-    rows.push({ name: 'GET /match/:id, browser headers (vs baseline GET)', matchlog: a, baseline: b, ratio: a.rps / b.rps, target: '≥ 0.9×', pass: a.rps / b.rps >= 0.9 });
+    rows.push({
+      name: 'GET /match/:id, browser headers (vs baseline GET)',
+      matchlog: a,
+      baseline: b,
+      ratio: a.rps / b.rps,
+      target: '≥ 0.9×',
+      pass: a.rps / b.rps >= 0.9,
+    });
     const plain = await alternate('GET /match/:id without Accept-Encoding', target(matchlog, '/match/get-1'), target(baseline, '/api/matches/get-1'));
-    rows.push({ name: 'GET /match/:id, no Accept-Encoding: 137 KB page vs 87 KB payload (vs baseline GET)', matchlog: plain.a, baseline: plain.b, ratio: plain.a.rps / plain.b.rps, target: '(no target)', pass: true });
+    rows.push({
+      name: 'GET /match/:id, no Accept-Encoding: 137 KB page vs 87 KB payload (vs baseline GET)',
+      matchlog: plain.a,
+      baseline: plain.b,
+      ratio: plain.a.rps / plain.b.rps,
+      target: '(no target)',
+      pass: true,
+    });
   }
   {
     const synced = target(matchlog, '/api/matches', { method: 'POST', headers: { ...json, 'x-app-key': club.appKey.key }, requests: freshIds('s', clubText) });
@@ -244,13 +284,29 @@ try {
     const ratio = a.mean / b.mean;
     const each = runs.a.map((run, i) => run.mean / runs.b[i].mean).sort((x, y) => x - y);
     const spread = `${syncRounds} rounds, each ${each[0].toFixed(2)}–${each.at(-1).toFixed(2)}`;
-    rows.push({ name: 'upload with club sync (matchlog vs matchlog without)', matchlog: a, baseline: b, ratio, target: 'latency ≤ 1.2×', pass: ratio <= 1.2, note: `ratio of mean latency; ${spread}` });
+    rows.push({
+      name: 'upload with club sync (matchlog vs matchlog without)',
+      matchlog: a,
+      baseline: b,
+      ratio,
+      target: 'latency ≤ 1.2×',
+      pass: ratio <= 1.2,
+      note: `ratio of mean latency; ${spread}`,
+    });
     // Saturated, latency is connections / throughput: the ratio above is one of CPU per upload.
     // What one app waits for an upload on a server with room to spare, told alongside (no target).
     const one = (make) => async () => ({ ...(await make()), connections: 1 });
     const unloaded = await alternate('upload with club sync vs without, one connection', one(synced), one(create(matchlog)));
     const unloadedRatio = unloaded.a.mean / unloaded.b.mean;
-    rows.push({ name: 'upload with club sync, one connection (vs without)', matchlog: unloaded.a, baseline: unloaded.b, ratio: unloadedRatio, target: '(no target)', pass: true, note: 'ratio of mean latency' });
+    rows.push({
+      name: 'upload with club sync, one connection (vs without)',
+      matchlog: unloaded.a,
+      baseline: unloaded.b,
+      ratio: unloadedRatio,
+      target: '(no target)',
+      pass: true,
+      note: 'ratio of mean latency',
+    });
   }
 
   const rss = peakRssMb(matchlog.child.pid);
@@ -260,28 +316,56 @@ try {
   log(`  rebuilding from ${rebuildMatches} matches`);
   // In a process of its own, as `matchlog rebuild` runs: not under this driver's heap.
   const rebuildRun = (...args) =>
-    JSON.parse(execFileSync(process.execPath, [join(root, 'test/bench/rebuild.mjs'), ...args, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }));
+    JSON.parse(
+      execFileSync(process.execPath, [join(root, 'test/bench/rebuild.mjs'), ...args, '--json'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 1 << 20,
+      }),
+    );
   const rebuild = rebuildRun('--matches', String(rebuildMatches));
   log(`  rebuilding from ${rebuildLiveMatches} live-scored matches`);
   const liveRebuild = rebuildRun('--matches', String(rebuildLiveMatches), '--live');
 
   const fmt = (n, digits = 0) => n.toFixed(digits);
-  console.log(`\nmatchlog vs naive baseline: ${connections} connections, ${rounds} × ${duration} s each side (club sync ${syncRounds} ×), alternated; node ${process.version}; ${(text.length / 1024).toFixed(0)} KB volleyball bodies\n`);
+  console.log(
+    `\nmatchlog vs naive baseline: ${connections} connections, ${rounds} × ${duration} s each side (club sync ${syncRounds} ×), alternated; node ${process.version}; ${(text.length / 1024).toFixed(0)} KB volleyball bodies\n`,
+  );
   console.log('| path | matchlog req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | ratio | target | |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${fmt(r.matchlog.rps)} | ${fmt(r.matchlog.p50, 1)} | ${fmt(r.matchlog.p99, 1)} | ${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 1)} | ${fmt(r.baseline.p99, 1)} | ${fmt(r.ratio, 2)} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'}${r.note ? ` (${r.note})` : ''} |`);
+    console.log(
+      `| ${r.name} | ${fmt(r.matchlog.rps)} | ${fmt(r.matchlog.p50, 1)} | ${fmt(r.matchlog.p99, 1)} | ${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 1)} | ${fmt(r.baseline.p99, 1)} | ${fmt(r.ratio, 2)} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'}${r.note ? ` (${r.note})` : ''} |`,
+    );
   }
   const extra = [];
   for (const r of rebuild.rows) {
     const goal = r.projection === 'publicView';
-    extra.push({ name: `${r.name} vs log read (${rebuildMatches} matches)`, value: `${fmt(r.rate)} vs ${fmt(rebuild.baseline.rate)} events/s`, ratio: r.ratio, target: goal ? '≥ 0.5×' : '(no target)', pass: goal ? r.ratio >= 0.5 : true });
+    extra.push({
+      name: `${r.name} vs log read (${rebuildMatches} matches)`,
+      value: `${fmt(r.rate)} vs ${fmt(rebuild.baseline.rate)} events/s`,
+      ratio: r.ratio,
+      target: goal ? '≥ 0.5×' : '(no target)',
+      pass: goal ? r.ratio >= 0.5 : true,
+    });
   }
   for (const r of liveRebuild.rows) {
-    extra.push({ name: `${r.name} vs log read (${rebuildLiveMatches} live-scored matches, deltas)`, value: `${fmt(r.rate)} vs ${fmt(liveRebuild.baseline.rate)} events/s`, ratio: r.ratio, target: '≥ 0.5×', pass: r.ratio >= 0.5 });
+    extra.push({
+      name: `${r.name} vs log read (${rebuildLiveMatches} live-scored matches, deltas)`,
+      value: `${fmt(r.rate)} vs ${fmt(liveRebuild.baseline.rate)} events/s`,
+      ratio: r.ratio,
+      target: '≥ 0.5×',
+      pass: r.ratio >= 0.5,
+    });
   }
   extra.push({ name: 'peak RSS of matchlog', value: `${fmt(rss)} MB`, ratio: null, target: '≤ 250 MB', pass: rss <= 250 });
-  extra.push({ name: `disk for ${diskMatches} created matches`, value: `${fmt(disk.matchlog / 1e6, 1)} MB vs ${fmt(disk.baseline / 1e6, 1)} MB`, ratio: diskRatio, target: '≤ 1.3×', pass: diskRatio <= 1.3 });
+  extra.push({
+    name: `disk for ${diskMatches} created matches`,
+    value: `${fmt(disk.matchlog / 1e6, 1)} MB vs ${fmt(disk.baseline / 1e6, 1)} MB`,
+    ratio: diskRatio,
+    target: '≤ 1.3×',
+    pass: diskRatio <= 1.3,
+  });
   console.log('\n| measure | value | ratio | target | |');
   console.log('|---|---:|---:|---|---|');
   for (const e of extra) console.log(`| ${e.name} | ${e.value} | ${e.ratio === null ? '' : fmt(e.ratio, 2)} | ${e.target} | ${e.pass ? 'pass' : 'FAIL'} |`);

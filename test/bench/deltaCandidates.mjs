@@ -16,7 +16,10 @@ const uploads = liveMatchUploads({ seed: Number(values.seed) });
 // Stored as the domain stores it: the envelope with its digest, the payload spliced in last.
 const versions = uploads.map((payload, i) => {
   const digest = `sha256:${createHash('sha256').update(payload).digest('base64url')}`;
-  const envelope = i === 0 ? { schemaVersion: 1, matchId: 'live-1', protection: 'unprotected', createdVia: 'POST', payloadDigest: digest } : { schemaVersion: 1, matchId: 'live-1', replacedVia: 'POST', payloadDigest: digest };
+  const envelope =
+    i === 0
+      ? { schemaVersion: 1, matchId: 'live-1', protection: 'unprotected', createdVia: 'POST', payloadDigest: digest }
+      : { schemaVersion: 1, matchId: 'live-1', replacedVia: 'POST', payloadDigest: digest };
   return Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"payload":${payload}}`);
 });
 const finalBytes = Buffer.byteLength(uploads.at(-1));
@@ -54,9 +57,21 @@ const candidates = [
   { name: 'whole, brotli 5', key: brotli(5), unkey: brotliDecompressSync },
   { name: 'prefix/suffix delta', key: (v) => v, unkey: (b) => b, delta: affixDelta, undelta: affixApply },
   { name: 'fossil delta', key: (v) => v, unkey: (b) => b, delta: fossilCreate, undelta: fossilApply },
-  { name: 'fossil delta, deflate 1', key: deflate1, unkey: inflateRawSync, delta: (a, b) => deflate1(fossilCreate(a, b)), undelta: (a, d) => fossilApply(a, inflateRawSync(d)) },
+  {
+    name: 'fossil delta, deflate 1',
+    key: deflate1,
+    unkey: inflateRawSync,
+    delta: (a, b) => deflate1(fossilCreate(a, b)),
+    undelta: (a, d) => fossilApply(a, inflateRawSync(d)),
+  },
   { name: 'fossil delta, keyframes deflate 1, deltas raw', key: deflate1, unkey: inflateRawSync, delta: fossilCreate, undelta: fossilApply },
-  { name: 'fossil delta, brotli 5', key: brotli(5), unkey: brotliDecompressSync, delta: (a, b) => brotli(5)(fossilCreate(a, b)), undelta: (a, d) => fossilApply(a, brotliDecompressSync(d)) },
+  {
+    name: 'fossil delta, brotli 5',
+    key: brotli(5),
+    unkey: brotliDecompressSync,
+    delta: (a, b) => brotli(5)(fossilCreate(a, b)),
+    undelta: (a, d) => fossilApply(a, brotliDecompressSync(d)),
+  },
 ];
 
 function measure(candidate, K) {
@@ -104,9 +119,13 @@ for (const candidate of candidates) {
   else for (const K of [16, 32, 64, 1000]) rows.push(measure(candidate, K));
 }
 const fmt = (x, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-console.log(`${versions.length} versions (event data), the last ${fmt(versions.at(-1).length)} bytes (payload ${fmt(finalBytes)}); all whole: ${fmt(wholeBytes)} bytes\n`);
+console.log(
+  `${versions.length} versions (event data), the last ${fmt(versions.at(-1).length)} bytes (payload ${fmt(finalBytes)}); all whole: ${fmt(wholeBytes)} bytes\n`,
+);
 console.log('| candidate | K | keyframes | stored bytes | per version | × final payload | encode µs/version | decode µs/step |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.name} | ${r.K === 1 ? '—' : r.K === 1000 ? '∞' : r.K} | ${r.keyframes} | ${fmt(r.stored)} | ${fmt(r.perVersion)} | ${fmt(r.stored / finalBytes, 2)} | ${fmt(r.encodeUs)} | ${fmt(r.decodeUs)} |`);
+  console.log(
+    `| ${r.name} | ${r.K === 1 ? '—' : r.K === 1000 ? '∞' : r.K} | ${r.keyframes} | ${fmt(r.stored)} | ${fmt(r.perVersion)} | ${fmt(r.stored / finalBytes, 2)} | ${fmt(r.encodeUs)} | ${fmt(r.decodeUs)} |`,
+  );
 }

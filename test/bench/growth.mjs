@@ -76,7 +76,8 @@ const outside = [];
 async function run(server, path, options) {
   const result = await autocannon({ url: `${server.base}${options.path ?? ''}`, connections, duration, ...options });
   const bad = result['1xx'] + result['4xx'] + result['5xx'];
-  if (bad > 0 || result.errors > 0 || result.timeouts > 0) outside.push(`${server.name}: ${path}: ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (bad > 0 || result.errors > 0 || result.timeouts > 0)
+    outside.push(`${server.name}: ${path}: ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
@@ -110,13 +111,19 @@ const PATHS = {
       ],
     }),
   'GET /api/matches/:id (stored matches)': (server, ids) =>
-    run(server, 'GET /api/matches/:id', { requests: [{ setupRequest: (request) => ({ ...request, path: `/api/matches/${ids[Math.floor(Math.random() * ids.length)]}` }) }] }),
+    run(server, 'GET /api/matches/:id', {
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/matches/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
+    }),
   'GET /match/:id (page, stored matches)': (server, ids) =>
-    run(server, 'GET /match/:id', { headers: BROWSER, requests: [{ setupRequest: (request) => ({ ...request, path: `/match/${ids[Math.floor(Math.random() * ids.length)]}` }) }] }),
+    run(server, 'GET /match/:id', {
+      headers: BROWSER,
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/match/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
+    }),
 };
 
 /** `count` ids spread evenly over bench-000000 … bench-(stored-1). */
-const spread = (stored, count) => Array.from({ length: Math.min(count, stored) }, (_, i) => `bench-${String(Math.floor((i * stored) / Math.min(count, stored))).padStart(6, '0')}`);
+const spread = (stored, count) =>
+  Array.from({ length: Math.min(count, stored) }, (_, i) => `bench-${String(Math.floor((i * stored) / Math.min(count, stored))).padStart(6, '0')}`);
 
 /** One request of the set-up (not timed): sent again after the Retry-After of a 503 (the server shedding load), a few times. */
 async function setUp(server, path, init = {}) {
@@ -138,7 +145,9 @@ const dir = mkdtempSync(join(tmpdir(), 'matchlog-growth-'));
 const grownDir = join(dir, 'grown');
 mkdirSync(grownDir);
 const rows = [];
-const header = `node ${process.version}, ${connections} connections, ${duration} s a path, ${rounds} round(s) alternating empty and grown, WRITE_RATE_LIMIT=off, load average before ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+const header = `node ${process.version}, ${connections} connections, ${duration} s a path, ${rounds} round(s) alternating empty and grown, WRITE_RATE_LIMIT=off, load average before ${loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')}`;
 try {
   const payloads = generatePayloads(smoke ? 4 : 40);
   let stored = 0;
@@ -161,7 +170,13 @@ try {
       const emptyIds = Array.from({ length: Math.min(readIds, size) }, (_, i) => `bench-e${i}`);
       for (let i = 0; i < emptyIds.length; i += 20) {
         await Promise.all(
-          emptyIds.slice(i, i + 20).map((id, k) => setUp(empty, '/api/matches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...payloads[(i + k) % payloads.length], id }) })),
+          emptyIds.slice(i, i + 20).map((id, k) =>
+            setUp(empty, '/api/matches', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ ...payloads[(i + k) % payloads.length], id }),
+            }),
+          ),
         );
       }
       const grownIds = spread(size, readIds);
@@ -175,7 +190,12 @@ try {
           for (const which of order) runs[which].push(await measure(which === 'empty' ? empty : grown, which === 'empty' ? emptyIds : grownIds));
         }
         const mean = (list, key) => list.reduce((sum, r) => sum + r[key], 0) / list.length;
-        rates[name] = { empty: mean(runs.empty, 'rps'), grown: mean(runs.grown, 'rps'), emptyP99: Math.max(...runs.empty.map((r) => r.p99)), grownP99: Math.max(...runs.grown.map((r) => r.p99)) };
+        rates[name] = {
+          empty: mean(runs.empty, 'rps'),
+          grown: mean(runs.grown, 'rps'),
+          emptyP99: Math.max(...runs.empty.map((r) => r.p99)),
+          grownP99: Math.max(...runs.grown.map((r) => r.p99)),
+        };
         progress(`${size}: ${name}: ${rates[name].grown.toFixed(0)} vs ${rates[name].empty.toFixed(0)} req/s`);
       }
       rows.push({ size, rates, disk: diskBytes(grownDir), seedSeconds, readySeconds: grown.readySeconds });
@@ -203,7 +223,9 @@ for (const name of Object.keys(PATHS)) {
   console.log(`| ${name} | ${cells.join(' | ')} |`);
 }
 console.log(`| store on disk (log + read models) | ${rows.map((r) => `${(r.disk / 1e9).toFixed(2)} GB`).join(' | ')} |`);
-console.log(`| seeding (log appends) / read models caught up at start | ${rows.map((r) => `${r.seedSeconds.toFixed(0)} s / ${r.readySeconds.toFixed(0)} s`).join(' | ')} |`);
+console.log(
+  `| seeding (log appends) / read models caught up at start | ${rows.map((r) => `${r.seedSeconds.toFixed(0)} s / ${r.readySeconds.toFixed(0)} s`).join(' | ')} |`,
+);
 if (outside.length > 0) {
   console.error(`\nanswers outside 2xx/3xx (not timed as successes):\n${outside.map((line) => `- ${line}`).join('\n')}`);
   process.exitCode = 1;

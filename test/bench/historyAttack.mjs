@@ -4,7 +4,14 @@
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
 
-const { values } = parseArgs({ options: { server: { type: 'string' }, keys: { type: 'string', default: '290000' }, seconds: { type: 'string', default: '10' }, clients: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: {
+    server: { type: 'string' },
+    keys: { type: 'string', default: '290000' },
+    seconds: { type: 'string', default: '10' },
+    clients: { type: 'string', default: '8' },
+  },
+});
 const { base, stop } = await startBenchServer({ script: values.server, name: 'hist', env: { MAX_BODY_BYTES: String(8 * 1024 * 1024) } });
 const keys = Number(values.keys);
 for (let v = 0; v < 3; v += 1) {
@@ -35,4 +42,12 @@ await Promise.all([...attackers, probe]);
 await stop();
 health.sort((a, b) => a - b);
 const pct = (p) => Math.round(health[Math.min(health.length - 1, Math.floor(p * health.length))]);
-console.log(JSON.stringify({ server: values.server ?? 'dist/src/bin/server.js', keys, historyRequests: requests, maxHistoryBytes: Math.max(...sizes), healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));
+console.log(
+  JSON.stringify({
+    server: values.server ?? 'dist/src/bin/server.js',
+    keys,
+    historyRequests: requests,
+    maxHistoryBytes: Math.max(...sizes),
+    healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) },
+  }),
+);

@@ -35,7 +35,15 @@ const REQUEST_TIMEOUT_MS = smoke ? 10_000 : 60_000;
 
 /** The corpus at bench sizes (or tiny ones for the smoke run). */
 const SIZES = smoke
-  ? { wideBoxScore: { players: 20, stats: 20 }, wideKeys: { keys: 2000 }, manyActions: { actions: 500 }, manyPlayers: { players: 200 }, manyPeriods: { periods: 100 }, longStrings: { length: 20_000 }, deepNesting: { depth: 20 } }
+  ? {
+      wideBoxScore: { players: 20, stats: 20 },
+      wideKeys: { keys: 2000 },
+      manyActions: { actions: 500 },
+      manyPlayers: { players: 200 },
+      manyPeriods: { periods: 100 },
+      longStrings: { length: 20_000 },
+      deepNesting: { depth: 20 },
+    }
   : {};
 const corpus = Object.entries(ADVERSARIAL).map(([name, make]) => ({ name, make: (extra = {}) => JSON.stringify(make({ ...SIZES[name], ...extra })) }));
 
@@ -50,7 +58,15 @@ const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${
 async function startServer(script, dataDir, state) {
   const port = 4000 + Math.floor(Math.random() * 2000);
   const log = openSync(join(dataDir, 'server.log'), 'a');
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off', TOKEN_FAILURE_LIMIT: 'off' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    WRITE_RATE_LIMIT: 'off',
+    TOKEN_FAILURE_LIMIT: 'off',
+  };
   const child = spawn('sh', ['-c', `ulimit -n ${opts.fds}; exec "${process.execPath}" ${opts['node-args']} "${script}"`], { env, stdio: ['ignore', log, log] });
   const base = `http://127.0.0.1:${port}`;
   const server = { child, port, base, exited: false, exitCode: null };
@@ -91,11 +107,15 @@ function send(server, method, path, { body, headers = {}, localAddress } = {}) {
   const started = performance.now();
   return new Promise((resolve) => {
     let bytes = 0;
-    const req = httpRequest(`${server.base}${path}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, localAddress, agent: false }, (res) => {
-      res.on('data', (chunk) => (bytes += chunk.length));
-      res.on('end', () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started }));
-      res.on('error', () => resolve({ status: 0, bytes, ms: performance.now() - started }));
-    });
+    const req = httpRequest(
+      `${server.base}${path}`,
+      { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, localAddress, agent: false },
+      (res) => {
+        res.on('data', (chunk) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started }));
+        res.on('error', () => resolve({ status: 0, bytes, ms: performance.now() - started }));
+      },
+    );
     req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
     req.on('error', (error) => resolve({ status: 0, bytes, ms: performance.now() - started, error: error.message }));
     req.end(body);
@@ -223,34 +243,36 @@ async function liveStreamFlood(server, addresses) {
     for (let opened = 0; opened < target && !server.exited; ) {
       const wave = Math.min(1000, target - opened);
       await Promise.all(
-        Array.from({ length: wave }, (_, i) =>
-          new Promise((resolve) => {
-            const socket = connect({ host: '127.0.0.1', port: server.port, localAddress: `127.0.0.${2 + ((opened + i) % addresses)}` });
-            let head = '';
-            let settled = false;
-            const done = (ok) => {
-              if (settled) return;
-              settled = true;
-              if (ok) {
-                accepted += 1;
-                held.push(socket);
-              } else {
-                refused += 1;
-                socket.destroy();
-              }
-              resolve();
-            };
-            socket.setTimeout(5000, () => done(false));
-            socket.on('error', () => done(false));
-            socket.on('close', () => done(false));
-            socket.on('data', (chunk) => {
-              if (head.length > 0) return;
-              head = chunk.toString('latin1');
-              socket.setTimeout(0);
-              done(/^HTTP\/1\.1 200/.test(head));
-            });
-            socket.write(`GET /match/manyPeriods/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
-          }),
+        Array.from(
+          { length: wave },
+          (_, i) =>
+            new Promise((resolve) => {
+              const socket = connect({ host: '127.0.0.1', port: server.port, localAddress: `127.0.0.${2 + ((opened + i) % addresses)}` });
+              let head = '';
+              let settled = false;
+              const done = (ok) => {
+                if (settled) return;
+                settled = true;
+                if (ok) {
+                  accepted += 1;
+                  held.push(socket);
+                } else {
+                  refused += 1;
+                  socket.destroy();
+                }
+                resolve();
+              };
+              socket.setTimeout(5000, () => done(false));
+              socket.on('error', () => done(false));
+              socket.on('close', () => done(false));
+              socket.on('data', (chunk) => {
+                if (head.length > 0) return;
+                head = chunk.toString('latin1');
+                socket.setTimeout(0);
+                done(/^HTTP\/1\.1 200/.test(head));
+              });
+              socket.write(`GET /match/manyPeriods/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+            }),
         ),
       );
       opened += wave;
@@ -266,7 +288,9 @@ async function liveStreamFlood(server, addresses) {
 const ATTACKS = {
   /** 8 clients read the wide box score's page, current and old revisions. */
   async boxScore(server) {
-    return underAttack(server, (until) => loop(until, 8, (_c, i) => send(server, 'GET', i % 3 === 0 ? '/match/wideBoxScore' : `/match/wideBoxScore?revision=${i % 2}`)));
+    return underAttack(server, (until) =>
+      loop(until, 8, (_c, i) => send(server, 'GET', i % 3 === 0 ? '/match/wideBoxScore' : `/match/wideBoxScore?revision=${i % 2}`)),
+    );
   },
   /** Idle live streams from two loopback addresses (as issue 33 found them), attempted in waves until `--streams`. */
   liveStreams: (server) => liveStreamFlood(server, 2),
@@ -283,7 +307,9 @@ const ATTACKS = {
     });
     await sleep(300);
     const body = corpus.find((c) => c.name === 'manyPeriods').make();
-    const result = await underAttack(server, (until) => loop(until, 1, (_c, i) => send(server, 'PUT', `/api/matches/honest-${i}`, { body, localAddress: '127.0.0.200' })));
+    const result = await underAttack(server, (until) =>
+      loop(until, 1, (_c, i) => send(server, 'PUT', `/api/matches/honest-${i}`, { body, localAddress: '127.0.0.200' })),
+    );
     for (const { socket, timer } of sockets) {
       clearInterval(timer);
       socket.destroy();
@@ -292,11 +318,15 @@ const ATTACKS = {
   },
   /** One client replaces the 290,000-key match with every value changed, again and again. */
   async wideReplace(server) {
-    return underAttack(server, (until) => loop(until, 1, (_c, i) => send(server, 'PUT', '/api/matches/wideKeys', { body: corpus.find((c) => c.name === 'wideKeys').make({ round: i + 2 }) })));
+    return underAttack(server, (until) =>
+      loop(until, 1, (_c, i) => send(server, 'PUT', '/api/matches/wideKeys', { body: corpus.find((c) => c.name === 'wideKeys').make({ round: i + 2 }) })),
+    );
   },
   /** 8 clients read the HTML history and old revisions of the 3.2 MB match. */
   async historyPages(server) {
-    return underAttack(server, (until) => loop(until, 8, (c, i) => send(server, 'GET', c % 2 ? '/match/wideKeys/history' : `/match/wideKeys?revision=${i % 3}`)));
+    return underAttack(server, (until) =>
+      loop(until, 8, (c, i) => send(server, 'GET', c % 2 ? '/match/wideKeys/history' : `/match/wideKeys?revision=${i % 3}`)),
+    );
   },
   /** 8 clients ask for the 3.2 MB match's JSON in brotli. */
   async brotliJson(server) {
@@ -307,12 +337,18 @@ const ATTACKS = {
     const count = smoke ? 3 : 24;
     const body = corpus.find((c) => c.name === 'longStrings').make();
     for (let i = 0; i < count; i += 1) await send(server, 'PUT', `/api/matches/large-${i}`, { body });
-    return underAttack(server, (until) => loop(until, 4, (c, i) => send(server, 'GET', `/match/large-${(c * 7 + i) % count}${i % 2 ? '/embed' : ''}`, { headers: { 'accept-encoding': 'br' } })));
+    return underAttack(server, (until) =>
+      loop(until, 4, (c, i) => send(server, 'GET', `/match/large-${(c * 7 + i) % count}${i % 2 ? '/embed' : ''}`, { headers: { 'accept-encoding': 'br' } })),
+    );
   },
   /** A write's latency alone, then with 2,000 other matches each watched by a live viewer. */
   async watchedWrites(server) {
     const watched = smoke ? 20 : 2000;
-    const body = (i) => corpus.find((c) => c.name === 'manyPeriods').make().replace(/}$/, `,"round":${i}}`);
+    const body = (i) =>
+      corpus
+        .find((c) => c.name === 'manyPeriods')
+        .make()
+        .replace(/}$/, `,"round":${i}}`);
     for (let i = 0; i < watched; i += 1) await send(server, 'PUT', `/api/matches/watched-${i}`, { body: '{"sport":"volleyball"}' });
     const alone = await loop(Date.now() + seconds * 500, 1, (_c, i) => send(server, 'PUT', '/api/matches/writer', { body: body(i) }));
     const streams = [];
@@ -387,7 +423,9 @@ for (const row of after.reads) {
   });
   const limit = row.kind === 'read' ? 50 : 100;
   const ok = row.status >= 200 && row.status < 400 && row.cpuMs <= limit;
-  lines.push(`| ${row.name} | ${row.route} | ${cells.join(' | ')} | ≤ ${limit} ms, 2xx | ${check(ok, `${row.name} ${row.route}: ${row.cpuMs} ms, ${row.status}`)} |`);
+  lines.push(
+    `| ${row.name} | ${row.route} | ${cells.join(' | ')} | ≤ ${limit} ms, 2xx | ${check(ok, `${row.name} ${row.route}: ${row.cpuMs} ms, ${row.status}`)} |`,
+  );
 }
 lines.push('');
 lines.push(`| attack | ${cols.map((c) => `${c}: /healthz p50/p99 ms, answers ok/refused/failed, exited`).join(' | ')} | target | |`);
@@ -403,13 +441,17 @@ for (const name of Object.keys(ATTACKS)) {
   const a = after.attacks[name];
   const distributed = name === 'liveStreamsFrom50';
   const ok = !a.exited && (distributed || (a.healthz.p99 !== null && a.healthz.p99 <= 100)) && (name !== 'slowUploads' || a.refused + a.failed === 0);
-  const target = distributed ? 'no exit (more connections than MAX_CONNECTIONS: new ones are shed while it lasts)' : `/healthz p99 ≤ 100 ms, no exit${name === 'slowUploads' ? ', honest uploads all 2xx' : ''}`;
+  const target = distributed
+    ? 'no exit (more connections than MAX_CONNECTIONS: new ones are shed while it lasts)'
+    : `/healthz p99 ≤ 100 ms, no exit${name === 'slowUploads' ? ', honest uploads all 2xx' : ''}`;
   lines.push(`| ${name} | ${cells.join(' | ')} | ${target} | ${check(ok, `${name}: /healthz p99 ${a.healthz.p99} ms${a.exited ? ', exited' : ''}`)} |`);
 }
 lines.push('');
 lines.push(`| measure | ${cols.join(' | ')} | target | |`);
 lines.push(`|---|${cols.map(() => '---:').join('|')}|---|---|`);
-lines.push(`| peak RSS | ${runs.map((r) => mb(r.peakRss)).join(' | ')} | ≤ 600 MB | ${check(after.peakRss <= 600 * 1048576, `peak RSS ${mb(after.peakRss)}`)} |`);
+lines.push(
+  `| peak RSS | ${runs.map((r) => mb(r.peakRss)).join(' | ')} | ≤ 600 MB | ${check(after.peakRss <= 600 * 1048576, `peak RSS ${mb(after.peakRss)}`)} |`,
+);
 lines.push(`| process exits | ${runs.map((r) => r.exits).join(' | ')} | 0 | ${check(after.exits === 0, `${after.exits} exits`)} |`);
 
 console.log(lines.join('\n'));

@@ -14,7 +14,9 @@ import autocannon from './autocannon.mjs';
 import { serverArgs } from './build.mjs';
 import { fileURLToPath } from 'node:url';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, smoke: { type: 'boolean', default: false } },
+});
 const duration = values.smoke ? 1 : Number(values.duration);
 const connections = values.smoke ? 2 : Number(values.connections);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,23 +47,44 @@ for (let i = 0; ; i += 1) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-const createdAnswer = await fetch(`${base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fixture, id: 'bench-get' }) });
+const createdAnswer = await fetch(`${base}/api/matches`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ ...fixture, id: 'bench-get' }),
+});
 if (!createdAnswer.ok) throw new Error(`POST /api/matches (the match the GETs read) answered ${createdAnswer.status}`);
 const created = await createdAnswer.json();
 
 /** Answers outside 2xx/3xx, and failed requests, by path: printed and failing the run. */
 const refused = [];
 async function measure(name, options) {
-  const result = await autocannon({ url: `${base}${options.path}`, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections, duration });
+  const result = await autocannon({
+    url: `${base}${options.path}`,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections,
+    duration,
+  });
   const outside = result['1xx'] + result['4xx'] + result['5xx'];
-  if (outside > 0 || result.errors > 0 || result.timeouts > 0) refused.push(`${options.method ?? 'GET'} ${options.path} (${name}): ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (outside > 0 || result.errors > 0 || result.timeouts > 0)
+    refused.push(
+      `${options.method ?? 'GET'} ${options.path} (${name}): ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   return { name, rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, ok: result['2xx'] + result['3xx'] };
 }
 
 const json = { 'content-type': 'application/json' };
 const rows = [];
 rows.push(await measure('GET /healthz (baseline)', { path: '/healthz' }));
-rows.push(await measure(`POST /api/matches (new ${Math.round(body.length / 1024)} KB volleyball match each)`, { path: '/api/matches', method: 'POST', headers: json, body }));
+rows.push(
+  await measure(`POST /api/matches (new ${Math.round(body.length / 1024)} KB volleyball match each)`, {
+    path: '/api/matches',
+    method: 'POST',
+    headers: json,
+    body,
+  }),
+);
 rows.push(await measure(`PUT /api/matches/:id (same match re-uploaded)`, { path: '/api/matches/bench-put', method: 'PUT', headers: json, body }));
 rows.push(await measure('GET /api/matches/:id', { path: `/api/matches/${created.id}` }));
 rows.push(await measure('GET /match/:id (HTML page)', { path: `/match/${created.id}` }));
@@ -76,6 +99,11 @@ console.log('| endpoint | req/s | p50 ms | p99 ms | vs baseline |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / baseline).toFixed(3)} |`);
 if (refused.length > 0 || rows.some((r) => r.ok === 0)) {
-  console.error(`\nanswers outside 2xx/3xx (not timed as successes):\n${refused.map((line) => `- ${line}`).join('\n')}${rows.filter((r) => r.ok === 0).map((r) => `\n- ${r.name}: no answer at all`).join('')}`);
+  console.error(
+    `\nanswers outside 2xx/3xx (not timed as successes):\n${refused.map((line) => `- ${line}`).join('\n')}${rows
+      .filter((r) => r.ok === 0)
+      .map((r) => `\n- ${r.name}: no answer at all`)
+      .join('')}`,
+  );
   process.exitCode = 1;
 }

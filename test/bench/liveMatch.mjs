@@ -9,7 +9,10 @@ const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.
 
 /** `count` distinct full volleyball matches (one generator process). */
 export function fullMatches(count, seed = 1) {
-  const text = execFileSync(process.execPath, [generator, '--sport', 'volleyball', '--seed', String(seed), '--count', String(count)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const text = execFileSync(process.execPath, [generator, '--sport', 'volleyball', '--seed', String(seed), '--count', String(count)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const matches = JSON.parse(text);
   return Array.isArray(matches) ? matches : [matches];
 }

@@ -17,7 +17,9 @@ import { openSqliteEventStore } from '../../dist/src/eventstore/sqliteEventStore
 import { encodeVersion } from '../../dist/src/eventstore/storedVersions.js';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '7' }, created: { type: 'string', default: '200' }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { seed: { type: 'string', default: '7' }, created: { type: 'string', default: '200' }, smoke: { type: 'boolean', default: false } },
+});
 const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url));
 const uploads = liveMatchUploads({ seed: Number(values.seed) }).slice(0, values.smoke ? 20 : undefined);
 const finalBytes = Buffer.byteLength(uploads.at(-1));
@@ -28,7 +30,10 @@ const fmt = (x, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, 
 /** The event data the domain appends for upload `i` (src/domain/jsonText.ts: payload spliced last). */
 function eventData(payload, i, matchId) {
   const payloadDigest = `sha256:${createHash('sha256').update(payload).digest('base64url')}`;
-  const envelope = i === 0 ? { schemaVersion: 1, matchId, protection: 'unprotected', createdVia: 'POST', payloadDigest } : { schemaVersion: 1, matchId, replacedVia: 'POST', payloadDigest };
+  const envelope =
+    i === 0
+      ? { schemaVersion: 1, matchId, protection: 'unprotected', createdVia: 'POST', payloadDigest }
+      : { schemaVersion: 1, matchId, replacedVia: 'POST', payloadDigest };
   return `${JSON.stringify(envelope).slice(0, -1)},"payload":${payload}}`;
 }
 const event = (data, i) => ({ id: randomUUID(), type: i === 0 ? 'MatchCreated' : 'MatchReplaced', data, metadata: { requestId: `r${i}`, schemaVersion: 1 } });
@@ -36,7 +41,11 @@ const event = (data, i) => ({ id: randomUUID(), type: i === 0 ? 'MatchCreated' :
 function fileBytes(file) {
   const db = new Database(file);
   db.pragma('wal_checkpoint(TRUNCATE)');
-  const stored = db.prepare('SELECT sum(octet_length(data)) AS bytes, count(*) AS rows, sum(encoding IS NULL) AS whole, sum(encoding = \'deflate\') AS deflated, sum(encoding = \'delta\') AS deltas FROM events').get();
+  const stored = db
+    .prepare(
+      "SELECT sum(octet_length(data)) AS bytes, count(*) AS rows, sum(encoding IS NULL) AS whole, sum(encoding = 'deflate') AS deflated, sum(encoding = 'delta') AS deltas FROM events",
+    )
+    .get();
   db.close();
   return { file: statSync(file).size, ...stored };
 }
@@ -77,7 +86,14 @@ async function liveMatch(name, keyframeInterval) {
   if (all.length !== datas.length || all.some((e, i) => e.data !== datas[i])) throw new Error(`${name}: the stream read whole is not what was appended`);
   await cold.close();
   const bytes = fileBytes(file);
-  return { name, keyframeInterval, ...bytes, encodeUs: Number(encodeNs) / datas.length / 1000, readUs: Number(readNs) / datas.length / 1000, worstReadUs: Number(worstNs) / 1000 };
+  return {
+    name,
+    keyframeInterval,
+    ...bytes,
+    encodeUs: Number(encodeNs) / datas.length / 1000,
+    readUs: Number(readNs) / datas.length / 1000,
+    worstReadUs: Number(worstNs) / 1000,
+  };
 }
 
 async function createdMatches(name, keyframeInterval, count) {
@@ -92,16 +108,27 @@ async function createdMatches(name, keyframeInterval, count) {
 try {
   const sum = uploads.reduce((total, payload, i) => total + Buffer.byteLength(eventData(payload, i, 'live-1')), 0);
   console.log(`one live-scored match: ${uploads.length} uploads, final payload ${fmt(finalBytes)} bytes, all versions whole ${fmt(sum)} bytes\n`);
-  console.log('| stored as | K | rows whole / deflated / delta | stored event bytes | × final | SQLite file (checkpointed) | × final | encode µs/upload | cold read µs/version (worst) |');
+  console.log(
+    '| stored as | K | rows whole / deflated / delta | stored event bytes | × final | SQLite file (checkpointed) | × final | encode µs/upload | cold read µs/version (worst) |',
+  );
   console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
-  for (const [name, K] of [['whole (as before)', 0], ['deltas', 16], ['deltas', 32], ['deltas', 64]]) {
+  for (const [name, K] of [
+    ['whole (as before)', 0],
+    ['deltas', 16],
+    ['deltas', 32],
+    ['deltas', 64],
+  ]) {
     const r = await liveMatch(`${name}-${K}`.replace(/\W+/g, '-'), K);
-    console.log(`| ${name} | ${K || '—'} | ${r.whole} / ${r.deflated} / ${r.deltas} | ${fmt(r.bytes)} | ${fmt(r.bytes / finalBytes, 2)} | ${fmt(r.file)} | ${fmt(r.file / finalBytes, 2)} | ${K ? fmt(r.encodeUs) : '—'} | ${fmt(r.readUs)} (${fmt(r.worstReadUs)}) |`);
+    console.log(
+      `| ${name} | ${K || '—'} | ${r.whole} / ${r.deflated} / ${r.deltas} | ${fmt(r.bytes)} | ${fmt(r.bytes / finalBytes, 2)} | ${fmt(r.file)} | ${fmt(r.file / finalBytes, 2)} | ${K ? fmt(r.encodeUs) : '—'} | ${fmt(r.readUs)} (${fmt(r.worstReadUs)}) |`,
+    );
   }
   const count = values.smoke ? 20 : Number(values.created);
   const before = await createdMatches('whole', 0, count);
   const now = await createdMatches('deltas', 32, count);
-  console.log(`\n${count} created matches: file ${fmt(before.file)} bytes stored whole (as before), ${fmt(now.file)} with deltas (K 32): ${fmt(now.file / before.file, 3)}× (a create stores a keyframe as given)`);
+  console.log(
+    `\n${count} created matches: file ${fmt(before.file)} bytes stored whole (as before), ${fmt(now.file)} with deltas (K 32): ${fmt(now.file / before.file, 3)}× (a create stores a keyframe as given)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -114,18 +114,29 @@ function send(port, method, path, { body, headers = {}, agent = false } = {}) {
   return new Promise((resolve) => {
     let headersAt = null;
     let connectMs = null;
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {
-      headersAt = now();
-      res.on('data', () => {});
-      res.on('end', () => resolve({ status: res.statusCode, ms: now() - started, headersAt, connectMs }));
-      res.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, connectMs, error: error.message }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path, agent, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } },
+      (res) => {
+        headersAt = now();
+        res.on('data', () => {});
+        res.on('end', () => resolve({ status: res.statusCode, ms: now() - started, headersAt, connectMs }));
+        res.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, connectMs, error: error.message }));
+      },
+    );
     req.on('socket', (socket) => {
       if (socket.connecting) socket.once('connect', () => (connectMs = now() - started));
       else connectMs = 0;
     });
     req.setTimeout(60_000, () => req.destroy(new Error('timed out after 60 s')));
-    req.on('error', (error) => resolve({ status: 0, ms: now() - started, headersAt, connectMs, error: `${error.message}${connectMs === null ? ', not connected' : ` after connecting in ${Math.round(connectMs)} ms`}` }));
+    req.on('error', (error) =>
+      resolve({
+        status: 0,
+        ms: now() - started,
+        headersAt,
+        connectMs,
+        error: `${error.message}${connectMs === null ? ', not connected' : ` after connecting in ${Math.round(connectMs)} ms`}`,
+      }),
+    );
     req.end(body);
   });
 }
@@ -141,7 +152,12 @@ function percentiles(values) {
 
 // ---- one match day --------------------------------------------------------------------------
 
-const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en-GB,en;q=0.9', 'user-agent': 'Mozilla/5.0 (matchday bench) Gecko/20100101 Firefox/128.0' };
+const BROWSER = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-encoding': 'gzip, deflate, br',
+  'accept-language': 'en-GB,en;q=0.9',
+  'user-agent': 'Mozilla/5.0 (matchday bench) Gecko/20100101 Firefox/128.0',
+};
 let distinct = null;
 
 /** M matches for `seconds` on a fresh server; every figure of the report, and the failures. */
@@ -190,7 +206,10 @@ async function matchDay(M, seconds) {
     const parts = [];
     const opened = [];
     for (let k = 0; k < processes; k += 1) {
-      const child = fork(fileURLToPath(new URL('matchdayViewers.mjs', import.meta.url)), [], { execArgv: loaderArgs.filter((a) => !a.includes('typescript')), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(fileURLToPath(new URL('matchdayViewers.mjs', import.meta.url)), [], {
+        execArgv: loaderArgs.filter((a) => !a.includes('typescript')),
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       child.on('message', (message) => {
         if (message.type === 'arrivals') {
           arrivals.push(message.arrivals);
@@ -322,7 +341,7 @@ async function matchDay(M, seconds) {
       }
     }
     const acked = games.reduce((sum, game) => sum + game.acks.filter((a) => a !== undefined).length, 0);
-    const expected = acked * V - (streamsOpen < total ? acked * (total - streamsOpen) / M : 0);
+    const expected = acked * V - (streamsOpen < total ? (acked * (total - streamsOpen)) / M : 0);
     const refused = [...refusedAtOpen, ...reports.flatMap((r) => r.refused)];
     for (const r of reports) failures.push(...r.partFailures);
     const dropped = reports.reduce((sum, r) => sum + r.dropped, 0);
@@ -409,7 +428,9 @@ function printFailures(r) {
   if (lines.length > 20) console.error(`  … and ${lines.length - 20} more`);
 }
 
-const header = `node ${process.version}, ${process.env.npm_lifecycle_event ?? 'matchday.mjs'}${loaderArgs.length ? ' (from source)' : ''}, server with WRITE_RATE_LIMIT=off and its default caps, ulimit -n of the server ${readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)/)?.[1]}, load average before ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+const header = `node ${process.version}, ${process.env.npm_lifecycle_event ?? 'matchday.mjs'}${loaderArgs.length ? ' (from source)' : ''}, server with WRITE_RATE_LIMIT=off and its default caps, ulimit -n of the server ${readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)/)?.[1]}, load average before ${loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')}`;
 
 if (opts.search) {
   const seconds = Number(opts['step-seconds']);
@@ -421,7 +442,9 @@ if (opts.search) {
     const r = await matchDay(M, seconds);
     const ok = holds(r);
     steps.push(r);
-    const missed = verdicts(r).filter((v) => !v.ok).map((v) => v.what);
+    const missed = verdicts(r)
+      .filter((v) => !v.ok)
+      .map((v) => v.what);
     progress(`M=${M}: ${ok ? 'holds' : `misses: ${missed.join('; ')}`}`);
     if (!ok) printFailures(r);
     if (ok) pass = r;
@@ -432,7 +455,10 @@ if (opts.search) {
   console.log(header);
   console.log(`\n| M | streams | uploads/s | upload p50/p99 ms | viewer delay p50/p99 ms | server CPU | peak RSS MB | refused | non-2xx | holds |`);
   console.log('|---:|---:|---:|---|---|---:|---:|---:|---:|---|');
-  for (const r of steps) console.log(`| ${r.M} | ${r.streams} | ${r.uploads.perSecond.toFixed(1)} | ${r.uploads.p50}/${r.uploads.p99} | ${r.delay.p50}/${r.delay.p99} | ${pct(r.serverCpu)} | ${r.peakRssMb.toFixed(0)} | ${r.refused.length} | ${r.failures.length} | ${holds(r) ? 'yes' : 'no'} |`);
+  for (const r of steps)
+    console.log(
+      `| ${r.M} | ${r.streams} | ${r.uploads.perSecond.toFixed(1)} | ${r.uploads.p50}/${r.uploads.p99} | ${r.delay.p50}/${r.delay.p99} | ${pct(r.serverCpu)} | ${r.peakRssMb.toFixed(0)} | ${r.refused.length} | ${r.failures.length} | ${holds(r) ? 'yes' : 'no'} |`,
+    );
   if (pass === null) {
     console.log('\nno M held the targets');
     process.exitCode = 1;

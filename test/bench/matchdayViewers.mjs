@@ -25,7 +25,13 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function fetchPart(viewer, revision, attempt = 1) {
   const req = request(
-    { host: '127.0.0.1', port: config.port, path: `/match/${viewer.id}?part=main`, agent, headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', 'user-agent': 'matchday-bench viewer' } },
+    {
+      host: '127.0.0.1',
+      port: config.port,
+      path: `/match/${viewer.id}?part=main`,
+      agent,
+      headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', 'user-agent': 'matchday-bench viewer' },
+    },
     (res) => {
       res.on('data', () => {});
       res.on('end', () => {

@@ -9,10 +9,20 @@ import { parseArgs } from 'node:util';
 import autocannon from './autocannon.mjs';
 import { startBenchServer } from './benchServer.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '4' }, smoke: { type: 'boolean', default: false }, server: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '4' },
+    smoke: { type: 'boolean', default: false },
+    server: { type: 'string' },
+  },
+});
 const seconds = values.smoke ? 1 : Number(values.seconds);
 const rounds = values.smoke ? 1 : Number(values.rounds);
-const fixture = execFileSync(process.execPath, [fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url)), '--seed', '3'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const fixture = execFileSync(process.execPath, [fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.url)), '--seed', '3'], {
+  encoding: 'utf8',
+  maxBuffer: 1 << 26,
+});
 
 const plain = await startBenchServer({ script: values.server, name: 'nometrics' });
 const metered = await startBenchServer({ script: values.server, name: 'metrics', env: { METRICS_PORT: String(9400 + Math.floor(Math.random() * 500)) } });
@@ -25,14 +35,26 @@ for (const server of Object.values(servers)) {
 
 let created = 0;
 const PATHS = {
-  'POST create': (base) => ({ url: `${base}/api/matches`, method: 'POST', headers: { 'content-type': 'application/json' }, requests: [{ setupRequest: (req) => ({ ...req, body: fixture.replace('{', `{"id":"c-${(created += 1)}-${process.pid}",`) }) }] }),
-  'PUT replace, changed body': (base) => ({ url: `${base}/api/matches/get-1`, method: 'PUT', headers: { 'content-type': 'application/json' }, requests: [{ setupRequest: (req) => ({ ...req, body: fixture.replace('{', `{"round":${(created += 1)},`) }) }] }),
+  'POST create': (base) => ({
+    url: `${base}/api/matches`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: fixture.replace('{', `{"id":"c-${(created += 1)}-${process.pid}",`) }) }],
+  }),
+  'PUT replace, changed body': (base) => ({
+    url: `${base}/api/matches/get-1`,
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: fixture.replace('{', `{"round":${(created += 1)},`) }) }],
+  }),
   'GET /api/matches/:id': (base) => ({ url: `${base}/api/matches/get-1` }),
   'GET /match/:id': (base) => ({ url: `${base}/match/get-1`, headers: { 'accept-encoding': 'br, gzip' } }),
 };
 
 const run = (options) =>
-  new Promise((resolve, reject) => autocannon({ connections: 10, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result))));
+  new Promise((resolve, reject) =>
+    autocannon({ connections: 10, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 
 const rows = [];
 let failed = false;
@@ -50,7 +72,9 @@ for (const [path, make] of Object.entries(PATHS)) {
     }
   }
   const ratio = totals['with metrics'] / totals['without metrics'];
-  rows.push(`| ${path} | ${Math.round(totals['without metrics'] / (rounds * seconds))} | ${Math.round(totals['with metrics'] / (rounds * seconds))} | ${ratio.toFixed(3)} | ${((1 - ratio) * 100).toFixed(1)} % |`);
+  rows.push(
+    `| ${path} | ${Math.round(totals['without metrics'] / (rounds * seconds))} | ${Math.round(totals['with metrics'] / (rounds * seconds))} | ${ratio.toFixed(3)} | ${((1 - ratio) * 100).toFixed(1)} % |`,
+  );
 }
 await plain.stop();
 await metered.stop();

@@ -20,7 +20,14 @@ const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js'
 const { openMongoReadModel } = await load('src/readmodel/mongoReadModel.js');
 const { openSqliteReadModel } = await load('src/readmodel/sqliteReadModel.js');
 
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, versions: { type: 'string', default: '1' }, batch: { type: 'string', default: '100' }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    matches: { type: 'string', default: '10000' },
+    versions: { type: 'string', default: '1' },
+    batch: { type: 'string', default: '100' },
+    smoke: { type: 'boolean', default: false },
+  },
+});
 const smoke = values.smoke;
 const count = smoke ? 20 : Number(values.matches);
 const versions = Number(values.versions);
@@ -66,7 +73,10 @@ try {
     const server = await client.db('admin').command({ buildInfo: 1 });
     const mongo = await openMongoReadModel(url);
     try {
-      rows.push({ name: `MongoDB wire (${server.version}${process.env.MONGODB_URL.includes('127.0.0.1') ? ', local' : ''})`, seconds: await catchUp(mongo, head) });
+      rows.push({
+        name: `MongoDB wire (${server.version}${process.env.MONGODB_URL.includes('127.0.0.1') ? ', local' : ''})`,
+        seconds: await catchUp(mongo, head),
+      });
     } finally {
       await mongo.close();
       await client.db(mongoDb).dropDatabase();
@@ -77,10 +87,13 @@ try {
   }
 
   const baseline = rows[0].seconds;
-  console.log(`\n${count} matches × ${versions} version(s) = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), batch ${batchSize}, node ${process.version}\n`);
+  console.log(
+    `\n${count} matches × ${versions} version(s) = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), batch ${batchSize}, node ${process.version}\n`,
+  );
   console.log('| read models | catch-up (s) | events/s | throughput vs SQLite |');
   console.log('|---|---:|---:|---:|');
-  for (const row of rows) console.log(`| ${row.name} | ${row.seconds.toFixed(1)} | ${(head / row.seconds).toFixed(0)} | ${(baseline / row.seconds).toFixed(3)} |`);
+  for (const row of rows)
+    console.log(`| ${row.name} | ${row.seconds.toFixed(1)} | ${(head / row.seconds).toFixed(0)} | ${(baseline / row.seconds).toFixed(3)} |`);
   if (failures.length > 0) {
     console.log(`\n${failures.length} projection failure(s) while running: ${failures.slice(0, 3).join('; ')}`);
     process.exitCode = 1;

@@ -7,7 +7,14 @@ import { parseArgs } from 'node:util';
 import { measureLiveRebuild, measureRebuild } from './rebuildRates.mjs';
 
 // --live: matches live-scored (135 uploads each, deltas) instead of created once.
-const { values } = parseArgs({ options: { matches: { type: 'string', default: '10000' }, live: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    matches: { type: 'string', default: '10000' },
+    live: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
+  },
+});
 const count = values.smoke ? 20 : Number(values.matches);
 const measure = values.live ? measureLiveRebuild : measureRebuild;
 // --json: the rates as JSON on stdout, progress on stderr (npm run bench runs this in its own process).

@@ -14,7 +14,9 @@ import { performance } from 'node:perf_hooks';
 import { startBenchServer } from './benchServer.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 
-const { values } = parseArgs({ options: { 'wide-keys': { type: 'string', default: '290000' }, 'wide-rounds': { type: 'string', default: '3' }, changed: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { 'wide-keys': { type: 'string', default: '290000' }, 'wide-rounds': { type: 'string', default: '3' }, changed: { type: 'string', default: '100' } },
+});
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const send = (method, url, headers, body) =>
@@ -36,7 +38,11 @@ const cpuMs = (pid) => {
 
 /** PUTs each body after the first (which creates), and answers the server CPU and wall time per replace. */
 async function measure(name, id, bodies) {
-  const { base, stop, server } = await startBenchServer({ name: 'replace-cpu', script: process.env.BENCH_SERVER_SCRIPT, env: { MAX_EVENT_LOOP_DELAY_MS: '0', LOG_LEVEL: 'warn' } });
+  const { base, stop, server } = await startBenchServer({
+    name: 'replace-cpu',
+    script: process.env.BENCH_SERVER_SCRIPT,
+    env: { MAX_EVENT_LOOP_DELAY_MS: '0', LOG_LEVEL: 'warn' },
+  });
   try {
     const headers = { 'content-type': 'application/json' };
     const put = async (body) => {
@@ -78,9 +84,21 @@ const wide = (round) => {
   for (let i = 0; i < keys; i += 1) payload[`k${i}`] = round;
   return JSON.stringify(payload);
 };
-if (Number(values['wide-rounds']) > 0) rows.push(await measure(`wide payload (${keys} keys, every value changed)`, 'wide', Array.from({ length: Number(values['wide-rounds']) + 1 }, (_, round) => wide(round))));
+if (Number(values['wide-rounds']) > 0)
+  rows.push(
+    await measure(
+      `wide payload (${keys} keys, every value changed)`,
+      'wide',
+      Array.from({ length: Number(values['wide-rounds']) + 1 }, (_, round) => wide(round)),
+    ),
+  );
 
-console.log(`\nnode ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+console.log(
+  `\nnode ${process.version}, load average ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n`,
+);
 console.log('| replace | n | server CPU ms each | wall ms each | until a history GET shows the last version |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.name} | ${r.replaces} | ${r.cpuMs.toFixed(2)} | ${r.wallMs.toFixed(1)} | ${r.historyAfterMs.toFixed(0)} ms |`);

@@ -17,10 +17,26 @@ const generator = fileURLToPath(new URL('../fixtures/generate.mjs', import.meta.
  */
 export function createBenchClub(dataDir) {
   const club = JSON.parse(
-    execFileSync(process.execPath, cliArgs('club-create', '--name', 'Bench Club', '--email', 'bench@club.test', '--password-env', 'BENCH_PASSWORD', '--team', 'First Team', '--app-key', '--json'), {
-      encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: dataDir, BENCH_PASSWORD: 'correct horse battery staple' },
-    }),
+    execFileSync(
+      process.execPath,
+      cliArgs(
+        'club-create',
+        '--name',
+        'Bench Club',
+        '--email',
+        'bench@club.test',
+        '--password-env',
+        'BENCH_PASSWORD',
+        '--team',
+        'First Team',
+        '--app-key',
+        '--json',
+      ),
+      {
+        encoding: 'utf8',
+        env: { ...process.env, DATA_DIR: dataDir, BENCH_PASSWORD: 'correct horse battery staple' },
+      },
+    ),
   );
   const clubText = execFileSync(process.execPath, [generator, '--seed', '1', '--club', club.clubId, '--team', club.teams[0].teamId], { encoding: 'utf8' });
   return { club, clubText };
@@ -28,7 +44,12 @@ export function createBenchClub(dataDir) {
 
 export function generatePayloads(distinct = 40) {
   return Array.from({ length: distinct }, (_, i) =>
-    JSON.parse(execFileSync(process.execPath, [generator, '--sport', i % 2 ? 'basketball' : 'volleyball', '--seed', String(i + 1)], { encoding: 'utf8', maxBuffer: 1 << 26 })),
+    JSON.parse(
+      execFileSync(process.execPath, [generator, '--sport', i % 2 ? 'basketball' : 'volleyball', '--seed', String(i + 1)], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      }),
+    ),
   );
 }
 

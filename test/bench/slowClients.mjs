@@ -6,7 +6,10 @@ import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { server: { type: 'string' }, clients: { type: 'string', default: '500' }, seconds: { type: 'string', default: '20' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { server: { type: 'string' }, clients: { type: 'string', default: '500' }, seconds: { type: 'string', default: '20' } },
+});
 const extraEnv = Object.fromEntries(positionals.map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
 const { port, base, stop } = await startBenchServer({ script: values.server, name: 'slow', env: extraEnv });
 const started = Date.now();
@@ -39,4 +42,14 @@ for (const { socket, timer } of sockets) {
 await stop();
 health.sort((a, b) => a - b);
 const pct = (p) => Math.round(health[Math.min(health.length - 1, Math.floor(p * health.length))]);
-console.log(JSON.stringify({ server: values.server ?? 'dist/src/bin/server.js', env: extraEnv, clients: Number(values.clients), seconds: Number(values.seconds), stillOpenAtEnd: stillOpen, lastCutOffAfterMs: stillOpen === 0 ? lastClosedAfter : null, healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) } }));
+console.log(
+  JSON.stringify({
+    server: values.server ?? 'dist/src/bin/server.js',
+    env: extraEnv,
+    clients: Number(values.clients),
+    seconds: Number(values.seconds),
+    stillOpenAtEnd: stillOpen,
+    lastCutOffAfterMs: stillOpen === 0 ? lastClosedAfter : null,
+    healthz: { samples: health.length, p50: pct(0.5), p99: pct(0.99), max: pct(1) },
+  }),
+);

@@ -16,7 +16,9 @@ import { parseArgs } from 'node:util';
 import autocannon from './autocannon.mjs';
 import { load, serverArgs } from './build.mjs';
 
-const { values } = parseArgs({ options: { viewers: { type: 'string', default: '1000' }, duration: { type: 'string', default: '5' }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { viewers: { type: 'string', default: '1000' }, duration: { type: 'string', default: '5' }, smoke: { type: 'boolean', default: false } },
+});
 const viewers = values.smoke ? 20 : Number(values.viewers);
 const duration = values.smoke ? 1 : Number(values.duration);
 /** Answers outside 2xx/3xx: printed at the end, and the run fails. */
@@ -62,26 +64,32 @@ const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const seen = new Array(viewers).fill(-1);
 const requests = [];
 await Promise.all(
-  Array.from({ length: viewers }, (_, i) =>
-    new Promise((resolve, reject) => {
-      const req = http.get(`${base}/match/${id}/live`, { agent }, (res) => {
-        if (res.statusCode !== 200) refused.push(`GET /match/${id}/live (viewer ${i}) answered ${res.statusCode}`);
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          for (const m of chunk.matchAll(/^id: (\d+)$/gm)) seen[i] = Math.max(seen[i], Number(m[1]));
+  Array.from(
+    { length: viewers },
+    (_, i) =>
+      new Promise((resolve, reject) => {
+        const req = http.get(`${base}/match/${id}/live`, { agent }, (res) => {
+          if (res.statusCode !== 200) refused.push(`GET /match/${id}/live (viewer ${i}) answered ${res.statusCode}`);
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => {
+            for (const m of chunk.matchAll(/^id: (\d+)$/gm)) seen[i] = Math.max(seen[i], Number(m[1]));
+          });
+          resolve();
         });
-        resolve();
-      });
-      req.on('error', reject);
-      requests.push(req);
-    }),
+        req.on('error', reject);
+        requests.push(req);
+      }),
   ),
 );
 await new Promise((r) => setTimeout(r, 500));
 const connected = seen.filter((r) => r === 0).length;
 const rssOpen = rssMb(server.pid);
 const started = performance.now();
-const put = await fetch(`${base}/api/matches/${id}`, { method: 'PUT', headers: json, body: JSON.stringify({ ...fixture, id, homeTeam: { ...fixture.homeTeam, setsWon: 9 } }) });
+const put = await fetch(`${base}/api/matches/${id}`, {
+  method: 'PUT',
+  headers: json,
+  body: JSON.stringify({ ...fixture, id, homeTeam: { ...fixture.homeTeam, setsWon: 9 } }),
+});
 await expectOk(`PUT /api/matches/${id}`, put);
 const acked = performance.now() - started;
 let allAt = null;
@@ -99,7 +107,8 @@ for (const req of requests) req.destroy();
 // 2. Page throughput: cached page and baseline over HTTP.
 const measure = async (path) => {
   const result = await autocannon({ url: `${base}${path}`, connections: 10, duration, headers: { 'accept-encoding': 'br, gzip' } });
-  if (result.non2xx > result['3xx'] || result.errors > 0 || result.timeouts > 0) refused.push(`GET ${path}: ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.non2xx > result['3xx'] || result.errors > 0 || result.timeouts > 0)
+    refused.push(`GET ${path}: ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return result.requests.average;
 };
 const healthz = await measure('/healthz');
@@ -119,7 +128,16 @@ let bytes = 0;
 const until = performance.now() + duration * 1000;
 while (performance.now() < until) {
   const d = await readPublicMatch(engine.readModel, engine.eventStore, id);
-  const page = renderMatchPage({ id, createdAt: d.createdAt, updatedAt: d.updatedAt, versions: d.versions, protected: d.protected, revision: d.revision, publicUrl: `http://localhost/match/${id}`, summary: summarizeMatch(JSON.parse(d.payload)) });
+  const page = renderMatchPage({
+    id,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    versions: d.versions,
+    protected: d.protected,
+    revision: d.revision,
+    publicUrl: `http://localhost/match/${id}`,
+    summary: summarizeMatch(JSON.parse(d.payload)),
+  });
   bytes = Buffer.byteLength(page);
   renders += 1;
 }
@@ -129,13 +147,21 @@ rmSync(dataDir, { recursive: true, force: true });
 const f = (n) => n.toFixed(0);
 console.log(`SSE fan-out, ${viewers} viewers of one match on one API process (embedded SQLite, projections in process):`);
 console.log(`  connected with revision 0: ${connected}/${viewers}`);
-console.log(`  re-upload answered in ${f(acked)} ms; every viewer had revision 1 after ${allAt === null ? `NOT within 10 s (${got}/${viewers})` : `${f(allAt)} ms`} (target ≤ 2000 ms)`);
+console.log(
+  `  re-upload answered in ${f(acked)} ms; every viewer had revision 1 after ${allAt === null ? `NOT within 10 s (${got}/${viewers})` : `${f(allAt)} ms`} (target ≤ 2000 ms)`,
+);
 console.log(`  server RSS: ${f(rssBefore)} MB idle, ${f(rssOpen)} MB with ${viewers} streams open, ${f(rssAfter)} MB after the fan-out (target ≤ 300 MB)`);
-console.log(`Page throughput (${Math.round(Buffer.byteLength(JSON.stringify(fixture)) / 1024)} KB volleyball payload, page ${Math.round(bytes / 1024)} KB, ${duration} s each, 10 connections):`);
+console.log(
+  `Page throughput (${Math.round(Buffer.byteLength(JSON.stringify(fixture)) / 1024)} KB volleyball payload, page ${Math.round(bytes / 1024)} KB, ${duration} s each, 10 connections):`,
+);
 console.log(`  GET /healthz (baseline)         ${f(healthz)} req/s`);
 console.log(`  GET /match/:id (cached bytes)   ${f(cached)} req/s  (${(cached / healthz).toFixed(2)} × baseline)`);
-console.log(`  uncached render, in process     ${(renders / duration).toFixed(0)} pages/s (read + parse + summarise + render; ${(1000 * duration / renders).toFixed(1)} ms each)`);
+console.log(
+  `  uncached render, in process     ${(renders / duration).toFixed(0)} pages/s (read + parse + summarise + render; ${((1000 * duration) / renders).toFixed(1)} ms each)`,
+);
 if (refused.length > 0 || got < viewers) {
-  console.error(`\nanswers outside 2xx/3xx (not timed as successes):\n${refused.map((line) => `- ${line}`).join('\n')}${got < viewers ? `\n- ${viewers - got} viewer(s) never had revision 1` : ''}`);
+  console.error(
+    `\nanswers outside 2xx/3xx (not timed as successes):\n${refused.map((line) => `- ${line}`).join('\n')}${got < viewers ? `\n- ${viewers - got} viewer(s) never had revision 1` : ''}`,
+  );
   process.exitCode = 1;
 }

@@ -10,7 +10,12 @@ import { startBenchServer } from './benchServer.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { clients: { type: 'string', default: '200' }, server: { type: 'string' }, bytes: { type: 'string', default: String(3.75 * 1024 * 1024) }, smoke: { type: 'boolean', default: false } },
+  options: {
+    clients: { type: 'string', default: '200' },
+    server: { type: 'string' },
+    bytes: { type: 'string', default: String(3.75 * 1024 * 1024) },
+    smoke: { type: 'boolean', default: false },
+  },
 });
 const extraEnv = Object.fromEntries(positionals.map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
 const clients = values.smoke ? 4 : Number(values.clients);
@@ -20,7 +25,12 @@ const bodyBytes = values.smoke ? 256 * 1024 : Number(values.bytes);
 function body(id, bytes) {
   const action = (i) => ({ t: i, team: i % 2 ? 'home' : 'away', player: `player-${i % 14}`, kind: 'attack-kill', note: 'x'.repeat(60) });
   const one = JSON.stringify(action(0)).length + 1;
-  return JSON.stringify({ id, home: { name: 'Lakeside' }, away: { name: 'Hillcrest' }, actions: Array.from({ length: Math.floor(bytes / one) }, (_, i) => action(i)) });
+  return JSON.stringify({
+    id,
+    home: { name: 'Lakeside' },
+    away: { name: 'Hillcrest' },
+    actions: Array.from({ length: Math.floor(bytes / one) }, (_, i) => action(i)),
+  });
 }
 
 const { server, base, stop } = await startBenchServer({ script: values.server, name: 'mem', env: extraEnv });

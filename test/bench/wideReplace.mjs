@@ -43,7 +43,11 @@ const cpuMs = (pid) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
-const { base, stop, dataDir, server } = await startBenchServer({ name: 'wide-replace', script: process.env.BENCH_SERVER_SCRIPT, env: { MAX_EVENT_LOOP_DELAY_MS: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' } });
+const { base, stop, dataDir, server } = await startBenchServer({
+  name: 'wide-replace',
+  script: process.env.BENCH_SERVER_SCRIPT,
+  env: { MAX_EVENT_LOOP_DELAY_MS: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' },
+});
 try {
   const headers = { 'content-type': 'application/json', 'x-write-token': 'bench-wide-replace-token' };
   // A connection per request: a server busy past its keep-alive timeout (5 s) may close a kept one under the next request.

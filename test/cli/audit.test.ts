@@ -13,8 +13,12 @@ const token = 'audit-token-0123456789ab';
 function snapshot(dataDir: string): string {
   const db = new Database(join(dataDir, 'readmodel.sqlite'), { readonly: true });
   try {
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\' ORDER BY name").all();
-    return JSON.stringify(tables.map(({ name }) => [name, db.prepare(`SELECT id, doc FROM "${name}" ORDER BY id`).all()]).filter(([, rows]) => (rows as unknown[]).length > 0));
+    const tables = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\' ORDER BY name")
+      .all();
+    return JSON.stringify(
+      tables.map(({ name }) => [name, db.prepare(`SELECT id, doc FROM "${name}" ORDER BY id`).all()]).filter(([, rows]) => (rows as unknown[]).length > 0),
+    );
   } finally {
     db.close();
   }
@@ -25,10 +29,16 @@ t.test('the auditor CLI on a live data directory', async (t) => {
   const env = { DATA_DIR: dataDir };
   for (let v = 0; v < 4; v += 1) {
     const payload = JSON.parse(fixtureText({ seed: 40 + v, actions: 30, id: 'audited' }));
-    await app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': token }, payload: { ...payload, homeTeam: { name: 'Herons', setsWon: v }, awayTeam: { name: 'Owls', setsWon: 1 } } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/matches',
+      headers: { ...json, 'x-write-token': token },
+      payload: { ...payload, homeTeam: { name: 'Herons', setsWon: v }, awayTeam: { name: 'Owls', setsWon: 1 } },
+    });
   }
   await app.inject({ method: 'PUT', url: '/api/matches/audited', headers: json, payload: { rejected: true } });
-  for (let i = 0; i < 5; i += 1) await app.inject({ method: 'PUT', url: `/api/matches/other-${i}`, headers: json, payload: fixtureText({ sport: 'basketball', seed: i, actions: 20 }) });
+  for (let i = 0; i < 5; i += 1)
+    await app.inject({ method: 'PUT', url: `/api/matches/other-${i}`, headers: json, payload: fixtureText({ sport: 'basketball', seed: i, actions: 20 }) });
 
   t.test('replay prints each version and what changed', async (t) => {
     const { code, stdout } = await runMatchlog(['replay', 'audited'], env);
@@ -48,9 +58,15 @@ t.test('the auditor CLI on a live data directory', async (t) => {
   t.test('export prints NDJSON without secrets', async (t) => {
     const { code, stdout } = await runMatchlog(['export', 'audited'], env);
     t.equal(code, 0);
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     t.equal(lines.length, 4);
-    t.same(lines.map((l) => l.revision), [0, 1, 2, 3]);
+    t.same(
+      lines.map((l) => l.revision),
+      [0, 1, 2, 3],
+    );
     t.match(lines[0], { matchId: 'audited', type: 'MatchCreated', via: 'POST', protection: 'protected', payload: { homeTeam: { name: 'Herons' } } });
     t.notOk(stdout.includes(token) || stdout.includes('hmac'), 'no token, no hash');
   });
@@ -116,26 +132,32 @@ t.test('verify fails, naming the version, when a payload in the log is edited', 
   t.match(stdout, /FAILED/);
 });
 
-t.test('verify rebuilds every version of a live match stored as deltas and checks each against its digest; an edited keyframe fails it, naming the version', async (t) => {
-  const { app, dataDir } = await startTestApp(t);
-  const uploads = liveMatchUploads().slice(0, 40);
-  for (const payload of uploads) t.equal((await app.inject({ method: 'PUT', url: '/api/matches/live', headers: json, payload })).statusCode, 200);
-  await app.close();
-  const stored = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
-  const encodings = stored.prepare<[], { encoding: string | null }>("SELECT encoding FROM events WHERE stream_id = 'match-live' ORDER BY revision").all().map((row) => row.encoding);
-  stored.close();
-  t.same([encodings[0], new Set(encodings.slice(1))], ['deflate', new Set(['delta', 'deflate'])], 'a deflated keyframe, then deltas and deflated keyframes');
-  const ok = await runMatchlog(['verify'], { DATA_DIR: dataDir });
-  t.equal(ok.code, 0, ok.stdout);
-  t.match(ok.stdout, /payloads: 40 version\(s\) match their digests/);
-  const db = new Database(join(dataDir, 'events.sqlite'));
-  // The first version edited as someone with the file would: inflated, changed, deflated again.
-  const first = db.prepare<[], { data: Buffer }>("SELECT data FROM events WHERE stream_id = 'match-live' AND revision = 0").get()!;
-  const edited = inflateRawSync(first.data).toString('utf8').replace('"setsWon":0', '"setsWon":3');
-  db.prepare("UPDATE events SET data = ? WHERE stream_id = 'match-live' AND revision = 0").run(deflateRawSync(edited));
-  db.close();
-  const { code, stdout } = await runMatchlog(['verify'], { DATA_DIR: dataDir });
-  t.equal(code, 1, stdout);
-  t.match(stdout, /payloads: the log cannot be read from position \d+ on: .*match-live revision 1: .*checksum/);
-  t.match(stdout, /FAILED/);
-});
+t.test(
+  'verify rebuilds every version of a live match stored as deltas and checks each against its digest; an edited keyframe fails it, naming the version',
+  async (t) => {
+    const { app, dataDir } = await startTestApp(t);
+    const uploads = liveMatchUploads().slice(0, 40);
+    for (const payload of uploads) t.equal((await app.inject({ method: 'PUT', url: '/api/matches/live', headers: json, payload })).statusCode, 200);
+    await app.close();
+    const stored = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
+    const encodings = stored
+      .prepare<[], { encoding: string | null }>("SELECT encoding FROM events WHERE stream_id = 'match-live' ORDER BY revision")
+      .all()
+      .map((row) => row.encoding);
+    stored.close();
+    t.same([encodings[0], new Set(encodings.slice(1))], ['deflate', new Set(['delta', 'deflate'])], 'a deflated keyframe, then deltas and deflated keyframes');
+    const ok = await runMatchlog(['verify'], { DATA_DIR: dataDir });
+    t.equal(ok.code, 0, ok.stdout);
+    t.match(ok.stdout, /payloads: 40 version\(s\) match their digests/);
+    const db = new Database(join(dataDir, 'events.sqlite'));
+    // The first version edited as someone with the file would: inflated, changed, deflated again.
+    const first = db.prepare<[], { data: Buffer }>("SELECT data FROM events WHERE stream_id = 'match-live' AND revision = 0").get()!;
+    const edited = inflateRawSync(first.data).toString('utf8').replace('"setsWon":0', '"setsWon":3');
+    db.prepare("UPDATE events SET data = ? WHERE stream_id = 'match-live' AND revision = 0").run(deflateRawSync(edited));
+    db.close();
+    const { code, stdout } = await runMatchlog(['verify'], { DATA_DIR: dataDir });
+    t.equal(code, 1, stdout);
+    t.match(stdout, /payloads: the log cannot be read from position \d+ on: .*match-live revision 1: .*checksum/);
+    t.match(stdout, /FAILED/);
+  },
+);

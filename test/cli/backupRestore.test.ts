@@ -21,7 +21,8 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
   t.teardown(() => stop(live));
   const upload = (url: string, id: string, version: number, headers: Record<string, string> = {}) =>
     fetch(`${url}/api/matches/${id}`, { method: 'PUT', headers: { ...json, ...headers }, body: payloadOf(id, version) });
-  const create = (url: string, id: string, version: number) => fetch(`${url}/api/matches`, { method: 'POST', headers: { ...json, ...tokenOf(id) }, body: payloadOf(id, version) });
+  const create = (url: string, id: string, version: number) =>
+    fetch(`${url}/api/matches`, { method: 'POST', headers: { ...json, ...tokenOf(id) }, body: payloadOf(id, version) });
 
   // Acknowledged before the backup began: protected matches, some replaced once.
   const before = new Map<string, string>();
@@ -99,7 +100,10 @@ t.test('a corrupted backup is refused with a clear message, and nothing is resto
   const target = tempDataDir(t, 'matchlog-target-');
   const refused = await runMatchlog(['restore', flipped], { DATA_DIR: target });
   t.equal(refused.code, 1);
-  t.equal(refused.stderr, 'matchlog restore: refused: events.sqlite does not match its checksum in the manifest: the backup is damaged; nothing was restored\n');
+  t.equal(
+    refused.stderr,
+    'matchlog restore: refused: events.sqlite does not match its checksum in the manifest: the backup is damaged; nothing was restored\n',
+  );
   t.same(readdirSync(target), [], 'nothing restored');
 
   const noManifest = join(tempDataDir(t, 'matchlog-partial-'), 'backup');

@@ -22,11 +22,17 @@ async function cli(args: string[], env: Record<string, string>, stdin?: string) 
 t.test('club-create makes a club the dashboard and the API know', async (t) => {
   const dataDir = tempDataDir(t);
   const env = { DATA_DIR: dataDir, MATCHLOG_ADMIN_PASSWORD: 'correct horse battery' };
-  const result = await cli(['club-create', '--name', 'Lakeside VC', '--email', 'ops@lakeside.test', '--team', 'U16 Women', '--team', 'U18 Men', '--app-key', '--json'], env);
+  const result = await cli(
+    ['club-create', '--name', 'Lakeside VC', '--email', 'ops@lakeside.test', '--team', 'U16 Women', '--team', 'U18 Men', '--app-key', '--json'],
+    env,
+  );
   t.equal(result.code, 0, result.err);
   const created = JSON.parse(result.out) as { clubId: string; teams: { teamId: string; name: string }[]; appKey: { key: string; keyId: string } };
   t.match(created.clubId, /^[0-9a-z]{16}$/);
-  t.same(created.teams.map((team) => team.name), ['U16 Women', 'U18 Men']);
+  t.same(
+    created.teams.map((team) => team.name),
+    ['U16 Women', 'U18 Men'],
+  );
   t.match(created.appKey.key, /^mlk_/);
 
   const s = await startTestApp(t, { DATA_DIR: dataDir });
@@ -50,10 +56,17 @@ t.test('club-create makes a club the dashboard and the API know', async (t) => {
 
 t.test('club-create: plain output, password sources, mistakes', async (t) => {
   const dataDir = tempDataDir(t);
-  const plain = await cli(['club-create', '--name', 'Hillcrest', '--email', 'a@hillcrest.test', '--password-env', 'PW', '--team', 'Seniors'], { DATA_DIR: dataDir, PW: 'another good password' });
+  const plain = await cli(['club-create', '--name', 'Hillcrest', '--email', 'a@hillcrest.test', '--password-env', 'PW', '--team', 'Seniors'], {
+    DATA_DIR: dataDir,
+    PW: 'another good password',
+  });
   t.equal(plain.code, 0, plain.err);
   t.match(plain.out, /^clubId {2}[0-9a-z]{16}\nteamId {2}[0-9a-z]{10} {2}Seniors\n$/);
-  const stdin = await cli(['club-create', '--name', 'Northgate', '--email', 'b@northgate.test', '--password-stdin'], { DATA_DIR: dataDir }, 'from standard input\n');
+  const stdin = await cli(
+    ['club-create', '--name', 'Northgate', '--email', 'b@northgate.test', '--password-stdin'],
+    { DATA_DIR: dataDir },
+    'from standard input\n',
+  );
   t.equal(stdin.code, 0, stdin.err);
   const argv = await cli(['club-create', '--name', 'Westbrook', '--email', 'c@westbrook.test', '--password', 'on the command line'], { DATA_DIR: dataDir });
   t.equal(argv.code, 0);
@@ -71,9 +84,13 @@ t.test('club-create: plain output, password sources, mistakes', async (t) => {
 t.test('the matchlog bin reads the password from standard input', async (t) => {
   const dataDir = tempDataDir(t);
   const script = fileURLToPath(new URL('../../src/bin/matchlog.ts', import.meta.url));
-  const child = spawn(process.execPath, [...typescriptExecArgv(), script, 'club-create', '--name', 'Riverside', '--email', 'r@riverside.test', '--password-stdin', '--team', 'U14'], {
-    env: { ...process.env, DATA_DIR: dataDir },
-  });
+  const child = spawn(
+    process.execPath,
+    [...typescriptExecArgv(), script, 'club-create', '--name', 'Riverside', '--email', 'r@riverside.test', '--password-stdin', '--team', 'U14'],
+    {
+      env: { ...process.env, DATA_DIR: dataDir },
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

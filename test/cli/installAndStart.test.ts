@@ -28,8 +28,16 @@ t.test('npm start skips the build when the build is newer than every source (src
   file(root, 'dist/.built', 4000);
   file(root, 'tsconfig.build.json', 5000);
   t.equal(staleReason(root), 'tsconfig.build.json is newer than the build', 'the build settings count too');
-  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.start"], { encoding: 'utf8' }), /^node src\/bin\/build-if-stale\.mjs && node dist\/src\/bin\/server\.js/, 'npm start runs the check, not tsc');
-  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.build"], { encoding: 'utf8' }), /&& node src\/bin\/build-if-stale\.mjs --built\n$/, 'every build leaves its mark');
+  t.match(
+    execFileSync('node', ['-p', "require('./package.json').scripts.start"], { encoding: 'utf8' }),
+    /^node src\/bin\/build-if-stale\.mjs && node dist\/src\/bin\/server\.js/,
+    'npm start runs the check, not tsc',
+  );
+  t.match(
+    execFileSync('node', ['-p', "require('./package.json').scripts.build"], { encoding: 'utf8' }),
+    /&& node src\/bin\/build-if-stale\.mjs --built\n$/,
+    'every build leaves its mark',
+  );
 });
 
 t.test('the preinstall check names npm_config_nodedir where node-gyp would fail for want of headers, and never fails the install', async (t) => {
@@ -38,20 +46,37 @@ t.test('the preinstall check names npm_config_nodedir where node-gyp would fail 
   writeFileSync(join(withHeaders, 'include', 'node', 'node.h'), '');
   const empty = tempDataDir(t);
   t.equal(headersAdvice({ npm_config_nodedir: withHeaders }), null, 'npm_config_nodedir with headers: nothing to say');
-  t.match(headersAdvice({ npm_config_nodedir: empty }), new RegExp(`npm_config_nodedir=${empty} has no include/node/node.h`), 'a nodedir without headers is named');
-  t.equal(headersAdvice({ npm_config_devdir: join(withHeaders, '..') }, '/opt/node/bin/node', withHeaders.split('/').at(-1)), null, "headers in node-gyp's cache: nothing to say");
+  t.match(
+    headersAdvice({ npm_config_nodedir: empty }),
+    new RegExp(`npm_config_nodedir=${empty} has no include/node/node.h`),
+    'a nodedir without headers is named',
+  );
+  t.equal(
+    headersAdvice({ npm_config_devdir: join(withHeaders, '..') }, '/opt/node/bin/node', withHeaders.split('/').at(-1)),
+    null,
+    "headers in node-gyp's cache: nothing to say",
+  );
   t.match(
     headersAdvice({ npm_config_devdir: empty }, join(withHeaders, 'bin', 'node')),
     new RegExp(`"proxy" or network error, node-gyp could not download Node's headers: export npm_config_nodedir=${withHeaders} \\(this Node's own headers\\)`),
     "no headers downloaded: the pointer names npm_config_nodedir and this Node's own headers",
   );
-  t.match(headersAdvice({ npm_config_devdir: empty }, join(empty, 'bin', 'node')), /install Node's headers .* set npm_config_nodedir/, 'no local headers either: how to get them');
+  t.match(
+    headersAdvice({ npm_config_devdir: empty }, join(empty, 'bin', 'node')),
+    /install Node's headers .* set npm_config_nodedir/,
+    'no local headers either: how to get them',
+  );
 
-  const run = (env: Record<string, string>) => spawnSync(process.execPath, [script('check-node-headers.mjs')], { env: { PATH: process.env.PATH ?? '', HOME: empty, ...env }, encoding: 'utf8' });
+  const run = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [script('check-node-headers.mjs')], { env: { PATH: process.env.PATH ?? '', HOME: empty, ...env }, encoding: 'utf8' });
   const failing = run({ npm_config_nodedir: empty });
   t.equal(failing.status, 0, 'the script itself exits 0: a fresh machine still installs');
   t.match(failing.stderr, /npm_config_nodedir/, 'and prints the pointer');
   const fine = run({ npm_config_nodedir: withHeaders });
   t.same([fine.status, fine.stderr], [0, ''], 'silent where the build will find its headers');
-  t.match(execFileSync('node', ['-p', "require('./package.json').scripts.preinstall"], { encoding: 'utf8' }), /^node src\/bin\/check-node-headers\.mjs\n$/, 'npm runs it before installing');
+  t.match(
+    execFileSync('node', ['-p', "require('./package.json').scripts.preinstall"], { encoding: 'utf8' }),
+    /^node src\/bin\/check-node-headers\.mjs\n$/,
+    'npm runs it before installing',
+  );
 });

@@ -29,7 +29,11 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
 
     const created: string[] = [];
     const cli = { out: (text: string) => created.push(text), err: () => {}, env: { ...env, MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' } };
-    t.equal(await runCli(['club-create', '--name', 'Lakeside VC', '--email', 'admin@lakeside.example', '--team', 'U18 Men', '--app-key', '--json'], cli), 0, 'club created');
+    t.equal(
+      await runCli(['club-create', '--name', 'Lakeside VC', '--email', 'admin@lakeside.example', '--team', 'U18 Men', '--app-key', '--json'], cli),
+      0,
+      'club created',
+    );
     const club = JSON.parse(created.join('')) as { clubId: string; teams: { teamId: string }[]; appKey: { key: string } };
     const template = JSON.parse(fixtureText({ seed: 7, actions: 20, club: club.clubId, team: club.teams[0]?.teamId ?? '' })) as Record<string, unknown>;
     let uploads = 0;
@@ -71,7 +75,10 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     });
 
     await t.test('matchlog rebuild --start-over while uploads go on', async (t) => {
-      const startingOver = runMatchlog(['rebuild', '--start-over', 'clubDashboard'], env).then(async (first) => [first, await runMatchlog(['rebuild', '--start-over'], env)]);
+      const startingOver = runMatchlog(['rebuild', '--start-over', 'clubDashboard'], env).then(async (first) => [
+        first,
+        await runMatchlog(['rebuild', '--start-over'], env),
+      ]);
       await writeUntil(startingOver, 's');
       for (const { code, stdout, stderr } of await startingOver) {
         t.equal(code, 0, stderr);

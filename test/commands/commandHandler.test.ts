@@ -49,7 +49,10 @@ t.test('with a state cache, a re-uploaded match reads only the events it has not
   const cache = createStateCache<MatchState>();
   for (let v = 0; v < 30; v += 1) await handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${v}}`, 'h'), meta, { cache });
   t.equal(reads.length, 29, 'the first upload, a create, does not read the stream');
-  t.ok(reads.every((n) => n === 0), 'later uploads read nothing: the cache knows what they appended');
+  t.ok(
+    reads.every((n) => n === 0),
+    'later uploads read nothing: the cache knows what they appended',
+  );
   t.equal((await store.readStream('match-m')).length, 30);
 });
 
@@ -69,7 +72,10 @@ t.test('a stream the cache does not hold is first decided as new, and read only 
   const sleeps: number[] = [];
   const retry = { ...DEFAULT_RETRY, sleep: async (ms: number) => void sleeps.push(ms) };
   const created = await handleCommand(counted, 'match-m', matchDecider, upload('{"v":1}', 'h1'), meta, { cache: createStateCache<MatchState>(), retry });
-  t.same(created.events.map((e) => e.type), ['MatchCreated']);
+  t.same(
+    created.events.map((e) => e.type),
+    ['MatchCreated'],
+  );
   t.equal(reads.length, 0, 'a create reads nothing');
 
   // Another process (its own cache) finds the match stored: the guess is refused by the log, then
@@ -77,13 +83,19 @@ t.test('a stream the cache does not hold is first decided as new, and read only 
   const other = () => ({ cache: createStateCache<MatchState>(), retry });
   await t.rejects(handleCommand(counted, 'match-m', matchDecider, upload('{"v":2}', 'h2'), meta, other()), DomainError, 'the stored protection applies');
   const replaced = await handleCommand(counted, 'match-m', matchDecider, upload('{"v":2}', 'h1'), meta, other());
-  t.same(replaced.events.map((e) => e.type), ['MatchReplaced']);
+  t.same(
+    replaced.events.map((e) => e.type),
+    ['MatchReplaced'],
+  );
   t.equal(replaced.append?.nextExpectedRevision, 1);
   const repeated = await handleCommand(counted, 'match-m', matchDecider, upload('{"v":2}', 'h1'), meta, other());
   t.equal(repeated.append, null, 'an upload that repeats the stored version stores nothing');
   t.same(repeated.head, replaced.head);
   t.same(sleeps, [], 'no wait');
-  t.same((await store.readStream('match-m')).map((e) => e.type), ['MatchCreated', 'MatchReplaced']);
+  t.same(
+    (await store.readStream('match-m')).map((e) => e.type),
+    ['MatchCreated', 'MatchReplaced'],
+  );
 });
 
 t.test('a command refused on a new stream is decided again on the stored one', async (t) => {
@@ -92,8 +104,15 @@ t.test('a command refused on a new stream is decided again on the stored one', a
   // An ill-formed token is refused where it would be bound (a create) and ignored on an unprotected match.
   const command = { ...upload('{"v":2}'), writeToken: { hash: 'h', wellFormed: false } };
   const result = await handleCommand(store, 'match-m', matchDecider, command, meta, { cache: createStateCache<MatchState>() });
-  t.same(result.events.map((e) => e.type), ['MatchReplaced']);
-  await t.rejects(handleCommand(store, 'match-new', matchDecider, command, meta, { cache: createStateCache<MatchState>() }), DomainError, 'and still refused on a new one');
+  t.same(
+    result.events.map((e) => e.type),
+    ['MatchReplaced'],
+  );
+  await t.rejects(
+    handleCommand(store, 'match-new', matchDecider, command, meta, { cache: createStateCache<MatchState>() }),
+    DomainError,
+    'and still refused on a new one',
+  );
   t.same(await store.readStream('match-new'), []);
 });
 
@@ -121,17 +140,26 @@ t.test('commands on one match in one process take turns: none conflicts, each ap
   };
   const cache = createStateCache<MatchState>();
   const queue = createStreamQueue();
-  const writers = Array.from({ length: 20 }, (_, i) => handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${i}}`, null, 'PUT'), meta, { cache, queue }));
+  const writers = Array.from({ length: 20 }, (_, i) =>
+    handleCommand(counted, 'match-m', matchDecider, upload(`{"v":${i}}`, null, 'PUT'), meta, { cache, queue }),
+  );
   const results = await Promise.all(writers);
   t.equal(appends, 20, 'no append was retried');
-  t.same(results.map((r) => r.append?.nextExpectedRevision), [...Array(20).keys()], 'in arrival order');
+  t.same(
+    results.map((r) => r.append?.nextExpectedRevision),
+    [...Array(20).keys()],
+    'in arrival order',
+  );
   const other = await handleCommand(counted, 'match-n', matchDecider, { ...upload('{}'), matchId: 'n' }, meta, { cache, queue });
   t.equal(other.append?.nextExpectedRevision, 0, 'another match is not held up');
 });
 
-t.test('event ids are UUIDv7: the handling\'s time first, so later handlings sort after earlier ones', async (t) => {
+t.test("event ids are UUIDv7: the handling's time first, so later handlings sort after earlier ones", async (t) => {
   const store = storeFor(t);
-  const twoEvents = { ...matchDecider, decide: (command: UploadMatch, state: MatchState) => [...matchDecider.decide(command, state), ...matchDecider.decide(command, state)] };
+  const twoEvents = {
+    ...matchDecider,
+    decide: (command: UploadMatch, state: MatchState) => [...matchDecider.decide(command, state), ...matchDecider.decide(command, state)],
+  };
   const handled: { before: number; after: number }[] = [];
   for (let i = 0; i < 3; i += 1) {
     const before = Date.now();
@@ -148,7 +176,11 @@ t.test('event ids are UUIDv7: the handling\'s time first, so later handlings sor
     t.ok(timeOf(first) >= before && timeOf(first) <= after, 'the time is when the command was handled');
     t.equal(timeOf(second), timeOf(first), 'the events of one handling share it');
     t.not(second, first);
-    if (i > 0) t.ok([first, second].every((id) => id > ids[2 * i - 1]! && id > ids[2 * i - 2]!), 'after the ids of the handling before');
+    if (i > 0)
+      t.ok(
+        [first, second].every((id) => id > ids[2 * i - 1]! && id > ids[2 * i - 2]!),
+        'after the ids of the handling before',
+      );
   });
 });
 
@@ -183,7 +215,12 @@ function contendedStore(store: EventStore, conflicts: number) {
       if (left > 0) {
         left -= 1;
         const current = (await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }))[0]?.revision ?? null;
-        const other = { id: randomUUID(), type: 'MatchReplaced', data: withPayload({ schemaVersion: 1, matchId: 'm', replacedVia: 'PUT' }, asJsonText(`{"other":${appends.tried}}`)), metadata: meta };
+        const other = {
+          id: randomUUID(),
+          type: 'MatchReplaced',
+          data: withPayload({ schemaVersion: 1, matchId: 'm', replacedVia: 'PUT' }, asJsonText(`{"other":${appends.tried}}`)),
+          metadata: meta,
+        };
         if (current !== null) await store.appendToStream(streamId, [other], current);
       }
       return store.appendToStream(streamId, events, expectedRevision);
@@ -210,7 +247,9 @@ t.test('writers that keep colliding get 503 unavailable after the bounded number
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta);
   const { contended, appends } = contendedStore(store, 100);
   const waits: number[] = [];
-  await t.rejects(handleCommand(contended, 'match-m', matchDecider, upload('{"v":2}', null, 'PUT'), meta, { retry: { ...noWait(waits), maxAttempts: 5 } }), { code: 'unavailable' });
+  await t.rejects(handleCommand(contended, 'match-m', matchDecider, upload('{"v":2}', null, 'PUT'), meta, { retry: { ...noWait(waits), maxAttempts: 5 } }), {
+    code: 'unavailable',
+  });
   t.equal(appends.tried, 5, 'exactly maxAttempts appends');
   t.equal(waits.length, 4, 'a wait between attempts, none after the last');
 });

@@ -35,12 +35,24 @@ if (!url) {
     const store = openEsdbEventStore(url, { deltas: { keyframeInterval: 4, cacheBytes: 1024 * 1024 } });
     t.teardown(() => store.close());
     const stream = `match-contract${randomUUID().slice(0, 8)}`;
-    const versions = Array.from({ length: 9 }, (_, i) => ({ id: randomUUID(), type: 'MatchReplaced', data: JSON.stringify({ i, name: 'Zoë', text: 'x'.repeat(2000 + i) }), metadata: { schemaVersion: 1 } }));
+    const versions = Array.from({ length: 9 }, (_, i) => ({
+      id: randomUUID(),
+      type: 'MatchReplaced',
+      data: JSON.stringify({ i, name: 'Zoë', text: 'x'.repeat(2000 + i) }),
+      metadata: { schemaVersion: 1 },
+    }));
     for (const [i, event] of versions.entries()) await store.appendToStream(stream, [event], i === 0 ? 'no_stream' : i - 1);
-    t.same((await store.readStream(stream)).map((event) => event.data), versions.map((event) => event.data), 'byte for byte before');
+    t.same(
+      (await store.readStream(stream)).map((event) => event.data),
+      versions.map((event) => event.data),
+      'byte for byte before',
+    );
     await store.erasePayloads(stream, [0, 1, 2]);
     const fresh = openEsdbEventStore(url);
     t.teardown(() => fresh.close());
-    t.ok((await fresh.readStream(stream)).every((event) => event.erased === true && event.data === ERASED_DATA), 'erased after');
+    t.ok(
+      (await fresh.readStream(stream)).every((event) => event.erased === true && event.data === ERASED_DATA),
+      'erased after',
+    );
   });
 }

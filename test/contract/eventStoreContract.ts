@@ -83,14 +83,30 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.equal(second.nextExpectedRevision, 2);
       t.ok(second.position > first.position, 'global position grows');
       const read = await store.readStream(s);
-      t.same(read.map((e) => [e.revision, e.type, JSON.parse(e.data).n]), [[0, 'A', 1], [1, 'B', 2], [2, 'C', 3]]);
-      t.same(read.map((e) => e.streamId), [s, s, s]);
-      t.ok(read.every((e) => !Number.isNaN(Date.parse(e.recordedAt))), 'recordedAt is a time');
+      t.same(
+        read.map((e) => [e.revision, e.type, JSON.parse(e.data).n]),
+        [
+          [0, 'A', 1],
+          [1, 'B', 2],
+          [2, 'C', 3],
+        ],
+      );
+      t.same(
+        read.map((e) => e.streamId),
+        [s, s, s],
+      );
+      t.ok(
+        read.every((e) => !Number.isNaN(Date.parse(e.recordedAt))),
+        'recordedAt is a time',
+      );
       t.same(read[0]?.metadata, { requestId: 'req-A', schemaVersion: 1 }, 'metadata round-trips');
       t.same(Object.keys(read[0]?.metadata ?? {}), ['requestId', 'schemaVersion'], 'absent fields stay absent');
       t.equal(first.position, read[0]?.position, "an append's position is its last event's");
       t.equal(second.position, read[2]?.position);
-      t.ok((read[1]?.position ?? 0) > (read[0]?.position ?? 0) && (read[2]?.position ?? 0) > (read[1]?.position ?? 0), 'events of one append have positions of their own');
+      t.ok(
+        (read[1]?.position ?? 0) > (read[0]?.position ?? 0) && (read[2]?.position ?? 0) > (read[1]?.position ?? 0),
+        'events of one append have positions of their own',
+      );
     });
 
     t.test('data is stored byte for byte', async (t) => {
@@ -142,20 +158,29 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       const first = await store.appendToStream(s, events, 0);
       await store.appendToStream(s, [event('D')], 2);
       t.same(await store.appendToStream(s, events, 0), first);
-      t.same((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C', 'D']);
+      t.same(
+        (await store.readStream(s)).map((e) => e.type),
+        ['A', 'B', 'C', 'D'],
+      );
     });
 
-    t.test(`repeated ids with another expected revision: ${repeatedIds === 'anyRevision' ? 'still the first result' : 'a conflict'}, nothing written`, async (t) => {
-      const s = stream('repeat-other');
-      await store.appendToStream(s, [event('A')], 'no_stream');
-      const events = [event('B'), event('C')];
-      const first = await store.appendToStream(s, events, 0);
-      await store.appendToStream(s, [event('D')], 2);
-      const again = store.appendToStream(s, events, 1);
-      if (repeatedIds === 'anyRevision') t.same(await again, first);
-      else await t.rejects(again, WrongExpectedRevisionError);
-      t.same((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C', 'D']);
-    });
+    t.test(
+      `repeated ids with another expected revision: ${repeatedIds === 'anyRevision' ? 'still the first result' : 'a conflict'}, nothing written`,
+      async (t) => {
+        const s = stream('repeat-other');
+        await store.appendToStream(s, [event('A')], 'no_stream');
+        const events = [event('B'), event('C')];
+        const first = await store.appendToStream(s, events, 0);
+        await store.appendToStream(s, [event('D')], 2);
+        const again = store.appendToStream(s, events, 1);
+        if (repeatedIds === 'anyRevision') t.same(await again, first);
+        else await t.rejects(again, WrongExpectedRevisionError);
+        t.same(
+          (await store.readStream(s)).map((e) => e.type),
+          ['A', 'B', 'C', 'D'],
+        );
+      },
+    );
 
     t.test('a read from past the end of a stream sees what is appended after it, even after an append retried late', async (t) => {
       const s = stream('end');
@@ -163,10 +188,21 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       await store.appendToStream(s, first, 'no_stream');
       t.same(await store.readStream(s, { fromRevision: 2 }), [], 'nothing after the end yet');
       await store.appendToStream(s, [event('C')], 1);
-      t.same((await store.readStream(s, { fromRevision: 2 })).map((e) => e.type), ['C'], 'the next append is seen');
+      t.same(
+        (await store.readStream(s, { fromRevision: 2 })).map((e) => e.type),
+        ['C'],
+        'the next append is seen',
+      );
       await store.appendToStream(s, first, 'no_stream');
-      t.same((await store.readStream(s, { fromRevision: 2 })).map((e) => e.type), ['C'], 'a late retry of the first append does not hide what followed it');
-      t.same((await store.readStream(s, { fromRevision: 3 })).map((e) => e.type), []);
+      t.same(
+        (await store.readStream(s, { fromRevision: 2 })).map((e) => e.type),
+        ['C'],
+        'a late retry of the first append does not hide what followed it',
+      );
+      t.same(
+        (await store.readStream(s, { fromRevision: 3 })).map((e) => e.type),
+        [],
+      );
     });
 
     t.test("appends made through another connection to the log are seen by this one's next read", async (t) => {
@@ -176,17 +212,40 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       await store.appendToStream(s, [event('A')], 'no_stream');
       t.same(await store.readStream(s, { fromRevision: 1 }), [], 'this store knows where the stream ends');
       await other.appendToStream(s, [event('B')], 0);
-      t.same((await store.readStream(s, { fromRevision: 1 })).map((e) => e.type), ['B'], "the other connection's append is read");
-      t.same((await other.readStream(s, { fromRevision: 1 })).map((e) => e.type), ['B']);
+      t.same(
+        (await store.readStream(s, { fromRevision: 1 })).map((e) => e.type),
+        ['B'],
+        "the other connection's append is read",
+      );
+      t.same(
+        (await other.readStream(s, { fromRevision: 1 })).map((e) => e.type),
+        ['B'],
+      );
     });
 
     t.test('streams read backwards, from a revision, and limited', async (t) => {
       const s = stream('paging');
-      await store.appendToStream(s, ['A', 'B', 'C', 'D'].map((type) => event(type)), 'no_stream');
-      t.same((await store.readStream(s, { direction: 'backwards' })).map((e) => e.type), ['D', 'C', 'B', 'A']);
-      t.same((await store.readStream(s, { fromRevision: 2 })).map((e) => e.type), ['C', 'D']);
-      t.same((await store.readStream(s, { maxCount: 2 })).map((e) => e.type), ['A', 'B']);
-      t.same((await store.readStream(s, { direction: 'backwards', fromRevision: 1 })).map((e) => e.type), ['B', 'A']);
+      await store.appendToStream(
+        s,
+        ['A', 'B', 'C', 'D'].map((type) => event(type)),
+        'no_stream',
+      );
+      t.same(
+        (await store.readStream(s, { direction: 'backwards' })).map((e) => e.type),
+        ['D', 'C', 'B', 'A'],
+      );
+      t.same(
+        (await store.readStream(s, { fromRevision: 2 })).map((e) => e.type),
+        ['C', 'D'],
+      );
+      t.same(
+        (await store.readStream(s, { maxCount: 2 })).map((e) => e.type),
+        ['A', 'B'],
+      );
+      t.same(
+        (await store.readStream(s, { direction: 'backwards', fromRevision: 1 })).map((e) => e.type),
+        ['B', 'A'],
+      );
     });
 
     t.test('readAll gives every stream in global order after a position', async (t) => {
@@ -195,14 +254,26 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       await store.appendToStream(stream('all-y'), [event('Y1')], 'no_stream');
       await store.appendToStream(stream('all-x'), [event('X2')], 0);
       const after = ours(await store.readAll({ after: before, maxCount: 1000 }));
-      t.same(after.map((e) => e.type), ['X1', 'Y1', 'X2']);
+      t.same(
+        after.map((e) => e.type),
+        ['X1', 'Y1', 'X2'],
+      );
       const positions = after.map((e) => e.position);
-      t.same(positions, [...positions].sort((a, b) => a - b), 'positions increase');
+      t.same(
+        positions,
+        [...positions].sort((a, b) => a - b),
+        'positions increase',
+      );
       const head = await store.headPosition();
       t.equal(head, positions.at(-1), 'head is the newest position');
       const first = after[0];
       t.ok(first);
-      if (first) t.same(ours(await store.readAll({ after: first.position, maxCount: 1000 })).map((e) => e.type), ['Y1', 'X2'], 'after is exclusive');
+      if (first)
+        t.same(
+          ours(await store.readAll({ after: first.position, maxCount: 1000 })).map((e) => e.type),
+          ['Y1', 'X2'],
+          'after is exclusive',
+        );
     });
 
     t.test('a subscription delivers the past, says it caught up, then delivers new events', async (t) => {
@@ -285,7 +356,12 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
     t.test('a live match of 100 versions: every version, read whole, from a revision, through readAll and a subscription, is the one appended', async (t) => {
       const s = stream('live');
       const before = await store.headPosition();
-      let text = JSON.stringify({ sport: 'volleyball', sets: [{ home: 0, away: 0 }], players: Array.from({ length: 24 }, (_, i) => ({ id: `p${i}`, name: `Player ${i} Zoë`, stats: { points: 0 } })), actions: [] as unknown[] });
+      let text = JSON.stringify({
+        sport: 'volleyball',
+        sets: [{ home: 0, away: 0 }],
+        players: Array.from({ length: 24 }, (_, i) => ({ id: `p${i}`, name: `Player ${i} Zoë`, stats: { points: 0 } })),
+        actions: [] as unknown[],
+      });
       const appended: string[] = [];
       for (let i = 0; i < 100; i += 1) {
         const match = JSON.parse(text) as { sets: { home: number; away: number }[]; players: { stats: { points: number } }[]; actions: unknown[] };
@@ -296,9 +372,21 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
         await store.appendToStream(s, [{ ...event('MatchReplaced'), data: text }, event('ClubSyncAccepted', { i })], i === 0 ? 'no_stream' : 2 * i - 1);
         appended.push(text, JSON.stringify({ i }));
       }
-      t.same((await store.readStream(s)).map((e) => e.data), appended, 'the stream, forwards');
-      t.same((await store.readStream(s, { fromRevision: 77, maxCount: 9 })).map((e) => e.data), appended.slice(77, 86), 'from a revision deep in a chain');
-      t.same((await store.readStream(s, { direction: 'backwards', fromRevision: 150, maxCount: 5 })).map((e) => e.data), appended.slice(146, 151).reverse(), 'backwards');
+      t.same(
+        (await store.readStream(s)).map((e) => e.data),
+        appended,
+        'the stream, forwards',
+      );
+      t.same(
+        (await store.readStream(s, { fromRevision: 77, maxCount: 9 })).map((e) => e.data),
+        appended.slice(77, 86),
+        'from a revision deep in a chain',
+      );
+      t.same(
+        (await store.readStream(s, { direction: 'backwards', fromRevision: 150, maxCount: 5 })).map((e) => e.data),
+        appended.slice(146, 151).reverse(),
+        'backwards',
+      );
       const all: RecordedEvent[] = [];
       for (let after = before; ; ) {
         const page = await store.readAll({ after, maxCount: 7 });
@@ -306,7 +394,11 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
         all.push(...page.filter((e) => e.streamId === s));
         after = page.at(-1)!.position;
       }
-      t.same(all.map((e) => e.data), appended, 'readAll, in pages that cut the chains');
+      t.same(
+        all.map((e) => e.data),
+        appended,
+        'readAll, in pages that cut the chains',
+      );
       const subscription = store.subscribeToAll({ after: before, batchSize: 5 });
       const delivered: string[] = [];
       for await (const item of subscription) {
@@ -365,19 +457,31 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       const read = reader(subscription);
 
       const past = await read.untilCaughtUp();
-      t.same(ours(past.flatMap((item) => (item.kind === 'events' ? item.events : []))).map((e) => e.type), ['P2'], 'the past, after the position');
+      t.same(
+        ours(past.flatMap((item) => (item.kind === 'events' ? item.events : []))).map((e) => e.type),
+        ['P2'],
+        'the past, after the position',
+      );
       const first = past.at(-1);
       t.same(first, { kind: 'caughtUp', position: lastPosition(past) }, 'then caughtUp at the last position delivered');
 
       // Idle: a store polls (SQLite) or probes the head (EventStoreDB); neither repeats the signal.
       const idle: SubscriptionItem[] = [];
       const quietUntil = Date.now() + 1500;
-      for (let next = await read.next(1500); next !== 'silent' && !next.done && Date.now() < quietUntil; next = await read.next(quietUntil - Date.now())) idle.push(next.value);
-      t.notOk(idle.some((item, i) => item.kind === 'caughtUp' && (i === 0 || idle[i - 1]?.kind === 'caughtUp')), 'no caughtUp without new events since the last one');
+      for (let next = await read.next(1500); next !== 'silent' && !next.done && Date.now() < quietUntil; next = await read.next(quietUntil - Date.now()))
+        idle.push(next.value);
+      t.notOk(
+        idle.some((item, i) => item.kind === 'caughtUp' && (i === 0 || idle[i - 1]?.kind === 'caughtUp')),
+        'no caughtUp without new events since the last one',
+      );
 
       await store.appendToStream(s, [event('P3')], 1);
       const live = await read.untilCaughtUp();
-      t.same(ours(live.flatMap((item) => (item.kind === 'events' ? item.events : []))).map((e) => e.type), ['P3'], 'a new event');
+      t.same(
+        ours(live.flatMap((item) => (item.kind === 'events' ? item.events : []))).map((e) => e.type),
+        ['P3'],
+        'a new event',
+      );
       t.same(live.at(-1), { kind: 'caughtUp', position: lastPosition(live) }, 'and caughtUp again, at its position');
     });
 
@@ -431,7 +535,11 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
 
     t.test('a subscription from a position starts right after it, batch by batch', async (t) => {
       const s = stream('resume');
-      await store.appendToStream(s, ['R1', 'R2', 'R3', 'R4', 'R5'].map((type) => event(type)), 'no_stream');
+      await store.appendToStream(
+        s,
+        ['R1', 'R2', 'R3', 'R4', 'R5'].map((type) => event(type)),
+        'no_stream',
+      );
       const [r1] = await store.readStream(s, { maxCount: 1 });
       t.ok(r1);
       if (!r1) return;

@@ -23,7 +23,12 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
     t.test('getMany returns the documents that exist among the ids, tombstones left out', async (t) => {
       const c = coll('many');
       const docs = ['x', 'y', 'z'].map((id, i) => ({ id, n: i, 'J. Doe': { pts: i } }));
-      await store.commit('p-many', docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })), 3, null);
+      await store.commit(
+        'p-many',
+        docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })),
+        3,
+        null,
+      );
       await store.commit('p-many', [{ collection: c, id: 'y', doc: null, position: 4 }], 4, 3);
       const found = await store.getMany(c, ['z', 'x', 'y', 'missing', 'x']);
       t.same([...found.keys()].sort(), ['x', 'z']);
@@ -48,8 +53,16 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       const read = await store.get(c, 'k');
       t.same(read, doc);
       t.equal(JSON.stringify(read), JSON.stringify(doc), 'same keys in the same order; "__proto__" stays a key');
-      t.same((await store.find(c, { where: { club: 'a' } })).map((d) => d.id), ['k'], 'and the document is found by its plain fields');
-      t.same((await store.find(c, { where: { nul: 'before\u0000after 100%' } })).map((d) => d.id), ['k'], 'or by a value holding NUL');
+      t.same(
+        (await store.find(c, { where: { club: 'a' } })).map((d) => d.id),
+        ['k'],
+        'and the document is found by its plain fields',
+      );
+      t.same(
+        (await store.find(c, { where: { nul: 'before\u0000after 100%' } })).map((d) => d.id),
+        ['k'],
+        'or by a value holding NUL',
+      );
     });
 
     t.test('checkpoints move with the commit', async (t) => {
@@ -66,10 +79,15 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
     t.test('a checkpoint never moves back: a commit behind the expected one is refused, and nothing of it applies', async (t) => {
       const c = coll('back');
       await store.commit('p-back', [{ collection: c, id: 'a', doc: { id: 'a', n: 9 }, position: 9 }], 9, null);
-      const refused = store.commit('p-back', [
-        { collection: c, id: 'a', doc: { id: 'a', n: 10 }, position: 10 },
-        { collection: c, id: 'b', doc: { id: 'b' }, position: 6 },
-      ], 6, 9);
+      const refused = store.commit(
+        'p-back',
+        [
+          { collection: c, id: 'a', doc: { id: 'a', n: 10 }, position: 10 },
+          { collection: c, id: 'b', doc: { id: 'b' }, position: 6 },
+        ],
+        6,
+        9,
+      );
       await t.rejects(refused, CheckpointMovedError, 'the same error as a moved checkpoint');
       await t.rejects(refused, { projection: 'p-back', expected: 9, actual: 9, requested: 6, message: 'checkpoint of p-back cannot move back from 9 to 6' });
       t.equal(await store.getCheckpoint('p-back'), 9, 'the checkpoint stays');
@@ -83,10 +101,15 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
     t.test('a change applies only over a document from an earlier position', async (t) => {
       const c = coll('guard');
       await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 10, null);
-      await store.commit('p-guard', [
-        { collection: c, id: 'a', doc: { id: 'a', v: 'old' }, position: 5 },
-        { collection: c, id: 'b', doc: { id: 'b', v: 'first' }, position: 5 },
-      ], 10, 10);
+      await store.commit(
+        'p-guard',
+        [
+          { collection: c, id: 'a', doc: { id: 'a', v: 'old' }, position: 5 },
+          { collection: c, id: 'b', doc: { id: 'b', v: 'first' }, position: 5 },
+        ],
+        10,
+        10,
+      );
       t.same(await store.get(c, 'a'), { id: 'a', v: 'new' }, 'older change ignored');
       t.same(await store.get(c, 'b'), { id: 'b', v: 'first' }, 'while the rest of the batch applies');
       await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'recomputed on redelivery' }, position: 10 }], 10, 10);
@@ -98,7 +121,11 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'new' }, position: 10 }], 11, 11);
       t.equal(await store.get(c, 'a'), null, 'an older put after the delete does not bring it back');
       t.equal(await store.count(c), 1, 'a deleted document is not counted');
-      t.same((await store.find(c)).map((d) => d.id), ['b'], 'nor found');
+      t.same(
+        (await store.find(c)).map((d) => d.id),
+        ['b'],
+        'nor found',
+      );
       await store.commit('p-guard', [{ collection: c, id: 'a', doc: { id: 'a', v: 'again' }, position: 12 }], 12, 11);
       t.same(await store.get(c, 'a'), { id: 'a', v: 'again' }, 'a newer put after the delete applies');
     });
@@ -113,7 +140,10 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       );
       const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
       t.equal(won.length, 1, 'one commit wins');
-      t.ok(outcomes.every((o) => o.status === 'fulfilled' || o.reason instanceof CheckpointMovedError), 'the others are told the checkpoint moved');
+      t.ok(
+        outcomes.every((o) => o.status === 'fulfilled' || o.reason instanceof CheckpointMovedError),
+        'the others are told the checkpoint moved',
+      );
       t.equal(await store.getCheckpoint('p-race'), 6 + (won[0] ?? 0));
     });
 
@@ -127,7 +157,12 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
         { id: 'm3', club: 'a', at: '2026-03-02', outcome: 'synced', meta: { season: '2024/25' }, n: 2, ok: true },
         { id: 'm4', club: 'b', at: '2026-03-04', outcome: 'synced', meta: { season: '2025/26' }, n: 4, ok: true },
       ];
-      await store.commit('p-find', docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })), 4, null);
+      await store.commit(
+        'p-find',
+        docs.map((doc, i) => ({ collection: c, id: doc.id, doc, position: i + 1 })),
+        4,
+        null,
+      );
       const ids = (list: { id: string }[]) => list.map((d) => d.id);
       t.same(ids(await store.find(c, { where: { club: 'a' }, orderBy: [{ field: 'at', direction: 'desc' }] })), ['m2', 'm3', 'm1']);
       t.same(ids(await store.find(c, { where: { club: 'a', outcome: 'synced' }, orderBy: [{ field: 'at', direction: 'asc' }] })), ['m1', 'm3']);
@@ -148,16 +183,29 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
     t.test('promote makes staged collections and checkpoint live, replacing the old ones', async (t) => {
       const live = coll('promote');
       const staged = coll('promote__staged');
-      await store.commit('p-promote', [
-        { collection: live, id: 'old-only', doc: { id: 'old-only' }, position: 1 },
-        { collection: live, id: 'both', doc: { id: 'both', v: 'old' }, position: 2 },
-      ], 2, null);
-      await store.commit('p-promote__staged', [
-        { collection: staged, id: 'both', doc: { id: 'both', v: 'rebuilt' }, position: 2 },
-        { collection: staged, id: 'new-only', doc: { id: 'new-only' }, position: 3 },
-      ], 3, null);
+      await store.commit(
+        'p-promote',
+        [
+          { collection: live, id: 'old-only', doc: { id: 'old-only' }, position: 1 },
+          { collection: live, id: 'both', doc: { id: 'both', v: 'old' }, position: 2 },
+        ],
+        2,
+        null,
+      );
+      await store.commit(
+        'p-promote__staged',
+        [
+          { collection: staged, id: 'both', doc: { id: 'both', v: 'rebuilt' }, position: 2 },
+          { collection: staged, id: 'new-only', doc: { id: 'new-only' }, position: 3 },
+        ],
+        3,
+        null,
+      );
       await store.promote('p-promote', { projection: 'p-promote__staged', collections: [{ live, staged }] });
-      t.same((await store.find(live)).map((d) => d.id), ['both', 'new-only']);
+      t.same(
+        (await store.find(live)).map((d) => d.id),
+        ['both', 'new-only'],
+      );
       t.same(await store.get(live, 'both'), { id: 'both', v: 'rebuilt' });
       t.equal(await store.getCheckpoint('p-promote'), 3, 'the staged checkpoint is live');
       t.equal(await store.getCheckpoint('p-promote__staged'), null);

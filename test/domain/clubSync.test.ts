@@ -1,6 +1,15 @@
 import t from 'tap';
 import type { AppKeyVerdict } from '../../src/domain/club.js';
-import { type ClubSyncCheck, clubPlayers, clubSide, clubSyncTarget, mayNameClub, normalTeamName, type SyncEnforcement, skippedSync } from '../../src/domain/clubSync.js';
+import {
+  type ClubSyncCheck,
+  clubPlayers,
+  clubSide,
+  clubSyncTarget,
+  mayNameClub,
+  normalTeamName,
+  type SyncEnforcement,
+  skippedSync,
+} from '../../src/domain/clubSync.js';
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
@@ -9,8 +18,14 @@ import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const payload = asJsonText('{"clubId":"c1","teamId":"t1"}');
 const digest = payloadDigest(payload);
-const created: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload } };
-const replaced: MatchStreamEvent = { type: 'MatchReplaced', data: { matchId: 'm1', replacedVia: 'PUT', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload } };
+const created: MatchStreamEvent = {
+  type: 'MatchCreated',
+  data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload },
+};
+const replaced: MatchStreamEvent = {
+  type: 'MatchReplaced',
+  data: { matchId: 'm1', replacedVia: 'PUT', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload },
+};
 const valid: AppKeyVerdict = { valid: true, keyId: 'key0000001' };
 const bad = (problem: Extract<AppKeyVerdict, { valid: false }>['problem'], keyId: string | null = null): AppKeyVerdict => ({ valid: false, problem, keyId });
 
@@ -22,7 +37,16 @@ const check = (enforcement: SyncEnforcement, key: AppKeyVerdict, found: ClubSync
   key,
   side: 'home',
 });
-const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({ type: 'UploadMatch', via, matchId: 'm1', payload, payloadDigest: digest, ...saltedVersion(payload, Buffer.alloc(16, 1)), writeToken: null, clubSync });
+const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): UploadMatch => ({
+  type: 'UploadMatch',
+  via,
+  matchId: 'm1',
+  payload,
+  payloadDigest: digest,
+  ...saltedVersion(payload, Buffer.alloc(16, 1)),
+  writeToken: null,
+  clubSync,
+});
 const spec = deciderSpec({ initialState: initialMatchState, decide: decideMatch, evolve: evolveMatch });
 
 const accepted: MatchStreamEvent = { type: 'ClubSyncAccepted', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', keyId: 'key0000001', side: 'home' } };
@@ -30,7 +54,10 @@ const unauthenticated = (reason: string, keyId: string | null = null): MatchStre
   type: 'ClubSyncUnauthenticated',
   data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason, keyId, side: 'home' },
 });
-const skipped = (reason: string, keyId: string | null = null): MatchStreamEvent => ({ type: 'ClubSyncSkipped', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason, keyId } });
+const skipped = (reason: string, keyId: string | null = null): MatchStreamEvent => ({
+  type: 'ClubSyncSkipped',
+  data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason, keyId },
+});
 
 const keyCases: { name: string; key: AppKeyVerdict; reason: string; keyId: string | null }[] = [
   { name: 'no X-App-Key', key: bad('missing_key'), reason: 'missing_key', keyId: null },
@@ -42,36 +69,54 @@ const keyCases: { name: string; key: AppKeyVerdict; reason: string; keyId: strin
 
 t.test('a valid key of the club: accepted in both modes, after the match event', async (t) => {
   for (const mode of ['log', 'enforce'] as const) {
-    spec([]).when(upload(check(mode, valid))).then(t, [created, accepted], `${mode}: create`);
-    spec([created]).when(upload(check(mode, valid), 'PUT')).then(t, [replaced, accepted], `${mode}: replace`);
+    spec([])
+      .when(upload(check(mode, valid)))
+      .then(t, [created, accepted], `${mode}: create`);
+    spec([created])
+      .when(upload(check(mode, valid), 'PUT'))
+      .then(t, [replaced, accepted], `${mode}: replace`);
   }
 });
 
 t.test('log mode: without a valid key the sync is processed and flagged', async (t) => {
   for (const c of keyCases) {
-    spec([]).when(upload(check('log', c.key))).then(t, [created, unauthenticated(c.reason, c.keyId)], c.name);
+    spec([])
+      .when(upload(check('log', c.key)))
+      .then(t, [created, unauthenticated(c.reason, c.keyId)], c.name);
   }
 });
 
 t.test('enforce mode: without a valid key the sync is skipped', async (t) => {
   for (const c of keyCases) {
-    spec([]).when(upload(check('enforce', c.key))).then(t, [created, skipped(c.reason, c.keyId)], c.name);
+    spec([])
+      .when(upload(check('enforce', c.key)))
+      .then(t, [created, skipped(c.reason, c.keyId)], c.name);
   }
 });
 
 t.test('a club id that names no club is skipped in both modes, whatever the key', async (t) => {
   for (const mode of ['log', 'enforce'] as const) {
     for (const key of [valid, bad('missing_key')]) {
-      spec([]).when(upload(check(mode, key, 'no_such_club'))).then(t, [created, skipped('no_such_club')], `${mode}, ${key.valid ? 'valid' : 'no'} key`);
+      spec([])
+        .when(upload(check(mode, key, 'no_such_club')))
+        .then(t, [created, skipped('no_such_club')], `${mode}, ${key.valid ? 'valid' : 'no'} key`);
     }
   }
 });
 
 t.test('a team id that is not a team of the club is skipped', async (t) => {
-  spec([]).when(upload(check('log', valid, 'no_such_team'))).then(t, [created, skipped('no_such_team', 'key0000001')], 'log, valid key');
-  spec([]).when(upload(check('enforce', valid, 'no_such_team'))).then(t, [created, skipped('no_such_team', 'key0000001')], 'enforce, valid key');
-  spec([]).when(upload(check('log', bad('missing_key'), 'no_such_team'))).then(t, [created, skipped('no_such_team')], 'log, no key');
-  spec([]).when(upload(check('enforce', bad('missing_key'), 'no_such_team'))).then(t, [created, skipped('missing_key')], 'enforce, no key: the key problem is named');
+  spec([])
+    .when(upload(check('log', valid, 'no_such_team')))
+    .then(t, [created, skipped('no_such_team', 'key0000001')], 'log, valid key');
+  spec([])
+    .when(upload(check('enforce', valid, 'no_such_team')))
+    .then(t, [created, skipped('no_such_team', 'key0000001')], 'enforce, valid key');
+  spec([])
+    .when(upload(check('log', bad('missing_key'), 'no_such_team')))
+    .then(t, [created, skipped('no_such_team')], 'log, no key');
+  spec([])
+    .when(upload(check('enforce', bad('missing_key'), 'no_such_team')))
+    .then(t, [created, skipped('missing_key')], 'enforce, no key: the key problem is named');
 });
 
 t.test('no club fields: no sync event at all', async (t) => {
@@ -79,8 +124,13 @@ t.test('no club fields: no sync event at all', async (t) => {
 });
 
 t.test('a rejected write (403) stores no sync outcome either', async (t) => {
-  const protectedMatch: MatchStreamEvent = { type: 'MatchCreated', data: { matchId: 'm1', protection: 'protected', writeTokenHash: 'h', createdVia: 'POST', payload } };
-  spec([protectedMatch]).when(upload(check('log', valid), 'PUT')).thenThrows(t, 'forbidden', /write-protected/);
+  const protectedMatch: MatchStreamEvent = {
+    type: 'MatchCreated',
+    data: { matchId: 'm1', protection: 'protected', writeTokenHash: 'h', createdVia: 'POST', payload },
+  };
+  spec([protectedMatch])
+    .when(upload(check('log', valid), 'PUT'))
+    .thenThrows(t, 'forbidden', /write-protected/);
 });
 
 t.test('sync outcomes do not change protection', async (t) => {
@@ -89,11 +139,21 @@ t.test('sync outcomes do not change protection', async (t) => {
 });
 
 t.test('the same payload sent again stores nothing only when its sync would end the same way', async (t) => {
-  spec([created, accepted]).when(upload(check('log', valid), 'PUT')).then(t, [], 'same key: a retry');
-  spec([created, skipped('missing_key')]).when(upload(check('enforce', bad('missing_key')))).then(t, [], 'still no key: a retry');
-  spec([created, skipped('missing_key')]).when(upload(check('enforce', valid), 'PUT')).then(t, [replaced, accepted], 'now with the key: synced');
-  spec([created, accepted]).when(upload(check('log', bad('revoked_key', 'key0000001')), 'PUT')).then(t, [replaced, unauthenticated('revoked_key', 'key0000001')], 'the key was revoked since');
-  spec([created, accepted]).when(upload(null, 'PUT')).then(t, [replaced], 'the sync outcome is kept with the text, so this cannot happen; were it to, it is a change');
+  spec([created, accepted])
+    .when(upload(check('log', valid), 'PUT'))
+    .then(t, [], 'same key: a retry');
+  spec([created, skipped('missing_key')])
+    .when(upload(check('enforce', bad('missing_key'))))
+    .then(t, [], 'still no key: a retry');
+  spec([created, skipped('missing_key')])
+    .when(upload(check('enforce', valid), 'PUT'))
+    .then(t, [replaced, accepted], 'now with the key: synced');
+  spec([created, accepted])
+    .when(upload(check('log', bad('revoked_key', 'key0000001')), 'PUT'))
+    .then(t, [replaced, unauthenticated('revoked_key', 'key0000001')], 'the key was revoked since');
+  spec([created, accepted])
+    .when(upload(null, 'PUT'))
+    .then(t, [replaced], 'the sync outcome is kept with the text, so this cannot happen; were it to, it is a change');
 });
 
 t.test('crmSync skipped_auth exactly when skipped', async (t) => {
@@ -120,17 +180,37 @@ t.test("the club's side of the match: ids, then the side the app names, then nam
   const team = (names: string[], settled: 'home' | 'away' | null = null) => ({ teamId: 't1', names, settled });
   t.equal(clubSide({ homeTeam: { name: 'A', teamId: 't1' }, awayTeam: { name: 'B' } }, team([])), 'home', 'a side object carries the teamId');
   t.equal(clubSide({ teams: { home: { id: 'x' }, away: { id: 't1' } } }, team([])), 'away', 'nested sides, by id');
-  t.equal(clubSide({ homeTeam: { name: 'Hillcrest Owls', teamId: 't1' }, awayTeam: { name: 'Lakeside Herons' }, side: 'away' }, team(['Lakeside Herons'])), 'home', 'ids win over the app\'s side field and names');
+  t.equal(
+    clubSide({ homeTeam: { name: 'Hillcrest Owls', teamId: 't1' }, awayTeam: { name: 'Lakeside Herons' }, side: 'away' }, team(['Lakeside Herons'])),
+    'home',
+    "ids win over the app's side field and names",
+  );
   t.equal(clubSide({ ...teams, side: 'away' }, team([])), 'away', 'the side the app names');
   t.equal(clubSide({ ...teams, homeAway: 'home' }, team([])), 'home');
   t.equal(clubSide(teams, team(['hillcrest owls'])), 'away', 'named like the club team, case ignored');
-  t.equal(clubSide({ homeTeam: { name: 'Lakeside Herons U18 Girls' }, awayTeam: { name: 'Hillcrest Owls U18' } }, team(['Lakeside Herons'])), 'home', 'age-group suffixes ignored');
-  t.equal(clubSide({ homeTeam: { name: 'Hillcrest Owls' }, awayTeam: { name: 'Sporting Mälmo-Süd, U-16' } }, team(['Sporting Malmo Sud'])), 'away', 'accents and punctuation ignored');
-  t.equal(clubSide({ homeTeam: { name: 'Owls' }, awayTeam: { name: 'LH Volley' } }, team(['Lakeside Herons', 'LH Volley'])), 'away', 'an alias the admin registered');
+  t.equal(
+    clubSide({ homeTeam: { name: 'Lakeside Herons U18 Girls' }, awayTeam: { name: 'Hillcrest Owls U18' } }, team(['Lakeside Herons'])),
+    'home',
+    'age-group suffixes ignored',
+  );
+  t.equal(
+    clubSide({ homeTeam: { name: 'Hillcrest Owls' }, awayTeam: { name: 'Sporting Mälmo-Süd, U-16' } }, team(['Sporting Malmo Sud'])),
+    'away',
+    'accents and punctuation ignored',
+  );
+  t.equal(
+    clubSide({ homeTeam: { name: 'Owls' }, awayTeam: { name: 'LH Volley' } }, team(['Lakeside Herons', 'LH Volley'])),
+    'away',
+    'an alias the admin registered',
+  );
   t.equal(clubSide(teams, team(['Riverside Comets'])), null, 'no side named like the team: unknown');
   t.equal(clubSide({ homeTeam: { name: 'Herons U16' }, awayTeam: { name: 'Herons U18' } }, team(['Herons'])), null, 'both sides named alike: unknown');
   t.equal(clubSide(teams, team(['Riverside Comets'], 'home')), 'home', 'the side the admin settled wins');
-  t.equal(clubSide({ homeTeam: { name: 'Lakeside Herons' }, awayTeam: { name: 'Owls' } }, team(['Lakeside Herons'], 'away')), 'away', 'the admin\'s choice stands over a later upload\'s names');
+  t.equal(
+    clubSide({ homeTeam: { name: 'Lakeside Herons' }, awayTeam: { name: 'Owls' } }, team(['Lakeside Herons'], 'away')),
+    'away',
+    "the admin's choice stands over a later upload's names",
+  );
   t.equal(clubSide('not an object', team(['x'])), null);
   t.equal(normalTeamName('  Lakeside  HERONS U18 Girls '), 'lakeside herons');
   t.equal(normalTeamName('Lakeside Herons Under 18'), 'lakeside herons');
@@ -155,10 +235,17 @@ t.test('mayNameClub never misses a payload that names both, escaped or not', asy
   t.notOk(mayNameClub('{"v":1}'));
 });
 
-t.test("the club's name with the team's finds the side: \"Lakeside Volleyball Club U18 Girls\" is the team U18 Girls of Lakeside Volleyball Club", async (t) => {
-  const names = ['U18 Girls', 'Lakeside Volleyball Club U18 Girls', 'Lakeside Volleyball Club'];
-  const team = { teamId: 't1', names, settled: null };
-  t.equal(clubSide({ homeTeam: { name: 'Hillcrest Herons' }, awayTeam: { name: 'Lakeside Volleyball Club U18 Girls' } }, team), 'away');
-  t.equal(clubSide({ homeTeam: { name: 'Lakeside Volleyball Club' }, awayTeam: { name: 'Hillcrest Herons' } }, team), 'home', "the club's name alone");
-  t.equal(clubSide({ homeTeam: { name: 'Lakeside Volleyball Club U16' }, awayTeam: { name: 'Lakeside Volleyball Club U18 Girls' } }, team), null, 'two teams of the club: still unknown, never guessed');
-});
+t.test(
+  'the club\'s name with the team\'s finds the side: "Lakeside Volleyball Club U18 Girls" is the team U18 Girls of Lakeside Volleyball Club',
+  async (t) => {
+    const names = ['U18 Girls', 'Lakeside Volleyball Club U18 Girls', 'Lakeside Volleyball Club'];
+    const team = { teamId: 't1', names, settled: null };
+    t.equal(clubSide({ homeTeam: { name: 'Hillcrest Herons' }, awayTeam: { name: 'Lakeside Volleyball Club U18 Girls' } }, team), 'away');
+    t.equal(clubSide({ homeTeam: { name: 'Lakeside Volleyball Club' }, awayTeam: { name: 'Hillcrest Herons' } }, team), 'home', "the club's name alone");
+    t.equal(
+      clubSide({ homeTeam: { name: 'Lakeside Volleyball Club U16' }, awayTeam: { name: 'Lakeside Volleyball Club U18 Girls' } }, team),
+      null,
+      'two teams of the club: still unknown, never guessed',
+    );
+  },
+);

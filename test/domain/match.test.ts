@@ -39,38 +39,59 @@ const createdByPut: MatchEvent = {
   type: 'MatchCreated',
   data: { matchId, protection: 'unprotected', createdVia: 'PUT', ...saltedVersion(v1, SALT), payload: v1 },
 };
-const replaced = (via: 'POST' | 'PUT', payload = v2): MatchEvent => ({ type: 'MatchReplaced', data: { matchId, replacedVia: via, ...saltedVersion(payload, SALT), payload } });
+const replaced = (via: 'POST' | 'PUT', payload = v2): MatchEvent => ({
+  type: 'MatchReplaced',
+  data: { matchId, replacedVia: via, ...saltedVersion(payload, SALT), payload },
+});
 
 t.test('row 1: no match + POST without X-Write-Token → created unprotected', async (t) => {
   given([]).when(upload('POST', v1)).then(t, [createdUnprotectedByPost]);
 });
 
 t.test('row 2: no match + POST with X-Write-Token → created protected, token hash bound', async (t) => {
-  given([]).when(upload('POST', v1, tokenA)).then(t, [createdProtected]);
+  given([])
+    .when(upload('POST', v1, tokenA))
+    .then(t, [createdProtected]);
 });
 
 t.test('row 3: no match + PUT → created unprotected, with or without the header', async (t) => {
   given([]).when(upload('PUT', v1)).then(t, [createdByPut]);
-  given([]).when(upload('PUT', v1, tokenA)).then(t, [createdByPut], 'the header does not protect a PUT-create');
+  given([])
+    .when(upload('PUT', v1, tokenA))
+    .then(t, [createdByPut], 'the header does not protect a PUT-create');
 });
 
 t.test('row 4: unprotected + POST or PUT → replaced, no header needed', async (t) => {
   for (const created of [createdUnprotectedByPost, createdByPut]) {
-    given([created]).when(upload('POST')).then(t, [replaced('POST')]);
-    given([created]).when(upload('PUT')).then(t, [replaced('PUT')]);
+    given([created])
+      .when(upload('POST'))
+      .then(t, [replaced('POST')]);
+    given([created])
+      .when(upload('PUT'))
+      .then(t, [replaced('PUT')]);
   }
 });
 
 t.test('row 5: protected + POST or PUT with the same token → replaced (a retried POST is safe)', async (t) => {
-  given([createdProtected]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')]);
-  given([createdProtected]).when(upload('PUT', v2, tokenA)).then(t, [replaced('PUT')]);
-  given([createdProtected, replaced('POST')]).when(upload('POST', v3, tokenA)).then(t, [replaced('POST', v3)], 'still after replacements');
+  given([createdProtected])
+    .when(upload('POST', v2, tokenA))
+    .then(t, [replaced('POST')]);
+  given([createdProtected])
+    .when(upload('PUT', v2, tokenA))
+    .then(t, [replaced('PUT')]);
+  given([createdProtected, replaced('POST')])
+    .when(upload('POST', v3, tokenA))
+    .then(t, [replaced('POST', v3)], 'still after replacements');
 });
 
 t.test('row 6: protected + POST or PUT with a missing or different token → 403, nothing appended', async (t) => {
   for (const via of ['POST', 'PUT'] as const) {
-    given([createdProtected]).when(upload(via)).thenThrows(t, 'forbidden', /X-Write-Token/);
-    given([createdProtected]).when(upload(via, v2, tokenB)).thenThrows(t, 'forbidden', /does not match/);
+    given([createdProtected])
+      .when(upload(via))
+      .thenThrows(t, 'forbidden', /X-Write-Token/);
+    given([createdProtected])
+      .when(upload(via, v2, tokenB))
+      .thenThrows(t, 'forbidden', /does not match/);
   }
 });
 
@@ -85,14 +106,22 @@ t.test('rule 1: only the creating POST with a token protects', async (t) => {
 });
 
 t.test('rule 2: a PUT-created match stays unprotected; anyone with its id may update it', async (t) => {
-  given([createdByPut, replaced('PUT'), replaced('POST')]).when(upload('PUT', v3)).then(t, [replaced('PUT', v3)]);
+  given([createdByPut, replaced('PUT'), replaced('POST')])
+    .when(upload('PUT', v3))
+    .then(t, [replaced('PUT', v3)]);
 });
 
 t.test('rule 3: a match created without the header never becomes protected', async (t) => {
   // A later upload with a token is accepted, and after it an upload without one still is.
-  given([createdUnprotectedByPost]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST')]);
-  given([createdUnprotectedByPost, replaced('POST')]).when(upload('PUT', v3)).then(t, [replaced('PUT', v3)]);
-  given([createdUnprotectedByPost, replaced('POST')]).when(upload('POST', v3, tokenB)).then(t, [replaced('POST', v3)]);
+  given([createdUnprotectedByPost])
+    .when(upload('POST', v2, tokenA))
+    .then(t, [replaced('POST')]);
+  given([createdUnprotectedByPost, replaced('POST')])
+    .when(upload('PUT', v3))
+    .then(t, [replaced('PUT', v3)]);
+  given([createdUnprotectedByPost, replaced('POST')])
+    .when(upload('POST', v3, tokenB))
+    .then(t, [replaced('POST', v3)]);
   const state = [createdUnprotectedByPost, replaced('POST')].reduce(evolveMatch, initialMatchState());
   t.match(state, { exists: true, protection: 'unprotected', writeTokenHash: null });
 });
@@ -102,51 +131,80 @@ const malformed = ['short', 'has space in it', 'tab\there-123', 'ünïcödé-tok
 
 t.test('format: a creating POST binds only 8-1024 visible ASCII characters, else 400 and nothing stored', async (t) => {
   for (const token of ['12345678', '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', 'x'.repeat(1024)]) {
-    given([]).when(upload('POST', v1, token)).then(t, [{ ...createdProtected, data: { ...createdProtected.data, writeTokenHash: hash(matchId, token) } }], `binds ${token.slice(0, 20)}`);
+    given([])
+      .when(upload('POST', v1, token))
+      .then(t, [{ ...createdProtected, data: { ...createdProtected.data, writeTokenHash: hash(matchId, token) } }], `binds ${token.slice(0, 20)}`);
   }
   for (const token of malformed) {
-    given([]).when(upload('POST', v1, token)).thenThrows(t, 'validation', /8-1024 visible ASCII/);
+    given([])
+      .when(upload('POST', v1, token))
+      .thenThrows(t, 'validation', /8-1024 visible ASCII/);
   }
 });
 
 t.test('format: on a protected match any token but the stored one is 403, whatever its shape', async (t) => {
   for (const via of ['POST', 'PUT'] as const) {
-    for (const token of malformed) given([createdProtected]).when(upload(via, v2, token)).thenThrows(t, 'forbidden', /does not match/);
+    for (const token of malformed)
+      given([createdProtected])
+        .when(upload(via, v2, token))
+        .thenThrows(t, 'forbidden', /does not match/);
   }
 });
 
 t.test('format: a PUT-create and writes to an unprotected match ignore the header, however malformed', async (t) => {
   for (const token of malformed) {
-    given([]).when(upload('PUT', v1, token)).then(t, [createdByPut]);
+    given([])
+      .when(upload('PUT', v1, token))
+      .then(t, [createdByPut]);
     for (const created of [createdUnprotectedByPost, createdByPut]) {
-      given([created]).when(upload('POST', v2, token)).then(t, [replaced('POST')]);
-      given([created]).when(upload('PUT', v2, token)).then(t, [replaced('PUT')]);
+      given([created])
+        .when(upload('POST', v2, token))
+        .then(t, [replaced('POST')]);
+      given([created])
+        .when(upload('PUT', v2, token))
+        .then(t, [replaced('PUT')]);
     }
   }
 });
 
 // A client that times out sends the same upload again (spec section 4): that is not a new version.
 t.test('the very payload already stored, sent again where writing is allowed, stores nothing', async (t) => {
-  given([createdProtected]).when(upload('POST', v1, tokenA)).then(t, [], 'a retried creating POST');
-  given([createdProtected, replaced('PUT')]).when(upload('PUT', v2, tokenA)).then(t, [], 'a retried replace');
+  given([createdProtected])
+    .when(upload('POST', v1, tokenA))
+    .then(t, [], 'a retried creating POST');
+  given([createdProtected, replaced('PUT')])
+    .when(upload('PUT', v2, tokenA))
+    .then(t, [], 'a retried replace');
   given([createdByPut]).when(upload('POST', v1)).then(t, [], 'unprotected, either verb');
-  given([createdProtected, replaced('PUT')]).when(upload('PUT', v1, tokenA)).then(t, [replaced('PUT', v1)], 'an older version sent again is a change');
+  given([createdProtected, replaced('PUT')])
+    .when(upload('PUT', v1, tokenA))
+    .then(t, [replaced('PUT', v1)], 'an older version sent again is a change');
 });
 
 t.test('a repeated payload is still judged by the protection rules first', async (t) => {
-  given([createdProtected]).when(upload('POST', v1)).thenThrows(t, 'forbidden', /X-Write-Token/);
-  given([createdProtected]).when(upload('PUT', v1, tokenB)).thenThrows(t, 'forbidden', /does not match/);
+  given([createdProtected])
+    .when(upload('POST', v1))
+    .thenThrows(t, 'forbidden', /X-Write-Token/);
+  given([createdProtected])
+    .when(upload('PUT', v1, tokenB))
+    .thenThrows(t, 'forbidden', /does not match/);
 });
 
 t.test('versions stored before digests were kept are replaced even by the same text', async (t) => {
   const { payloadSalt: _salt, payloadSha256: _digest, ...undigested } = createdProtected.data;
-  given([{ type: 'MatchCreated', data: undigested }]).when(upload('POST', v1, tokenA)).then(t, [replaced('POST', v1)]);
+  given([{ type: 'MatchCreated', data: undigested }])
+    .when(upload('POST', v1, tokenA))
+    .then(t, [replaced('POST', v1)]);
 });
 
 t.test('a version stored with an unsalted digest (before salts) is told from the same text by it', async (t) => {
   const { payloadSalt: _salt, payloadSha256: _digest, ...unsalted } = createdProtected.data;
-  given([{ type: 'MatchCreated', data: { ...unsalted, payloadDigest: payloadDigest(v1) } }]).when(upload('POST', v1, tokenA)).then(t, []);
-  given([{ type: 'MatchCreated', data: { ...unsalted, payloadDigest: payloadDigest(v1) } }]).when(upload('POST', v2, tokenA)).then(t, [replaced('POST', v2)]);
+  given([{ type: 'MatchCreated', data: { ...unsalted, payloadDigest: payloadDigest(v1) } }])
+    .when(upload('POST', v1, tokenA))
+    .then(t, []);
+  given([{ type: 'MatchCreated', data: { ...unsalted, payloadDigest: payloadDigest(v1) } }])
+    .when(upload('POST', v2, tokenA))
+    .then(t, [replaced('POST', v2)]);
 });
 
 t.test('a new version carries a salt and its salted digest, never the unsalted one', async (t) => {

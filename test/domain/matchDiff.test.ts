@@ -16,7 +16,10 @@ const player = fc.record(
   },
   { requiredKeys: ['team'] },
 );
-const action = fc.record({ id: fc.integer({ min: 1, max: 12 }), seq: fc.integer({ min: 1, max: 12 }), type: fc.constantFrom('point', 'ace', 'error') }, { requiredKeys: ['type'] });
+const action = fc.record(
+  { id: fc.integer({ min: 1, max: 12 }), seq: fc.integer({ min: 1, max: 12 }), type: fc.constantFrom('point', 'ace', 'error') },
+  { requiredKeys: ['type'] },
+);
 // Field names outside the ones the diff describes on their own; a few, so two versions share some.
 const otherField = fc.constantFrom('note', 'venue', 'status', 'a', 'b', 'Z', 'é', 'f1', 'f10', 'f2');
 const payload: fc.Arbitrary<Payload> = fc
@@ -32,16 +35,18 @@ const payload: fc.Arbitrary<Payload> = fc
   .map(({ others, ...described }) => ({ ...others, ...described }));
 
 /** A next version: per field kept, taken from `alt`, or dropped; its fields maybe in another order. */
-const nextVersion = fc.record({ before: payload, alt: payload, choices: fc.array(fc.nat(3), { minLength: 16, maxLength: 16 }), reversed: fc.boolean() }).map(({ before, alt, choices, reversed }) => {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(alt)])];
-  const after: Payload = {};
-  for (const [i, key] of (reversed ? keys.reverse() : keys).entries()) {
-    const choice = choices[i % choices.length]!;
-    const value = choice === 1 || !(key in before) ? alt[key] : before[key];
-    if (choice !== 2 && value !== undefined) after[key] = value;
-  }
-  return { before, after };
-});
+const nextVersion = fc
+  .record({ before: payload, alt: payload, choices: fc.array(fc.nat(3), { minLength: 16, maxLength: 16 }), reversed: fc.boolean() })
+  .map(({ before, alt, choices, reversed }) => {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(alt)])];
+    const after: Payload = {};
+    for (const [i, key] of (reversed ? keys.reverse() : keys).entries()) {
+      const choice = choices[i % choices.length]!;
+      const value = choice === 1 || !(key in before) ? alt[key] : before[key];
+      if (choice !== 2 && value !== undefined) after[key] = value;
+    }
+    return { before, after };
+  });
 
 t.test('on ordinary matches the bounded diff is the diff as it was: same lists, same order, same counts', async (t) => {
   fc.assert(
@@ -111,7 +116,9 @@ t.test('a wide payload: DIFF_LIST_MAX changes listed, sorted, each a real change
 });
 
 t.test('wide payloads of any mix of changes: counts as the diff before gave them', async (t) => {
-  const version = fc.array(fc.tuple(fc.integer({ min: 0, max: 600 }), fc.nat(2)), { maxLength: 400 }).map((cells) => Object.fromEntries(cells.map(([i, v]) => [`f${i}`, v])));
+  const version = fc
+    .array(fc.tuple(fc.integer({ min: 0, max: 600 }), fc.nat(2)), { maxLength: 400 })
+    .map((cells) => Object.fromEntries(cells.map(([i, v]) => [`f${i}`, v])));
   fc.assert(
     fc.property(version, version, (before, after) => {
       const diff = diffMatch(before, after);
@@ -174,18 +181,28 @@ t.test('a live match: the basis of each upload, made from the one before, is the
 });
 
 t.test('a payload wider than DIFF_BASIS_FIELDS: its basis names that many fields and digests the rest, whose changes still count', async (t) => {
-  const wide = (changed: (i: number) => boolean) => Object.fromEntries(Array.from({ length: DIFF_BASIS_FIELDS + 5_000 }, (_, i) => [`k${i}`, changed(i) ? 1 : 0]));
+  const wide = (changed: (i: number) => boolean) =>
+    Object.fromEntries(Array.from({ length: DIFF_BASIS_FIELDS + 5_000 }, (_, i) => [`k${i}`, changed(i) ? 1 : 0]));
   const before = wide(() => false);
   const basis = diffBasis(before);
   t.equal(basis.fields.length, DIFF_BASIS_FIELDS);
   t.ok(basis.rest !== null && basis.rest.length < 1_000, 'the rest in under 1,000 characters');
   t.equal(diffMatch(before, before).omitted, 0, 'unchanged: nothing counted');
-  const oneInRest = diffMatch(before, wide((i) => i === DIFF_BASIS_FIELDS + 7));
+  const oneInRest = diffMatch(
+    before,
+    wide((i) => i === DIFF_BASIS_FIELDS + 7),
+  );
   t.same([oneInRest.fields, oneInRest.omitted], [[], 1], 'one field changed past them: one change counted');
-  const many = diffMatch(before, wide((i) => i % 2 === 0));
+  const many = diffMatch(
+    before,
+    wide((i) => i % 2 === 0),
+  );
   t.equal(many.fields.length, DIFF_LIST_MAX);
   t.ok(many.omitted >= DIFF_BASIS_FIELDS / 2 - DIFF_LIST_MAX + 1, 'changes among the named fields counted one by one, the rest at least one');
-  const narrow = diffMatch(wide(() => false), Object.fromEntries(Object.entries(before).slice(0, DIFF_BASIS_FIELDS)));
+  const narrow = diffMatch(
+    wide(() => false),
+    Object.fromEntries(Object.entries(before).slice(0, DIFF_BASIS_FIELDS)),
+  );
   t.ok(narrow.omitted >= 1, 'fields past them removed: counted');
 });
 

@@ -91,7 +91,10 @@ t.test('the play-by-play is worded on first read only, and counted without wordi
   }
   const mixed = summarizeMatch({ actions: [{ seq: 1, set: 1 }, 'not an action', null, { seq: 2, set: 2 }] });
   t.equal(mixed.actionCount, 2, 'only objects count');
-  t.same(mixed.actions().map((a) => a.phase), ['Set 1', 'Set 2']);
+  t.same(
+    mixed.actions().map((a) => a.phase),
+    ['Set 1', 'Set 2'],
+  );
 });
 
 t.test("a player's stats: all numbers as sent, else only the numeric leaves", async (t) => {
@@ -129,8 +132,14 @@ t.test('raw NBA play-by-play on its own: sides from location and teamTricode, th
   );
   const made = s.actions().find((a) => a.description.includes('PTS') && a.team === 'away');
   t.ok(made?.playerName?.match(/^[A-Z]\. \S/), `the action names its player as the feed does ("${made?.playerName}")`);
-  t.notOk(s.actions().some((a) => a.playerId === '0'), 'personId 0 (a team action) is no player');
-  t.ok(s.actions().every((a) => a.team === null || a.team === 'home' || a.team === 'away'), 'every team action is on a side');
+  t.notOk(
+    s.actions().some((a) => a.playerId === '0'),
+    'personId 0 (a team action) is no player',
+  );
+  t.ok(
+    s.actions().every((a) => a.team === null || a.team === 'home' || a.team === 'away'),
+    'every team action is on a side',
+  );
 });
 
 t.test('StatsBomb events: team.name, player.name, shot.outcome "Goal", own goals, cards, minute marks', async (t) => {
@@ -166,7 +175,10 @@ t.test('football: starters and bench, minute marks', async (t) => {
   t.equal(s.players.filter((p) => p.team === 'home' && p.starter === true).length, 11);
   t.equal(s.players.filter((p) => p.team === 'home' && p.starter === false).length, 4);
   t.same(
-    s.actions().filter((a) => a.event === 'goal').map((a) => [a.team, a.clock]),
+    s
+      .actions()
+      .filter((a) => a.event === 'goal')
+      .map((a) => [a.team, a.clock]),
     [
       ['home', "23'"],
       ['away', "58'"],

@@ -13,7 +13,11 @@ t.test('player names: given names as initials, whole words kept', async (t) => {
 });
 
 t.test('short forms stay unique: two that would read alike keep their whole names', async (t) => {
-  t.same(shortNames(['Lea Haraldsdóttir', 'Lea Haraldsdottir-Berg', 'Lina Haraldsdóttir']), ['Lea Haraldsdóttir', 'L. Haraldsdottir-Berg', 'Lina Haraldsdóttir']);
+  t.same(shortNames(['Lea Haraldsdóttir', 'Lea Haraldsdottir-Berg', 'Lina Haraldsdóttir']), [
+    'Lea Haraldsdóttir',
+    'L. Haraldsdottir-Berg',
+    'Lina Haraldsdóttir',
+  ]);
   t.same(shortNames(['Tyrese Haliburton', null], ['T. Haliburton', null]), ['T. Haliburton', null], "the feed's own short form first");
 });
 

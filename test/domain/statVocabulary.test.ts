@@ -5,12 +5,11 @@ import { actionWords, boxScore, statKeyOrder, UNKNOWN_STAT_COLUMNS } from '../..
 const texts = (cells: { text: string }[]) => cells.map((c) => c.text);
 
 t.test('volleyball: standard order and abbreviations, hitting % derived, blank where missing, unknown stats last', async (t) => {
-  const box = boxScore('volleyball', [
-    { digs: 5, attacks: 8, kills: 3, attackErrors: 1, aces: 2, jumpHeight: 61 },
-    { kills: 1, attacks: 4 },
-    { digs: 7 },
-  ]);
-  t.same(box.columns.map((c) => c.abbr), ['K', 'E', 'TA', 'Hit %', 'SA', 'D', 'Jump height']);
+  const box = boxScore('volleyball', [{ digs: 5, attacks: 8, kills: 3, attackErrors: 1, aces: 2, jumpHeight: 61 }, { kills: 1, attacks: 4 }, { digs: 7 }]);
+  t.same(
+    box.columns.map((c) => c.abbr),
+    ['K', 'E', 'TA', 'Hit %', 'SA', 'D', 'Jump height'],
+  );
   t.equal(box.columns[3]?.title, 'Hitting percentage: (kills − attack errors − attacks blocked) / total attacks');
   t.same(texts(box.rows[0]!), ['3', '1', '8', '.250', '2', '5', '61']);
   t.same(texts(box.rows[1]!), ['1', '', '4', '.250', '', '', ''], 'blank, not 0, where a player has no value');
@@ -21,9 +20,22 @@ t.test('volleyball: standard order and abbreviations, hitting % derived, blank w
 t.test('basketball: made-attempted pairs from 2pt and 3pt parts, percentages, NBA keys, minutes', async (t) => {
   const box = boxScore('basketball', [
     { points: 7, '2ptMade': 2, '2ptAttempted': 3, '3ptMade': 1, '3ptAttempted': 1, freethrowAttempted: 1, rebounds: 2 },
-    { minutes: 34.2, points: 21, fieldGoalsMade: 7, fieldGoalsAttempted: 15, fieldGoalsPercentage: 0.467, threePointersMade: 3, threePointersAttempted: 6, reboundsTotal: 4, plusMinusPoints: 9 },
+    {
+      minutes: 34.2,
+      points: 21,
+      fieldGoalsMade: 7,
+      fieldGoalsAttempted: 15,
+      fieldGoalsPercentage: 0.467,
+      threePointersMade: 3,
+      threePointersAttempted: 6,
+      reboundsTotal: 4,
+      plusMinusPoints: 9,
+    },
   ]);
-  t.same(box.columns.map((c) => c.abbr), ['MIN', 'PTS', 'FGM-A', 'FG %', '3PM-A', '3P %', 'FTM-A', 'FT %', 'REB', '+/−']);
+  t.same(
+    box.columns.map((c) => c.abbr),
+    ['MIN', 'PTS', 'FGM-A', 'FG %', '3PM-A', '3P %', 'FTM-A', 'FT %', 'REB', '+/−'],
+  );
   t.same(texts(box.rows[0]!), ['', '7', '3-4', '75.0', '1-1', '100.0', '0-1', '0.0', '2', '']);
   t.same(texts(box.rows[1]!), ['34:12', '21', '7-15', '46.7', '3-6', '50.0', '', '', '4', '9']);
   t.same(texts(box.totals), ['34:12', '28', '10-19', '52.6', '4-7', '57.1', '0-1', '0.0', '6', '9']);
@@ -31,11 +43,16 @@ t.test('basketball: made-attempted pairs from 2pt and 3pt parts, percentages, NB
 
 t.test('an unknown sport shows every stat by name', async (t) => {
   const box = boxScore('curling', [{ stonesInHouse: 3 }]);
-  t.same(box.columns.map((c) => [c.abbr, c.title]), [['Stones in house', 'stonesInHouse']]);
+  t.same(
+    box.columns.map((c) => [c.abbr, c.title]),
+    [['Stones in house', 'stonesInHouse']],
+  );
 });
 
 t.test('unknown stats: at most UNKNOWN_STAT_COLUMNS columns, those most players have, in first-seen order; the rest counted', async (t) => {
-  const lines = Array.from({ length: 300 }, (_, p) => Object.fromEntries([['kills', 1], ['shared', p], ...Array.from({ length: 300 }, (_, s) => [`own_${p}_${s}`, s])]));
+  const lines = Array.from({ length: 300 }, (_, p) =>
+    Object.fromEntries([['kills', 1], ['shared', p], ...Array.from({ length: 300 }, (_, s) => [`own_${p}_${s}`, s])]),
+  );
   lines[7]!.common = 2;
   lines[9]!.common = 3;
   const box = boxScore('volleyball', lines, { rows: 5 });
@@ -53,7 +70,10 @@ t.test('the same unknown stats in the same order for lines whose keys come in th
   const lines = (offset: number) => Array.from({ length: 40 }, (_, p) => Object.fromEntries(Array.from({ length: 40 }, (_, s) => [`s${s}`, p + offset])));
   const titles = (box: ReturnType<typeof boxScore>) => box.columns.map((c) => c.title);
   t.same(titles(boxScore(null, lines(0))), titles(boxScore(null, lines(100))));
-  t.same(titles(boxScore(null, lines(0))), Array.from({ length: UNKNOWN_STAT_COLUMNS }, (_, s) => `s${s}`));
+  t.same(
+    titles(boxScore(null, lines(0))),
+    Array.from({ length: UNKNOWN_STAT_COLUMNS }, (_, s) => `s${s}`),
+  );
 });
 
 t.test('a 100 KB stat name shows cut, in its abbreviation and its title', async (t) => {
@@ -79,15 +99,25 @@ t.test('volleyball Hit % counts blocked attacks when the data keeps them apart (
   const box = boxScore('volleyball', [{ kills: 3, attackErrors: 1, attacksBlocked: 3, attacks: 28 }]);
   const hit = box.columns.findIndex((c) => c.id === 'HIT');
   t.equal(box.rows[0]?.[hit]?.text, '−.036', '(3 − 1 − 3) / 28');
-  t.ok(box.columns.some((c) => c.id === 'BK' && c.title === 'Attacks blocked'), 'blocked attacks have their own column');
+  t.ok(
+    box.columns.some((c) => c.id === 'BK' && c.title === 'Attacks blocked'),
+    'blocked attacks have their own column',
+  );
   const without = boxScore('volleyball', [{ kills: 3, attackErrors: 1, attacks: 28 }]);
   t.equal(without.rows[0]?.[without.columns.findIndex((c) => c.id === 'HIT')]?.text, '.071', 'errors that already include blocks: (3 − 1) / 28');
-  t.match(statRates({ kills: 3, attackErrors: 1, attacksBlocked: 3, attacks: 28 }), [{ name: 'hitting %', value: -1 / 28 }], 'the dashboard counts them the same way');
+  t.match(
+    statRates({ kills: 3, attackErrors: 1, attacksBlocked: 3, attacks: 28 }),
+    [{ name: 'hitting %', value: -1 / 28 }],
+    'the dashboard counts them the same way',
+  );
 });
 
 t.test('football minutes are whole minutes with no team total', async (t) => {
   const box = boxScore('football', [{ minutes: 90 }, { minutes: 67 }]);
-  t.same(box.rows.map((r) => r[0]?.text), ['90', '67']);
+  t.same(
+    box.rows.map((r) => r[0]?.text),
+    ['90', '67'],
+  );
   t.equal(box.totals[0]?.text, '', 'no "157:00"');
 });
 

@@ -2,10 +2,28 @@ import t from 'tap';
 import { createWriteTokenHasher, isWellFormedWriteToken, sameWriteTokenHash } from '../../src/domain/writeToken.js';
 
 t.test('bindable tokens: 8-1024 visible ASCII characters', async (t) => {
-  for (const ok of ['12345678', '0123456789abcdef', 'f47ac10b-58cc-4372-a567-0e02b2c3d479', 'q3JkZg+/9w==abcdEFGH', 'a'.repeat(1024), 'comma,0123456789abc', '~!@#$%^&*()']) {
+  for (const ok of [
+    '12345678',
+    '0123456789abcdef',
+    'f47ac10b-58cc-4372-a567-0e02b2c3d479',
+    'q3JkZg+/9w==abcdEFGH',
+    'a'.repeat(1024),
+    'comma,0123456789abc',
+    '~!@#$%^&*()',
+  ]) {
     t.ok(isWellFormedWriteToken(ok), ok.slice(0, 40));
   }
-  for (const bad of ['', 'short', '1234567', 'a'.repeat(1025), 'has space 0123456789', 'ünïcödé-0123456789', 'line\nbreak0123456789', 'del\x7f0123456789', 42]) {
+  for (const bad of [
+    '',
+    'short',
+    '1234567',
+    'a'.repeat(1025),
+    'has space 0123456789',
+    'ünïcödé-0123456789',
+    'line\nbreak0123456789',
+    'del\x7f0123456789',
+    42,
+  ]) {
     t.notOk(isWellFormedWriteToken(bad), JSON.stringify(bad).slice(0, 40));
   }
 });

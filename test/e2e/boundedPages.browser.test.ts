@@ -6,7 +6,11 @@ browserTest('capped pages in Chromium: no sideways scroll of the page at 360 px,
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const browser = await launchChromium(t);
-  for (const [id, payload] of [['wide', wideBoxScore()], ['long', manyActions(3_000)], ['names', longNames(5_000)]] as const) {
+  for (const [id, payload] of [
+    ['wide', wideBoxScore()],
+    ['long', manyActions(3_000)],
+    ['names', longNames(5_000)],
+  ] as const) {
     t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ id, ...payload }) })).status, 201);
   }
   const pages = ['/match/wide', '/match/long', '/match/long?part=plays&page=2', '/match/names', '/match/names/embed'];

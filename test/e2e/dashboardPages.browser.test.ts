@@ -17,7 +17,12 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  */
 async function measure(browser: Browser, url: string, width: number, dark: boolean, session: Session) {
   // axe is injected by the test, so this context alone bypasses the page's CSP.
-  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: dark ? 'dark' : 'light', bypassCSP: true, ...(session ? { storageState: session } : {}) });
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    colorScheme: dark ? 'dark' : 'light',
+    bypassCSP: true,
+    ...(session ? { storageState: session } : {}),
+  });
   const page = await context.newPage();
   await page.goto(url);
   const size = (await page.evaluate(
@@ -58,7 +63,6 @@ async function signUp(browser: Browser, base: string, club: string): Promise<{ s
   return { session: await context.storageState(), page };
 }
 
-
 browserTest('every dashboard page at 360 and 1280 px, light and dark: as wide as the viewport, axe clean', async (t) => {
   const { app } = await startTestApp(t, { PUBLIC_BASE_URL: 'http://127.0.0.1' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -78,7 +82,10 @@ browserTest('every dashboard page at 360 and 1280 px, light and dark: as wide as
   const upload = async (body: Record<string, unknown>, appKey: string | null) =>
     fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, ...(appKey ? { 'x-app-key': appKey } : {}) }, body: JSON.stringify(body) });
   const named = (seed: number, id: string, homeName: string, awayName: string, sport: 'volleyball' | 'basketball' = 'volleyball') => {
-    const body = fixture({ seed, club: clubId, team: teamId, id, sport }) as Record<string, unknown> & { homeTeam: Record<string, unknown>; awayTeam: Record<string, unknown> };
+    const body = fixture({ seed, club: clubId, team: teamId, id, sport }) as Record<string, unknown> & {
+      homeTeam: Record<string, unknown>;
+      awayTeam: Record<string, unknown>;
+    };
     body.homeTeam = { ...body.homeTeam, name: homeName };
     body.awayTeam = { ...body.awayTeam, name: awayName };
     return body;
@@ -92,17 +99,32 @@ browserTest('every dashboard page at 360 and 1280 px, light and dark: as wide as
 
   await page.setViewportSize({ width: 360, height: 800 });
   await page.goto(`${base}/dashboard/matches`);
-  t.equal(await page.locator('tr[data-match-id="m-club-name"]').getAttribute('data-side'), 'home', '"Lakeside Volleyball Club U18 Girls" is the club\'s name with the team\'s: matched');
+  t.equal(
+    await page.locator('tr[data-match-id="m-club-name"]').getAttribute('data-side'),
+    'home',
+    '"Lakeside Volleyball Club U18 Girls" is the club\'s name with the team\'s: matched',
+  );
   t.equal(await page.locator('tr[data-match-id="m-unknown"]').getAttribute('data-side'), 'unknown', '"Lakeside VC" is not known yet');
   await page.goto(`${base}/dashboard/matches/m-unknown`);
-  t.match((await page.locator('.scoreboard').textContent())?.replace(/\s+/g, ' ').trim(), /^Hillcrest Herons \d+ : \d+ Lakeside VC$/, 'the scoreboard reads with spaces between names and score');
+  t.match(
+    (await page.locator('.scoreboard').textContent())?.replace(/\s+/g, ' ').trim(),
+    /^Hillcrest Herons \d+ : \d+ Lakeside VC$/,
+    'the scoreboard reads with spaces between names and score',
+  );
   await page.goto(`${base}/dashboard`);
   const card = (await page.getByTestId('sync-card').innerText()).replace(/\s+/g, ' ');
   t.match(card, /Last match copied \d{4}-\d\d-\d\d \d\d:\d\d UTC \(without a valid app key: flagged\)/, `the card says when a match was last copied: ${card}`);
   t.match(card, /Latest attempt, .* skipped, because this club has no team no-such-team\. That match was saved/, 'and why the latest attempt was skipped');
   t.equal(await page.getByRole('heading', { name: 'Getting started' }).count(), 0, '"Getting started" is gone once matches have synced');
   await page.goto(`${base}/dashboard/connect`);
-  t.equal(await page.locator('table.app-keys code.prefix').first().evaluate((code) => code.getClientRects().length), 1, 'a key prefix stays on one line at 360 px');
+  t.equal(
+    await page
+      .locator('table.app-keys code.prefix')
+      .first()
+      .evaluate((code) => code.getClientRects().length),
+    1,
+    'a key prefix stays on one line at 360 px',
+  );
 
   const stats = await (await page.request.get(`${base}/dashboard/players`)).text();
   const playerHref = /href="(\/dashboard\/player\?[^"]+)"/.exec(stats)?.[1]?.replaceAll('&amp;', '&') ?? '/dashboard/players';
@@ -137,5 +159,9 @@ browserTest('every dashboard page at 360 and 1280 px, light and dark: as wide as
   await page.goto(`${base}/dashboard/matches`);
   t.equal(await page.locator('tr[data-match-id="m-next"]').getAttribute('data-side'), 'home', 'the next match with "Lakeside VC" is matched');
   await page.goto(`${base}/dashboard/teams`);
-  t.equal(await page.getByLabel('other names of U18 Girls, one per line').inputValue(), 'Lakeside VC', 'the name is listed under Teams, where it can be removed');
+  t.equal(
+    await page.getByLabel('other names of U18 Girls, one per line').inputValue(),
+    'Lakeside VC',
+    'the name is listed under Teams, where it can be removed',
+  );
 });

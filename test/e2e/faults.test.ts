@@ -15,7 +15,9 @@ function smallDisk(t: { teardown(fn: () => void): void }, megabytes: number): st
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir], { stdio: 'pipe' });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    return { skip: `cannot mount a small tmpfs here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()}); the full-disk test needs root or a loop mount` };
+    return {
+      skip: `cannot mount a small tmpfs here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()}); the full-disk test needs root or a loop mount`,
+    };
   }
   t.teardown(() => {
     execFileSync('umount', ['-l', dir]);
@@ -93,7 +95,10 @@ t.test('a full read-model disk: /readyz names the failing commit; the acknowledg
 t.test('an API with no projections running warns at start, and /readyz says no projection is making progress', async (t) => {
   const { app, logs } = await startTestApp(t, { RUN_PROJECTIONS: 'no', PROJECTION_STALL_MS: '1000', READ_YOUR_WRITES_TIMEOUT_MS: '100' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  t.ok(logs.some((line) => line.includes('"level":40') && line.includes('runs no projections')), 'warned at start');
+  t.ok(
+    logs.some((line) => line.includes('"level":40') && line.includes('runs no projections')),
+    'warned at start',
+  );
   t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"unseen"}' })).status, 201, 'the write is stored');
   const stalled = await until('a not-ready /readyz', async () => {
     const res = await fetch(`${base}/readyz`);
@@ -109,7 +114,10 @@ t.test('an API on a MongoDB read model with no worker running: warned at start, 
   // RUN_PROJECTIONS=auto runs none on MongoDB: workers are separate processes, and none is started here.
   const { app, logs } = await startTestApp(t, { READ_MODEL_URL: readModelUrl, PROJECTION_STALL_MS: '1000', READ_YOUR_WRITES_TIMEOUT_MS: '100' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  t.ok(logs.some((line) => line.includes('"level":40') && line.includes('runs no projections')), 'warned at start');
+  t.ok(
+    logs.some((line) => line.includes('"level":40') && line.includes('runs no projections')),
+    'warned at start',
+  );
   t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"unseen"}' })).status, 201, 'the write is stored');
   const stalled = await until('a not-ready /readyz', async () => {
     const res = await fetch(`${base}/readyz`);

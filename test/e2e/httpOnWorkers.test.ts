@@ -14,5 +14,11 @@ const suites = ['../http/api.test.ts', '../http/race.test.ts', '../http/clubSync
 for (const suite of suites) {
   const file = fileURLToPath(new URL(suite, import.meta.url));
   if (!process.env.MONGODB_URL) t.test(`${suite} on MongoDB with a projection worker`, { skip: NO_MONGODB }, async () => {});
-  else t.spawn(process.execPath, [...typescriptExecArgv(), file], { env: { ...process.env, MATCHLOG_TEST_READ_MODELS: 'mongodb-worker' } }, `${suite} on MongoDB with a projection worker`);
+  else
+    t.spawn(
+      process.execPath,
+      [...typescriptExecArgv(), file],
+      { env: { ...process.env, MATCHLOG_TEST_READ_MODELS: 'mongodb-worker' } },
+      `${suite} on MongoDB with a projection worker`,
+    );
 }

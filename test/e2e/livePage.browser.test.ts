@@ -30,9 +30,16 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       t.teardown(() => worker.child.kill('SIGKILL'));
     }
     const [viewer, writer] = [apis[0]!.url, apis[1]!.url];
-    const payload = JSON.parse(fixtureText({ sport: 'volleyball', seed: 21, id: 'live-x' })) as { homeTeam: { setsWon: number }; awayTeam: { setsWon: number } };
+    const payload = JSON.parse(fixtureText({ sport: 'volleyball', seed: 21, id: 'live-x' })) as {
+      homeTeam: { setsWon: number };
+      awayTeam: { setsWon: number };
+    };
     const put = async (home: number) => {
-      const res = await fetch(`${writer}/api/matches/live-x`, { method: 'PUT', headers: json, body: JSON.stringify({ ...payload, homeTeam: { ...payload.homeTeam, setsWon: home } }) });
+      const res = await fetch(`${writer}/api/matches/live-x`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ ...payload, homeTeam: { ...payload.homeTeam, setsWon: home } }),
+      });
       await res.text();
       return res.status;
     };

@@ -40,12 +40,23 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     t.teardown(() => {
       for (const worker of workers) worker.child.kill('SIGKILL');
     });
-    t.notOk(api.output.some((line) => line.includes('running from its stored checkpoint')), 'the API runs no projections of its own');
+    t.notOk(
+      api.output.some((line) => line.includes('running from its stored checkpoint')),
+      'the API runs no projections of its own',
+    );
 
     // A club with an app key, so the club dashboard and sync status projections have work too.
     const created: string[] = [];
-    const cli = { out: (text: string) => created.push(text), err: () => {}, env: { DATA_DIR: dataDir, MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' } };
-    t.equal(await runCli(['club-create', '--name', 'Lakeside VC', '--email', 'admin@lakeside.example', '--team', 'U18 Men', '--app-key', '--json'], cli), 0, 'club created');
+    const cli = {
+      out: (text: string) => created.push(text),
+      err: () => {},
+      env: { DATA_DIR: dataDir, MATCHLOG_ADMIN_PASSWORD: 'correct horse battery staple' },
+    };
+    t.equal(
+      await runCli(['club-create', '--name', 'Lakeside VC', '--email', 'admin@lakeside.example', '--team', 'U18 Men', '--app-key', '--json'], cli),
+      0,
+      'club created',
+    );
     const club = JSON.parse(created.join('')) as { clubId: string; teams: { teamId: string }[]; appKey: { key: string } };
     const template = JSON.parse(fixtureText({ seed: 41, club: club.clubId, team: club.teams[0]?.teamId ?? '' })) as Record<string, unknown>;
     const token = (id: string) => `token-${id}-0123456789abcdef`;
@@ -69,19 +80,23 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     };
 
     // Both workers alive: every acknowledged write is visible at once (read-your-writes on MongoDB).
-    await Promise.all(Array.from({ length: 4 }, async (_, client) => {
-      for (let i = 0; i < 6; i += 1) {
-        const id = `w-${client}-${i}`;
-        await write(id, 0, true);
-        await write(id, 1, true);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, client) => {
+        for (let i = 0; i < 6; i += 1) {
+          const id = `w-${client}-${i}`;
+          await write(id, 0, true);
+          await write(id, 1, true);
+        }
+      }),
+    );
     t.equal(staleReads, 0, 'every write was readable right after its 2xx');
 
     // SIGKILL one worker while writes go on; the other carries on alone.
-    const busy = Promise.all(Array.from({ length: 4 }, async (_, client) => {
-      for (let i = 0; i < 6; i += 1) await write(`w-${client}-${i}`, 2, false);
-    }));
+    const busy = Promise.all(
+      Array.from({ length: 4 }, async (_, client) => {
+        for (let i = 0; i < 6; i += 1) await write(`w-${client}-${i}`, 2, false);
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const killed = workers[0] as (typeof workers)[0];
     killed.child.kill('SIGKILL');
@@ -103,7 +118,9 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     t.teardown(() => restarted.child.kill('SIGKILL'));
     await waitUntilReady(api.url, 60_000);
     for (const projection of allProjections) {
-      const resumed = restarted.output.find((line) => line.includes('running from its stored checkpoint') && line.includes(`"projection":"${projection.name}"`));
+      const resumed = restarted.output.find(
+        (line) => line.includes('running from its stored checkpoint') && line.includes(`"projection":"${projection.name}"`),
+      );
       t.match(resumed, `"checkpoint":${String(stopped.get(projection.name))}`, `${projection.name} resumed where the killed workers stopped`);
     }
 
@@ -128,7 +145,11 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       t.equal(await readModel.getCheckpoint(projection.name), head, `${projection.name}: the worker's checkpoint is the head of the log`);
       for (const collection of projection.collections) {
         const expected = await scratch.find(collection);
-        t.equal(JSON.stringify(await readModel.find(collection)), JSON.stringify(expected), `${collection}: all ${expected.length} documents identical to a replay`);
+        t.equal(
+          JSON.stringify(await readModel.find(collection)),
+          JSON.stringify(expected),
+          `${collection}: all ${expected.length} documents identical to a replay`,
+        );
       }
     }
 
@@ -143,13 +164,17 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       t.ok(await runner.waitFor(newHead, 30_000), `${projection.name} replayed again`);
       await runner.stop();
       for (const collection of projection.collections) {
-        t.equal(JSON.stringify(await readModel.find(collection)), JSON.stringify(await scratch.find(collection)), `${collection}: still identical after the rebuild`);
+        t.equal(
+          JSON.stringify(await readModel.find(collection)),
+          JSON.stringify(await scratch.find(collection)),
+          `${collection}: still identical after the rebuild`,
+        );
       }
     }
 
     const statusLogged = () => restarted.output.some((line) => line.includes('"msg":"projection status"') && line.includes('"lag":'));
     for (let waited = 0; !statusLogged() && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    t.ok(statusLogged(), 'the worker logs each projection\'s lag (every second here)');
+    t.ok(statusLogged(), "the worker logs each projection's lag (every second here)");
     restarted.child.kill('SIGTERM');
     t.equal(await restarted.exited, 0, 'the worker stops cleanly on SIGTERM');
   });

@@ -8,7 +8,10 @@ import { EMBED_HEIGHT } from '../../src/http/public/views/matchPage.js';
 const localFixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 
 /** A page that records dialogs (an executed alert) and console errors. */
-async function watchedPage(browser: Browser, options: { width: number; dark?: boolean } = { width: 1280 }): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+async function watchedPage(
+  browser: Browser,
+  options: { width: number; dark?: boolean } = { width: 1280 },
+): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: options.width, height: 900 }, colorScheme: options.dark ? 'dark' : 'light' });
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -30,8 +33,7 @@ const upload = async (base: string, body: string, method = 'POST', id = '') => {
 };
 
 /** Waits until the open page shows revision `revision` (swapped in by the live script). */
-const waitForRevision = (page: Page, revision: number) =>
-  page.locator(`#match-main[data-revision="${revision}"]`).waitFor({ timeout: 10_000 });
+const waitForRevision = (page: Page, revision: number) => page.locator(`#match-main[data-revision="${revision}"]`).waitFor({ timeout: 10_000 });
 
 browserTest('the match page in Chromium: score, live update without navigation, 360 px layout, shapes, hostile payloads, axe', async (t) => {
   const { app } = await startTestApp(t);
@@ -39,7 +41,11 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   const browser = await launchChromium(t);
   const shots = screenshotDir(t);
 
-  const match = fixture({ seed: 7, id: 'browser-vb' }) as { homeTeam: { name: string; setsWon: number }; awayTeam: { name: string; setsWon: number }; playerStats: { name: string }[] };
+  const match = fixture({ seed: 7, id: 'browser-vb' }) as {
+    homeTeam: { name: string; setsWon: number };
+    awayTeam: { name: string; setsWon: number };
+    playerStats: { name: string }[];
+  };
   t.equal(await upload(base, JSON.stringify(match)), 201);
   const { page, dialogs, errors } = await watchedPage(browser, { width: 1280 });
   t.equal((await page.goto(`${base}/match/browser-vb`))?.status(), 200);
@@ -51,14 +57,24 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   t.ok(await page.locator('abbr[title="Kills"]').first().isVisible(), 'standard abbreviations with titles');
   t.ok(await page.locator('figure.chart svg').first().isVisible(), 'score charts');
   t.notMatch(await page.locator('time').first().innerText(), /T\d\d:\d\d:\d\d/, 'times are not raw ISO');
-  t.ok(await page.getByText(/Live|Any change appears here|Updated/).first().isVisible(), 'the live bar says updates come by themselves');
+  t.ok(
+    await page
+      .getByText(/Live|Any change appears here|Updated/)
+      .first()
+      .isVisible(),
+    'the live bar says updates come by themselves',
+  );
 
   // Sorting on the client: kills, highest first.
   const table = page.locator('table.player-stats').first();
   await table.locator('thead button', { hasText: 'K' }).first().click();
   const kills = await table.locator('tbody tr td:nth-child(2)').allInnerTexts();
   const numbers = kills.filter((k) => k !== '').map(Number);
-  t.same(numbers, [...numbers].sort((a, b) => b - a), 'sorted by kills, highest first');
+  t.same(
+    numbers,
+    [...numbers].sort((a, b) => b - a),
+    'sorted by kills, highest first',
+  );
 
   // Live: re-upload over HTTP; the open page changes without a navigation.
   await page.evaluate('window.stayed = true');
@@ -76,7 +92,21 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   await phone.page.goto(`${base}/match/browser-vb`);
   const fits = await phone.page.evaluate('document.scrollingElement.scrollWidth <= window.innerWidth');
   t.ok(fits, 'no horizontal page scroll at 360 px');
-  await upload(base, JSON.stringify({ ...match, id: 'five-sets', sets: [[25, 20], [19, 25], [25, 23], [22, 25], [15, 13]], homeTeam: { name: 'Hillcrest Community Volleyball Club', setsWon: 3 } }));
+  await upload(
+    base,
+    JSON.stringify({
+      ...match,
+      id: 'five-sets',
+      sets: [
+        [25, 20],
+        [19, 25],
+        [25, 23],
+        [22, 25],
+        [15, 13],
+      ],
+      homeTeam: { name: 'Hillcrest Community Volleyball Club', setsWon: 3 },
+    }),
+  );
   await phone.page.goto(`${base}/match/five-sets`);
   const box5 = await phone.page.locator('table.line-score thead th', { hasText: 'S5' }).boundingBox();
   t.ok(box5 !== null && box5.x + box5.width <= 360, 'Set 5 is on screen at 360 px, beside a long team name');
@@ -119,8 +149,12 @@ browserTest('the match page in Chromium: score, live update without navigation, 
     homeTeam: { name: evil(`home${v}`), setsWon: v, shortName: evil('short') },
     awayTeam: { name: evil('away'), setsWon: 0 },
     sets: [{ home: evil('set'), away: 1 }],
-    playerStats: [{ playerId: evil('pid'), name: evil('player'), number: evil('number'), position: evil('pos'), team: 'home', stats: { [evil('stat')]: 1, kills: 2 } }],
-    actions: [{ set: 1, skill: evil('skill'), evaluation: evil('eval'), team: evil('team'), playerId: evil('pid'), clock: evil('clock'), score: { home: 1, away: 0 } }],
+    playerStats: [
+      { playerId: evil('pid'), name: evil('player'), number: evil('number'), position: evil('pos'), team: 'home', stats: { [evil('stat')]: 1, kills: 2 } },
+    ],
+    actions: [
+      { set: 1, skill: evil('skill'), evaluation: evil('eval'), team: evil('team'), playerId: evil('pid'), clock: evil('clock'), score: { home: 1, away: 0 } },
+    ],
   });
   await upload(base, JSON.stringify(hostile(1)));
   const xss = await watchedPage(browser, { width: 1280 });
@@ -129,7 +163,11 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   await waitForRevision(xss.page, 1);
   await xss.page.waitForTimeout(300);
   t.same(xss.dialogs, [], 'no script from the payload ran, on load or after the live update');
-  t.equal(await xss.page.locator('main script, main iframe, main img:not([src$="qr.svg"]), main svg:not(figure.chart svg)').count(), 0, 'no element was injected');
+  t.equal(
+    await xss.page.locator('main script, main iframe, main img:not([src$="qr.svg"]), main svg:not(figure.chart svg)').count(),
+    0,
+    'no element was injected',
+  );
   t.match(await xss.page.locator('.board .team.home .name').innerText(), /<script>alert\("home2"\)<\/script>/, 'the new text is shown as text');
 
   await checkAccessibility(t, browser, `${base}/match/browser-vb`, 'match page');
@@ -139,7 +177,10 @@ browserTest('the match page in Chromium: score, live update without navigation, 
   // Screenshots: volleyball and basketball, phone and desktop, light and dark.
   await upload(base, fixtureText({ sport: 'basketball', seed: 11, id: 'browser-bb' }));
   await upload(base, fixtureText({ sport: 'volleyball', seed: 7, id: 'shot-vb' }));
-  for (const [id, sport] of [['shot-vb', 'volleyball'], ['browser-bb', 'basketball']] as const) {
+  for (const [id, sport] of [
+    ['shot-vb', 'volleyball'],
+    ['browser-bb', 'basketball'],
+  ] as const) {
     for (const width of [360, 1280]) {
       for (const dark of [false, true]) {
         const shot = await watchedPage(browser, { width, dark });

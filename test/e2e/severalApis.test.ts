@@ -47,7 +47,9 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
 
     const writes = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        fetch(`${base(i)}/api/matches/${i % 2 === 0 ? 'shared' : `own-${i}`}`, { method: 'PUT', headers: json, body: JSON.stringify({ n: i }) }).then((res) => res.status),
+        fetch(`${base(i)}/api/matches/${i % 2 === 0 ? 'shared' : `own-${i}`}`, { method: 'PUT', headers: json, body: JSON.stringify({ n: i }) }).then(
+          (res) => res.status,
+        ),
       ),
     );
     t.same([...new Set(writes)], [200], 'every write on either process is acknowledged, none refused for contention');

@@ -22,9 +22,15 @@ t.test('SIGTERM: in-flight requests finish, the store closes cleanly, the proces
   server.child.kill('SIGTERM');
   await Promise.all(requests);
   t.equal(await server.exited, 0, 'exit code 0');
-  t.ok(server.output.some((line) => line.includes('"msg":"stopped"')), 'logged a clean stop');
+  t.ok(
+    server.output.some((line) => line.includes('"msg":"stopped"')),
+    'logged a clean stop',
+  );
   const served = outcomes.filter((o) => o === 200).length;
-  t.ok(outcomes.every((o) => o === 200 || o === 503 || o === 'refused'), `every request was served or turned away (${served} served): ${outcomes.join(',')}`);
+  t.ok(
+    outcomes.every((o) => o === 200 || o === 503 || o === 'refused'),
+    `every request was served or turned away (${served} served): ${outcomes.join(',')}`,
+  );
 
   const again = await startServerProcess({ DATA_DIR: dataDir });
   t.teardown(() => again.child.kill('SIGKILL'));
@@ -57,5 +63,8 @@ t.test('SIGTERM with a slow client: the process exits by SHUTDOWN_TIMEOUT_MS, no
   const tookMs = Date.now() - signalled;
   t.equal(code, 1, 'exit code 1: stopped by the deadline');
   t.ok(tookMs < 8000, `exited ${tookMs} ms after SIGTERM (deadline 2000 ms)`);
-  t.ok(server.output.some((line) => line.includes('SHUTDOWN_TIMEOUT_MS')), 'logged why');
+  t.ok(
+    server.output.some((line) => line.includes('SHUTDOWN_TIMEOUT_MS')),
+    'logged why',
+  );
 });

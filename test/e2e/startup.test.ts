@@ -46,7 +46,11 @@ t.test('a port in use stops the server with one clear line and exit code 1, and 
 t.test('the projection worker on a port in use says so in one line, exits 1 and closes its stores', async (t) => {
   const { port, dataDir } = await portInUse(t);
   const errors: string[] = [];
-  const io = { out: () => {}, err: (text: string) => errors.push(text), env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } };
+  const io = {
+    out: () => {},
+    err: (text: string) => errors.push(text),
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  };
   t.equal(await runCli(['projections'], io), 1);
   const lines = errors.join('').trim().split('\n');
   t.equal(lines.length, 1, 'one line');
@@ -83,18 +87,25 @@ t.test('start-up failures: each is one line naming what to fix, exit code 1, no 
     const { status, lines } = startFailing(join(dir, 'file', 'data'));
     t.equal(status, 1);
     t.same(lines.length, 1, lines.join('\n'));
-    t.match(lines[0], /^cannot start: DATA_DIR .*\/file\/data is not a writable folder \(ENOTDIR\): .*; create it, let this user write to it, or set DATA_DIR$/);
+    t.match(
+      lines[0],
+      /^cannot start: DATA_DIR .*\/file\/data is not a writable folder \(ENOTDIR\): .*; create it, let this user write to it, or set DATA_DIR$/,
+    );
   });
 
-  t.test('a DATA_DIR this user cannot write', { skip: process.getuid?.() === 0 ? 'root writes anywhere: run the tests as another user to check this one' : false }, async (t) => {
-    const dir = emptyDir(t);
-    chmodSync(dir, 0o500);
-    t.teardown(() => chmodSync(dir, 0o700));
-    const { status, lines } = startFailing(dir);
-    t.equal(status, 1);
-    t.same(lines.length, 1, lines.join('\n'));
-    t.match(lines[0], /^cannot start: DATA_DIR .* is not a writable folder \(EACCES\): /);
-  });
+  t.test(
+    'a DATA_DIR this user cannot write',
+    { skip: process.getuid?.() === 0 ? 'root writes anywhere: run the tests as another user to check this one' : false },
+    async (t) => {
+      const dir = emptyDir(t);
+      chmodSync(dir, 0o500);
+      t.teardown(() => chmodSync(dir, 0o700));
+      const { status, lines } = startFailing(dir);
+      t.equal(status, 1);
+      t.same(lines.length, 1, lines.join('\n'));
+      t.match(lines[0], /^cannot start: DATA_DIR .* is not a writable folder \(EACCES\): /);
+    },
+  );
 
   t.test('a log that is not a SQLite database', async (t) => {
     const dir = emptyDir(t);
@@ -102,7 +113,10 @@ t.test('start-up failures: each is one line naming what to fix, exit code 1, no 
     const { status, lines } = startFailing(dir);
     t.equal(status, 1);
     t.same(lines.length, 1, lines.join('\n'));
-    t.match(lines[0], /^cannot start: the event store sqlite:.*\/events\.sqlite cannot be opened \(SQLITE_NOTADB\): file is not a database; check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup \(matchlog restore\)$/);
+    t.match(
+      lines[0],
+      /^cannot start: the event store sqlite:.*\/events\.sqlite cannot be opened \(SQLITE_NOTADB\): file is not a database; check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup \(matchlog restore\)$/,
+    );
   });
 
   t.test('read models that cannot open: the log, already open, is closed', async (t) => {
@@ -111,7 +125,10 @@ t.test('start-up failures: each is one line naming what to fix, exit code 1, no 
     const { status, lines } = startFailing(dir);
     t.equal(status, 1);
     t.same(lines.length, 1, lines.join('\n'));
-    t.match(lines[0], /^cannot start: the read models sqlite:.*\/readmodel\.sqlite cannot be opened \(SQLITE_NOTADB\): file is not a database; check READ_MODEL_URL; /);
+    t.match(
+      lines[0],
+      /^cannot start: the read models sqlite:.*\/readmodel\.sqlite cannot be opened \(SQLITE_NOTADB\): file is not a database; check READ_MODEL_URL; /,
+    );
     t.ok(existsSync(join(dir, 'events.sqlite')), 'the log was opened');
     t.notOk(existsSync(join(dir, 'events.sqlite-wal')), 'and closed (SQLite removes the WAL with the last connection)');
   });
@@ -131,7 +148,14 @@ t.test('start-up failures: each is one line naming what to fix, exit code 1, no 
     const { status, lines } = startFailing(dataDir, { METRICS_PORT: String(port) });
     t.equal(status, 1);
     t.same(lines.length, 1, lines.join('\n'));
-    t.match(lines[0], new RegExp(`^cannot listen for metrics on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE: .*\\); set METRICS_PORT or METRICS_HOST to a free address$`));
-    t.same(['events.sqlite-wal', 'readmodel.sqlite-wal'].filter((file) => existsSync(join(dataDir, file))), [], 'both stores closed');
+    t.match(
+      lines[0],
+      new RegExp(`^cannot listen for metrics on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE: .*\\); set METRICS_PORT or METRICS_HOST to a free address$`),
+    );
+    t.same(
+      ['events.sqlite-wal', 'readmodel.sqlite-wal'].filter((file) => existsSync(join(dataDir, file))),
+      [],
+      'both stores closed',
+    );
   });
 });

@@ -10,7 +10,11 @@ import { json, startTestApp } from '../helpers/testApp.js';
 const localFixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
 const upload = async (base: string, id: string, body: object, method: 'POST' | 'PUT' = 'POST') => {
-  const res = await fetch(`${base}/api/matches${method === 'PUT' ? `/${id}` : ''}`, { method, headers: json, body: JSON.stringify(method === 'POST' ? { ...body, id } : body) });
+  const res = await fetch(`${base}/api/matches${method === 'PUT' ? `/${id}` : ''}`, {
+    method,
+    headers: json,
+    body: JSON.stringify(method === 'POST' ? { ...body, id } : body),
+  });
   await res.text();
   return res.status;
 };
@@ -71,7 +75,15 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
   t.equal(await upload(base, 'vb-history', { ...vb, status: 'in_progress', homeTeam: { ...vb.homeTeam, name: 'Hillcrest Community Volleyball Club' } }), 201);
   for (let i = 1; i <= 4; i += 1) {
     const status = i === 4 ? 'final' : 'in_progress';
-    t.equal(await upload(base, 'vb-history', { ...vb, status, homeTeam: { ...vb.homeTeam, name: i >= 2 ? 'Hillcrest Herons' : 'Hillcrest Community Volleyball Club', setsWon: Math.min(i, 3) } }, 'PUT'), 200);
+    t.equal(
+      await upload(
+        base,
+        'vb-history',
+        { ...vb, status, homeTeam: { ...vb.homeTeam, name: i >= 2 ? 'Hillcrest Herons' : 'Hillcrest Community Volleyball Club', setsWon: Math.min(i, 3) } },
+        'PUT',
+      ),
+      200,
+    );
   }
 
   t.test('the history page is a timeline of cards: nothing off-screen, no blank bands, readable times', async (t) => {
@@ -83,20 +95,32 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
       for (let i = 0; i < 5; i += 1) {
         const box = await cards.nth(i).boundingBox();
         // Blank space in a card: its height less what its parts take.
-        const blank = (await page.evaluate(`(() => { const card = document.querySelectorAll('ol.timeline > li')[${i}]; return card.getBoundingClientRect().height - [...card.children].reduce((sum, c) => sum + c.getBoundingClientRect().height, 0); })()`)) as number;
-        t.ok(box !== null && box.x + box.width <= width && blank < 40, `card ${i} on screen, ${Math.round(box?.height ?? 0)} px tall with ${Math.round(blank)} px not text`);
+        const blank = (await page.evaluate(
+          `(() => { const card = document.querySelectorAll('ol.timeline > li')[${i}]; return card.getBoundingClientRect().height - [...card.children].reduce((sum, c) => sum + c.getBoundingClientRect().height, 0); })()`,
+        )) as number;
+        t.ok(
+          box !== null && box.x + box.width <= width && blank < 40,
+          `card ${i} on screen, ${Math.round(box?.height ?? 0)} px tall with ${Math.round(blank)} px not text`,
+        );
       }
       const change = await page.locator('ul.changes', { hasText: 'home team renamed' }).first().boundingBox();
       t.ok(change !== null && change.x >= 0 && change.x + change.width <= width, 'what changed is on screen');
       const times = await page.locator('ol.timeline time').allInnerTexts();
-      t.notOk(times.some((time) => /\d{4}-\d\d-\d\dT\d\d:\d\d/.test(time)), `times read as dates, not raw ISO (${times[0]})`);
+      t.notOk(
+        times.some((time) => /\d{4}-\d\d-\d\dT\d\d:\d\d/.test(time)),
+        `times read as dates, not raw ISO (${times[0]})`,
+      );
       await page.context().close();
     }
     const noScript = await browser.newContext({ viewport: { width: 360, height: 800 }, javaScriptEnabled: false });
     const plain = await noScript.newPage();
     await plain.goto(`${base}/match/vb-history/history`);
     t.match(await plain.locator('ol.timeline time').first().innerText(), /^\w{3}, \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/, 'without script: a readable UTC time');
-    t.match(await plain.locator('ol.timeline time').first().getAttribute('datetime'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'the exact instant in datetime');
+    t.match(
+      await plain.locator('ol.timeline time').first().getAttribute('datetime'),
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+      'the exact instant in datetime',
+    );
     await noScript.close();
     await checkAccessibility(t, browser, `${base}/match/vb-history/history`, 'history page');
     await shoot(t, browser, `${base}/match/vb-history/history`, 'history', shots);
@@ -121,14 +145,20 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     const matchPage = await open(browser, `${base}/match/vb-history`, 1280);
     const snippet = ((await matchPage.locator('.share pre code').textContent()) ?? '').replaceAll('http://matchlog.test', base);
     await matchPage.context().close();
-    t.match(snippet, /<iframe [^>]*width="360" height="(\d+)"[^>]*><\/iframe>\s*<script src="[^"]+\/assets\/embed\.js" async><\/script>/, 'the snippet: a frame and its sizing script');
+    t.match(
+      snippet,
+      /<iframe [^>]*width="360" height="(\d+)"[^>]*><\/iframe>\s*<script src="[^"]+\/assets\/embed\.js" async><\/script>/,
+      'the snippet: a frame and its sizing script',
+    );
     const frameHeight = Number(/height="(\d+)"/.exec(snippet)?.[1]);
     const host = createServer((request, response) => {
       const withScript = !(request.url ?? '').startsWith('/bare');
       const id = new URL(request.url ?? '/', 'http://host').searchParams.get('id') ?? 'vb-history';
       const code = snippet.replace(/\/match\/[^/]+\/embed/, `/match/${id}/embed`);
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!doctype html><html lang="en"><title>Club site</title><body style="margin:0"><h1>Our club</h1>${withScript ? code : code.replace(/<script[^>]*><\/script>/, '')}</body></html>`);
+      response.end(
+        `<!doctype html><html lang="en"><title>Club site</title><body style="margin:0"><h1>Our club</h1>${withScript ? code : code.replace(/<script[^>]*><\/script>/, '')}</body></html>`,
+      );
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     t.teardown(() => new Promise<void>((resolve) => host.close(() => resolve())));
@@ -137,31 +167,58 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
 
     const context = await browser.newContext({ viewport: { width: 400, height: 900 } });
     const page = await context.newPage();
-    const longNames = { ...vb, status: 'in_progress', sets: [[25, 20], [19, 25], [25, 23], [22, 25], [15, 13]], homeTeam: { name: 'Hillcrest Community Volleyball Club Ladies', setsWon: 3 }, awayTeam: { name: 'Stonebridge Municipal Sports Association', setsWon: 2 } };
+    const longNames = {
+      ...vb,
+      status: 'in_progress',
+      sets: [
+        [25, 20],
+        [19, 25],
+        [25, 23],
+        [22, 25],
+        [15, 13],
+      ],
+      homeTeam: { name: 'Hillcrest Community Volleyball Club Ladies', setsWon: 3 },
+      awayTeam: { name: 'Stonebridge Municipal Sports Association', setsWon: 2 },
+    };
     t.equal(await upload(base, 'vb-long', longNames), 201);
     for (const id of ['vb-history', 'vb-long', 'fb-long']) {
       await page.goto(`${hostUrl}/bare?id=${id}`);
       await page.frameLocator('iframe').locator('.board').waitFor();
       const bare = page.frames().find((f) => f.url().includes('/embed'))!;
-      const content = (await bare.evaluate('Math.ceil(Math.max(document.body.scrollHeight, document.documentElement.getBoundingClientRect().height))')) as number;
+      const content = (await bare.evaluate(
+        'Math.ceil(Math.max(document.body.scrollHeight, document.documentElement.getBoundingClientRect().height))',
+      )) as number;
       t.ok(content <= frameHeight, `${id} without the script: the widget (${content} px) fits the snippet's ${frameHeight} px frame`);
-      t.ok(await page.frameLocator('iframe').getByRole('link', { name: /Full match/ }).isVisible(), `${id}: the "Full match" link is there`);
+      t.ok(
+        await page
+          .frameLocator('iframe')
+          .getByRole('link', { name: /Full match/ })
+          .isVisible(),
+        `${id}: the "Full match" link is there`,
+      );
 
       await page.goto(`${hostUrl}/?id=${id}`);
       await page.frameLocator('iframe').locator('.board').waitFor();
       const inner = page.frames().find((f) => f.url().includes('/embed'))!;
       const scrollHeight = (await inner.evaluate('document.documentElement.scrollHeight')) as number;
       // The widget posts its height once it has laid out; the host's script applies it.
-      for (let i = 0; i < 50 && Math.abs(((await page.locator('iframe').boundingBox())?.height ?? 0) - scrollHeight) > 1; i += 1) await page.waitForTimeout(100);
+      for (let i = 0; i < 50 && Math.abs(((await page.locator('iframe').boundingBox())?.height ?? 0) - scrollHeight) > 1; i += 1)
+        await page.waitForTimeout(100);
       const frameBox = await page.locator('iframe').boundingBox();
-      t.ok(frameBox !== null && Math.abs(frameBox.height - scrollHeight) <= 1, `${id}: the script sized the frame to the widget (${frameBox?.height} px for ${scrollHeight} px)`);
+      t.ok(
+        frameBox !== null && Math.abs(frameBox.height - scrollHeight) <= 1,
+        `${id}: the script sized the frame to the widget (${frameBox?.height} px for ${scrollHeight} px)`,
+      );
       const link = await inner.getByRole('link', { name: /Full match/ }).boundingBox();
       t.ok(link !== null && frameBox !== null && link.y + link.height <= frameBox.y + frameBox.height, `${id}: the "Full match" link is inside the frame`);
       if (id === 'vb-long') {
         await page.frameLocator('iframe').locator('.livebar[data-connected]').waitFor({ timeout: 10_000 });
         t.match(await page.frameLocator('iframe').locator('.live-state').innerText(), /^\s*Live: updates appear here/, 'a live match’s widget says live');
       }
-      await page.screenshot({ path: `${shots}/embed-${id}-360.png`, clip: { x: 0, y: 0, width: 400, height: Math.min(900, (frameBox?.y ?? 0) + (frameBox?.height ?? 0) + 8) } });
+      await page.screenshot({
+        path: `${shots}/embed-${id}-360.png`,
+        clip: { x: 0, y: 0, width: 400, height: Math.min(900, (frameBox?.y ?? 0) + (frameBox?.height ?? 0) + 8) },
+      });
     }
     await context.close();
     await checkAccessibility(t, browser, `${base}/match/fb-long/embed`, 'football embed');
@@ -175,14 +232,36 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     const d = (await page.locator('figure.chart.wide path.home').getAttribute('d')) ?? '';
     t.match(d, /^M22\.0,110\.0(H[\d.]+V[\d.]+)+H[\d.]+$/, 'the home line steps from 0 at minute 0 (horizontal, then vertical at each goal)');
     const home = page.locator('table.player-stats').first();
-    t.match(await home.locator('tbody').first().locator('tr').first().innerText(), /^1\s+Ingibjörg Sigurðardóttir-Þórsdóttir\s+GK/, 'the goalkeeper first among the starters');
+    t.match(
+      await home.locator('tbody').first().locator('tr').first().innerText(),
+      /^1\s+Ingibjörg Sigurðardóttir-Þórsdóttir\s+GK/,
+      'the goalkeeper first among the starters',
+    );
     t.equal(await home.locator('tbody').first().locator('tr').count(), 11, 'eleven starters');
     t.equal(await home.locator('tbody.bench tr.group').innerText(), 'SUBSTITUTES');
     t.match(await home.locator('tbody.bench tr').nth(1).innerText(), /Friðrika Guðmundsdóttir\s+GK/, 'the bench, its goalkeeper first');
     const min = (await home.locator('thead th').allInnerTexts()).findIndex((h) => h.startsWith('MIN'));
-    t.equal(await home.locator('tbody tr').first().locator('td').nth(min - 1).innerText(), '90', 'minutes as minutes');
-    t.equal(await home.locator('tfoot td').nth(min - 1).innerText(), '', 'no team total of minutes');
-    const clipped = (await page.evaluate(`[...document.querySelectorAll('.player-stats .name.full, .board .name')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
+    t.equal(
+      await home
+        .locator('tbody tr')
+        .first()
+        .locator('td')
+        .nth(min - 1)
+        .innerText(),
+      '90',
+      'minutes as minutes',
+    );
+    t.equal(
+      await home
+        .locator('tfoot td')
+        .nth(min - 1)
+        .innerText(),
+      '',
+      'no team total of minutes',
+    );
+    const clipped = (await page.evaluate(
+      `[...document.querySelectorAll('.player-stats .name.full, .board .name')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`,
+    )) as string[];
     t.same(clipped, [], 'no name is clipped at 1280 px');
     t.ok(await page.getByText('Anna-Katharina Papadopoulou-Schmidt').isVisible(), 'whole names at 1280 px');
     await page.context().close();
@@ -190,13 +269,18 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     const phone = await open(browser, `${base}/match/fb-long`, 360);
     t.ok((await pageWidth(phone)) <= 360, 'no sideways scroll at 360 px');
     t.same(await phone.locator('.board .team .short').allInnerTexts(), ['SEF', 'BMG'], 'short names on the scoreboard: the payload’s, else initials');
-    const overflowing = (await phone.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
+    const overflowing = (await phone.evaluate(
+      `[...document.querySelectorAll('.board .team, .line-score .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`,
+    )) as string[];
     t.same(overflowing, [], 'no team name overflows or is cut on the scoreboard and line score');
     const shorts = (await phone.locator('.player-stats tbody th.player .name:visible').allInnerTexts()).map((n) => n.trim().replaceAll('\u2011', '-'));
     t.ok(shorts.includes('A.-K. Papadopoulou-Schmidt'), 'initials for given names');
     t.ok(shorts.includes('L. Haraldsdóttir') && shorts.includes('L. Haraldsdottir-Berg'), 'two Leas stay two names');
     t.equal(new Set(shorts).size, shorts.length, 'every shown name differs');
-    t.notOk(shorts.some((n) => n.includes('…')), 'no name cut with an ellipsis');
+    t.notOk(
+      shorts.some((n) => n.includes('…')),
+      'no name cut with an ellipsis',
+    );
     await phone.context().close();
     await checkAccessibility(t, browser, `${base}/match/fb-long`, 'football match');
     await shoot(t, browser, `${base}/match/fb-long`, 'match-football', shots);
@@ -206,7 +290,11 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     t.equal(await upload(base, 'sb-events', localFixture('statsbomb-events.json')), 201);
     const sb = await open(browser, `${base}/match/sb-events`, 360);
     t.equal(await sb.locator('.scoreboard .badge').count(), 0, 'match_status "available" is no badge');
-    t.match(await sb.locator('.goals .events.away').innerText(), /Demiral \(og\) 53'[\s\S]*Immobile 66'[\s\S]*Insigne 79'/, 'own goal and scorers from player.name, on the side of team.name');
+    t.match(
+      await sb.locator('.goals .events.away').innerText(),
+      /Demiral \(og\) 53'[\s\S]*Immobile 66'[\s\S]*Insigne 79'/,
+      'own goal and scorers from player.name, on the side of team.name',
+    );
     t.ok(await sb.locator('.pbp td.what', { hasText: /^Goal/ }).first().isVisible(), 'a goal reads "Goal"');
     await sb.context().close();
 
@@ -223,7 +311,9 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     // A generated basketball match: three-digit scores beside long names, its play-by-play at 360 px.
     t.equal(await upload(base, 'bb-gen', fixture({ sport: 'basketball', seed: 11 })), 201);
     const bb = await open(browser, `${base}/match/bb-gen`, 360);
-    const overflowing = (await bb.evaluate(`[...document.querySelectorAll('.board .team, .line-score .team-cell, details[open] .pbp .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`)) as string[];
+    const overflowing = (await bb.evaluate(
+      `[...document.querySelectorAll('.board .team, .line-score .team-cell, details[open] .pbp .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`,
+    )) as string[];
     t.same(overflowing, [], 'no team name overflows or is cut: beside a three-digit score, in the line score, in the play-by-play');
     t.equal(await bb.locator('figure.chart').count(), 1, 'one lead tracker, not a chart per quarter');
     t.same(await brokenWords(bb), [], 'no word of its play-by-play broken across lines');

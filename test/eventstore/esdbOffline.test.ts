@@ -66,8 +66,15 @@ t.test('a subscription the server refuses is retried from its position with doub
   const pending = subscription[Symbol.asyncIterator]().next();
   const deadline = Date.now() + 10_000;
   while (drops.length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  t.same(drops.slice(0, 4).map((drop) => drop.retryInMs), [20, 40, 80, 80], 'each drop logged with the wait before the next try');
-  t.ok(drops.every((drop) => drop.position === 1234), 'from the position subscribed after');
+  t.same(
+    drops.slice(0, 4).map((drop) => drop.retryInMs),
+    [20, 40, 80, 80],
+    'each drop logged with the wait before the next try',
+  );
+  t.ok(
+    drops.every((drop) => drop.position === 1234),
+    'from the position subscribed after',
+  );
   const started = Date.now();
   await store.close();
   t.same(await pending, { done: true, value: undefined }, 'closing the store ends the waiting reader');

@@ -144,7 +144,11 @@ t.test('item 3: an unreadable event ends the subscription with its stream and po
     serverEvent('match-c', 0, 400n),
   );
   const delivered = await first;
-  t.same(delivered.done ? [] : delivered.value.kind === 'events' ? delivered.value.events.map((e) => e.position) : [], [100, 200], 'the good events before it first');
+  t.same(
+    delivered.done ? [] : delivered.value.kind === 'events' ? delivered.value.events.map((e) => e.position) : [],
+    [100, 200],
+    'the good events before it first',
+  );
   const error = await iterator.next().catch((e: unknown) => e);
   t.ok(error instanceof UnreadableEventError, 'then UnreadableEventError');
   if (error instanceof UnreadableEventError) {
@@ -222,7 +226,11 @@ t.test('item 4: an append without an answer is made again with the same ids, exp
   t.same(await store.appendToStream('club-r', events, 2), { nextExpectedRevision: 4, position: 900 }, 'the second attempt is answered');
   t.equal(stand.appends.length, 2);
   for (const call of stand.appends) {
-    t.same(call.ids, events.map((e) => e.id), 'same ids');
+    t.same(
+      call.ids,
+      events.map((e) => e.id),
+      'same ids',
+    );
     t.equal(call.options.expectedRevision, 2n, 'same expected revision');
     t.equal(call.options.deadline, 750, 'a deadline on every attempt (the URL defaultDeadline)');
     t.same(call.options.credentials, { username: 'matchlog', password: 'pw' }, 'credentials per call: the unary append');
@@ -245,7 +253,12 @@ t.test("item 5: KurrentDB's per-event size refusal is AppendTooLargeError (413),
   const store = openStore(stand.client);
   t.teardown(() => store.close());
   // The server's trailers (RpcExceptions.MaxAppendEventSizeExceeded), through the client's own conversion.
-  const trailers: Record<string, string> = { exception: 'maximum-append-event-size-exceeded', 'maximum-append-event-size': '4096', 'event-id': 'x', 'proposed-append-event-size': '5000' };
+  const trailers: Record<string, string> = {
+    exception: 'maximum-append-event-size-exceeded',
+    'maximum-append-event-size': '4096',
+    'event-id': 'x',
+    'proposed-append-event-size': '5000',
+  };
   const metadata = { getMap: () => trailers, get: (key: string) => (key in trailers ? [trailers[key]] : []) };
   const details = 'Event with Id: x, Size: 5000, exceeds Maximum Append Event Size of 4096.';
   stand.answers.push(convertToCommandError(Object.assign(new Error(details), { code: 3, details, metadata })));

@@ -13,7 +13,9 @@ import { liveVersion } from '../helpers/liveVersions.js';
  * Versions stored as deltas and sealed per match on EventStoreDB, against the in-memory
  * stand-in server (test/helpers/esdbMemoryServer.ts): no EventStoreDB server can run here.
  */
-t.comment('no EventStoreDB server here: these tests use an in-memory stand-in for @eventstore/db-client 6.2.1; the ESDB contract suite runs only with ESDB_URL');
+t.comment(
+  'no EventStoreDB server here: these tests use an in-memory stand-in for @eventstore/db-client 6.2.1; the ESDB contract suite runs only with ESDB_URL',
+);
 
 const MARKER = 'Zoë-Marker-7f3a';
 const K = 4;
@@ -23,10 +25,18 @@ function version(revision: number, marker = MARKER): NewEvent {
   const live = liveVersion(revision);
   return { ...live, id: randomUUID(), data: live.data.replace('"payload":{', `"payload":{"player":"${marker}",`) };
 }
-const syncOutcome = (): NewEvent => ({ id: randomUUID(), type: 'ClubSyncSkipped', data: `{"schemaVersion":1,"reason":"no key for ${MARKER}"}`, metadata: { schemaVersion: 1 } });
+const syncOutcome = (): NewEvent => ({
+  id: randomUUID(),
+  type: 'ClubSyncSkipped',
+  data: `{"schemaVersion":1,"reason":"no key for ${MARKER}"}`,
+  metadata: { schemaVersion: 1 },
+});
 
 function openStore(client: EsdbClient, options: EsdbEventStoreOptions = {}): EventStore {
-  return createEsdbEventStore({ client, appendCredentials: { username: 'matchlog', password: 'pw' }, deadlineMs: 5000 }, { appendRetryDelayMs: 1, deltas: { keyframeInterval: K, cacheBytes: 8 * 1024 * 1024 }, ...options });
+  return createEsdbEventStore(
+    { client, appendCredentials: { username: 'matchlog', password: 'pw' }, deadlineMs: 5000 },
+    { appendRetryDelayMs: 1, deltas: { keyframeInterval: K, cacheBytes: 8 * 1024 * 1024 }, ...options },
+  );
 }
 
 /** Appends versions 0..n-1 of a match one by one, a sync outcome with every fifth, as the write path does. */
@@ -41,7 +51,11 @@ async function liveMatch(store: EventStore, streamId: string, n: number, marker 
 }
 
 const storedForm = (server: ReturnType<typeof esdbMemoryServer>, streamId: string) =>
-  server.stored(streamId).map((event) => (JSON.parse(Buffer.from(event.metadata).toString('utf8')) as { stored?: { encoding?: string; base?: number; cipher?: string } }).stored ?? {});
+  server
+    .stored(streamId)
+    .map(
+      (event) => (JSON.parse(Buffer.from(event.metadata).toString('utf8')) as { stored?: { encoding?: string; base?: number; cipher?: string } }).stored ?? {},
+    );
 
 async function subscriptionEvents(store: EventStore, after: number | null): Promise<RecordedEvent[]> {
   const subscription = store.subscribeToAll({ after, batchSize: 7 });
@@ -62,19 +76,29 @@ t.test('every version of a live match comes back byte for byte from every read: 
   const other = await liveMatch(store, 'match-other', 6, 'Other-Child');
 
   const forms = storedForm(server, 'match-live');
-  t.ok(forms.every((form) => form.cipher === 'aes-256-gcm'), 'every event of a match is sealed');
+  t.ok(
+    forms.every((form) => form.cipher === 'aes-256-gcm'),
+    'every event of a match is sealed',
+  );
   const versionForms = forms.filter((_, i) => appended[i]!.type !== 'ClubSyncSkipped');
   t.equal(versionForms[0]?.encoding, undefined, 'the first version is a keyframe stored as given');
-  t.ok(versionForms.slice(1).every((form) => form.encoding === 'delta' || form.encoding === 'deflate'), 'later ones are deltas or deflated keyframes');
+  t.ok(
+    versionForms.slice(1).every((form) => form.encoding === 'delta' || form.encoding === 'deflate'),
+    'later ones are deltas or deflated keyframes',
+  );
   t.ok(versionForms.filter((form) => form.encoding === 'deflate').length >= 4, `a keyframe at least every ${K} versions`);
   const depths = new Map<number, number>();
   forms.forEach((form, revision) => {
     if (appended[revision]!.type === 'ClubSyncSkipped') return;
     depths.set(revision, form.encoding === 'delta' ? (depths.get(form.base ?? -1) ?? Number.NaN) + 1 : 0);
   });
-  t.ok([...depths.values()].every((depth) => depth >= 0 && depth <= K - 1), `each delta names an earlier version as its base, at most ${K - 1} deltas from a keyframe`);
+  t.ok(
+    [...depths.values()].every((depth) => depth >= 0 && depth <= K - 1),
+    `each delta names an earlier version as its base, at most ${K - 1} deltas from a keyframe`,
+  );
 
-  const expected = (events: RecordedEvent[], source: NewEvent[]) => events.length === source.length && events.every((event, i) => event.data === source[i]!.data && event.id === source[i]!.id && event.erased === undefined);
+  const expected = (events: RecordedEvent[], source: NewEvent[]) =>
+    events.length === source.length && events.every((event, i) => event.data === source[i]!.data && event.id === source[i]!.id && event.erased === undefined);
   t.ok(expected(await store.readStream('match-live'), appended), 'the stream read forwards');
   t.ok(expected((await store.readStream('match-live', { direction: 'backwards' })).reverse(), appended), 'and backwards');
 
@@ -107,8 +131,15 @@ t.test('a subscription starting mid-chain rebuilds the first delta it meets from
   const reader = openStore(server.client, { deltas: { keyframeInterval: K, cacheBytes: 0 } });
   t.teardown(() => reader.close());
   const events = await subscriptionEvents(reader, stored[start]!.position);
-  t.same(events.map((event) => event.revision), appended.slice(start + 1).map((_, i) => start + 1 + i), 'the events after it');
-  t.ok(events.every((event) => event.data === appended[event.revision]!.data), 'each byte for byte');
+  t.same(
+    events.map((event) => event.revision),
+    appended.slice(start + 1).map((_, i) => start + 1 + i),
+    'the events after it',
+  );
+  t.ok(
+    events.every((event) => event.data === appended[event.revision]!.data),
+    'each byte for byte',
+  );
 });
 
 t.test("the next version is stored against the cached one only at the expected revision: after another writer's append it is read back", async (t) => {
@@ -126,8 +157,16 @@ t.test("the next version is stored against the cached one only at the expected r
   const reader = openStore(server.client, { deltas: { keyframeInterval: K, cacheBytes: 0 } });
   t.teardown(() => reader.close());
   const read = await reader.readStream('match-two');
-  t.ok(read.length === appended.length && read.every((event, i) => event.data === appended[i]!.data), 'every version byte for byte, whichever process wrote it');
-  t.ok(storedForm(server, 'match-two').slice(7).some((form) => form.encoding === 'delta'), 'and the writers still stored deltas');
+  t.ok(
+    read.length === appended.length && read.every((event, i) => event.data === appended[i]!.data),
+    'every version byte for byte, whichever process wrote it',
+  );
+  t.ok(
+    storedForm(server, 'match-two')
+      .slice(7)
+      .some((form) => form.encoding === 'delta'),
+    'and the writers still stored deltas',
+  );
 });
 
 t.test('a retry after an ambiguous failure is recognised and stores the same bytes: within the append and from another process', async (t) => {
@@ -149,7 +188,11 @@ t.test('a retry after an ambiguous failure is recognised and stores the same byt
   const next = version(5);
   const at = appended.length - 1;
   const result = await store.appendToStream('match-retry', [next], at);
-  t.same(result, { nextExpectedRevision: at + 1, position: Number(server.stored('match-retry')[at + 1]!.commit) }, 'stored once, the second attempt answered as a repeat');
+  t.same(
+    result,
+    { nextExpectedRevision: at + 1, position: Number(server.stored('match-retry')[at + 1]!.commit) },
+    'stored once, the second attempt answered as a repeat',
+  );
   t.equal(server.stored('match-retry').length, at + 2);
   t.same(proposed[1], proposed[0], 'the same bytes both times');
   appended.push(next);
@@ -167,7 +210,10 @@ t.test('a retry after an ambiguous failure is recognised and stores the same byt
   t.equal(Buffer.from(server.stored('match-retry').at(-1)!.data).compare(Buffer.from(proposed[2]![0]!)), 0, 'which are the bytes stored');
   appended.push(last);
   const read = await another.readStream('match-retry');
-  t.ok(read.every((event, i) => event.data === appended[i]!.data), 'and every version reads back');
+  t.ok(
+    read.every((event, i) => event.data === appended[i]!.data),
+    'and every version reads back',
+  );
 });
 
 t.test('match data is sealed at rest: the marker is nowhere in what the server stores, and the key is in its own stream', async (t) => {
@@ -175,12 +221,19 @@ t.test('match data is sealed at rest: the marker is nowhere in what the server s
   const store = openStore(server.client);
   t.teardown(() => store.close());
   await liveMatch(store, 'match-secret', 8);
-  await store.appendToStream('club-c1', [{ id: randomUUID(), type: 'ClubCreated', data: '{"schemaVersion":1,"name":"Club"}', metadata: { schemaVersion: 1 } }], 'no_stream');
+  await store.appendToStream(
+    'club-c1',
+    [{ id: randomUUID(), type: 'ClubCreated', data: '{"schemaVersion":1,"name":"Club"}', metadata: { schemaVersion: 1 } }],
+    'no_stream',
+  );
   t.notOk(server.storedBytes().includes(MARKER), 'no byte of the marker in any data or metadata');
   t.equal(server.stored('matchkey-secret').length, 1, 'one key event in matchkey-secret');
   t.equal(server.stored('matchkey-secret')[0]?.data.byteLength, 32, 'of 32 bytes');
   t.equal(Buffer.from(server.stored('club-c1')[0]!.data).toString(), '{"schemaVersion":1,"name":"Club"}', 'club streams are not sealed');
-  t.ok((await store.readAll({ after: null, maxCount: 100 })).every((event) => !event.streamId.startsWith('matchkey-')), 'key streams are never among the service events');
+  t.ok(
+    (await store.readAll({ after: null, maxCount: 100 })).every((event) => !event.streamId.startsWith('matchkey-')),
+    'key streams are never among the service events',
+  );
 });
 
 t.test('erasing a match makes every version unreadable for good, in every read and process; other matches are untouched', async (t) => {
@@ -198,7 +251,11 @@ t.test('erasing a match makes every version unreadable for good, in every read a
   const record: NewEvent = { id: randomUUID(), type: 'MatchErased', data: '{"schemaVersion":1,"reason":"a parent asked"}', metadata: { schemaVersion: 1 } };
   await store.appendToStream('match-erased', [record], erased.length - 1);
 
-  const isErased = (events: RecordedEvent[]) => events.length === erased.length && events.every((event, i) => event.erased === true && event.data === ERASED_DATA && event.id === erased[i]!.id && event.type === erased[i]!.type && event.revision === i);
+  const isErased = (events: RecordedEvent[]) =>
+    events.length === erased.length &&
+    events.every(
+      (event, i) => event.erased === true && event.data === ERASED_DATA && event.id === erased[i]!.id && event.type === erased[i]!.type && event.revision === i,
+    );
   const read = await store.readStream('match-erased');
   t.ok(isErased(read.slice(0, -1)), 'every event before the erasure: erased, its envelope kept');
   t.same([read.at(-1)?.data, read.at(-1)?.erased], [record.data, undefined], 'the record of the erasure, appended after it, reads as stored');
@@ -219,20 +276,28 @@ t.test('erasing a match makes every version unreadable for good, in every read a
 
   const keyRead = await collect(server.client.readStream('matchkey-erased', { direction: 'forwards', fromRevision: 'start' })).catch((e: unknown) => e);
   t.ok(keyRead instanceof StreamDeletedError, 'the key stream is tombstoned');
-  const sealed = server.stored('match-erased').slice(0, -1).map((event) => Buffer.from(event.data));
+  const sealed = server
+    .stored('match-erased')
+    .slice(0, -1)
+    .map((event) => Buffer.from(event.data));
   t.ok(server.storedBytes().includes(sealed[0]!), 'the sealed bytes stay (EventStoreDB events are immutable)...');
   server.scavenge();
   t.equal(server.stored('matchkey-erased').length, 0, '...and after a scavenge the key is gone from the log');
   t.notOk(server.storedBytes().includes(MARKER), 'the marker was never stored in the clear');
   const keysLeft = server.keyStreams().map((name) => Buffer.from(server.stored(name)[0]!.data));
-  const opens = server.stored('match-erased').slice(0, -1).filter((event) => keysLeft.some((key) => {
-    try {
-      open(key, sealContext('match-erased', event.id), Buffer.from(event.data));
-      return true;
-    } catch {
-      return false;
-    }
-  }));
+  const opens = server
+    .stored('match-erased')
+    .slice(0, -1)
+    .filter((event) =>
+      keysLeft.some((key) => {
+        try {
+          open(key, sealContext('match-erased', event.id), Buffer.from(event.data));
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+    );
   t.same(opens, [], `no key left on the server (${keysLeft.length}) opens any of its events`);
   t.ok(isErased((await openStore(server.client).readStream('match-erased')).slice(0, -1)), 'after the scavenge, still erased');
   await t.rejects(store.erasePayloads('club-c1', [0]), /only match streams/, 'only match streams can be erased');
@@ -245,18 +310,27 @@ t.test('a live-scored match takes at most twice its final payload on EventStoreD
   const uploads = liveMatchUploads();
   for (const [revision, payload] of uploads.entries()) {
     const data = `{"schemaVersion":1,"matchId":"day","payload":${payload}}`;
-    await store.appendToStream('match-day', [{ id: randomUUID(), type: revision === 0 ? 'MatchCreated' : 'MatchReplaced', data, metadata: { schemaVersion: 1, requestId: randomUUID() } }], revision === 0 ? 'no_stream' : revision - 1);
+    await store.appendToStream(
+      'match-day',
+      [{ id: randomUUID(), type: revision === 0 ? 'MatchCreated' : 'MatchReplaced', data, metadata: { schemaVersion: 1, requestId: randomUUID() } }],
+      revision === 0 ? 'no_stream' : revision - 1,
+    );
   }
   const stored = server.stored('match-day').reduce((sum, event) => sum + event.data.byteLength + event.metadata.byteLength, 0);
   const whole = uploads.reduce((sum, payload) => sum + Buffer.byteLength(payload), 0);
   const final = Buffer.byteLength(uploads.at(-1)!);
-  t.comment(`${uploads.length} uploads: ${whole} bytes whole (${(whole / final).toFixed(1)}×), stored ${stored} bytes with metadata (${(stored / final).toFixed(2)}× the final ${final}-byte payload)`);
+  t.comment(
+    `${uploads.length} uploads: ${whole} bytes whole (${(whole / final).toFixed(1)}×), stored ${stored} bytes with metadata (${(stored / final).toFixed(2)}× the final ${final}-byte payload)`,
+  );
   t.ok(stored <= 2 * final, 'at most twice the final payload');
   const read = await openStore(server.client).readStream('match-day');
-  t.ok(read.every((event, i) => event.data.endsWith(`"payload":${uploads[i]!}}`)), 'and every upload reads back whole');
+  t.ok(
+    read.every((event, i) => event.data.endsWith(`"payload":${uploads[i]!}}`)),
+    'and every upload reads back whole',
+  );
 });
 
-t.test("another process sees an erasure without its record once its key is read again (keyRecheckMs)", async (t) => {
+t.test('another process sees an erasure without its record once its key is read again (keyRecheckMs)', async (t) => {
   const server = esdbMemoryServer();
   const store = openStore(server.client);
   const other = openStore(server.client, { keyRecheckMs: 0 });

@@ -79,7 +79,10 @@ t.test('a drop reconnects from the last position delivered, after a backoff that
   t.same(first, { kind: 'connecting', position: 10, waitMs: 100, backoffMs: 200, cause });
   const waits = [first];
   for (let i = 0; i < 3; i += 1) waits.push(after(waits.at(-1) ?? first, opened, dropped()));
-  t.same(waits.map((s) => (s.kind === 'connecting' ? s.waitMs : -1)), [100, 200, 350, 350]);
+  t.same(
+    waits.map((s) => (s.kind === 'connecting' ? s.waitMs : -1)),
+    [100, 200, 350, 350],
+  );
   t.same(after(waits.at(-1) ?? first, dropped()).kind, 'connecting', 'failing to open is a drop too');
 });
 
@@ -97,8 +100,23 @@ t.test('a drop while caughtUp was due or said: catching up again after reconnect
 });
 
 t.test('closed is final: nothing moves it, from any state', async (t) => {
-  const states = [start(), after(start(), opened), after(start(), opened, reachedHead), after(start(), opened, reachedHead, announced), after(start(), dropped())];
-  const inputs: SubscriptionInput[] = [opened, delivered(99), reachedHead, { type: 'headProbed', head: null }, { type: 'fellBehind' }, announced, dropped(), { type: 'closed' }];
+  const states = [
+    start(),
+    after(start(), opened),
+    after(start(), opened, reachedHead),
+    after(start(), opened, reachedHead, announced),
+    after(start(), dropped()),
+  ];
+  const inputs: SubscriptionInput[] = [
+    opened,
+    delivered(99),
+    reachedHead,
+    { type: 'headProbed', head: null },
+    { type: 'fellBehind' },
+    announced,
+    dropped(),
+    { type: 'closed' },
+  ];
   for (const state of states) {
     const closed = after(state, { type: 'closed' });
     t.same(closed, { kind: 'closed', position: state.position }, `${state.kind} → closed`);

@@ -5,7 +5,9 @@ import { applyDelta, BadDeltaError, makeDelta } from '../../src/eventstore/fossi
 
 const bytes = fc.uint8Array({ maxLength: 3000 });
 /** A target made from the base by a few edits, as versions of one match are. */
-const edited = bytes.chain((base) => fc.tuple(fc.constant(base), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 200 }), fc.uint8Array({ maxLength: 200 })), { maxLength: 6 })));
+const edited = bytes.chain((base) =>
+  fc.tuple(fc.constant(base), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 200 }), fc.uint8Array({ maxLength: 200 })), { maxLength: 6 })),
+);
 
 t.test('applying a delta gives the target byte for byte, as the package itself does', async () => {
   fc.assert(
@@ -24,14 +26,20 @@ t.test('applying a delta gives the target byte for byte, as the package itself d
 });
 
 t.test('a long text edited in a few places: the delta is made from what lies between the common prefix and suffix, and is small', async (t) => {
-  const base = Buffer.from(JSON.stringify({ score: { home: 11, away: 9 }, actions: Array.from({ length: 2000 }, (_, i) => ({ seq: i, team: i % 2 ? 'home' : 'away' })) }));
+  const base = Buffer.from(
+    JSON.stringify({ score: { home: 11, away: 9 }, actions: Array.from({ length: 2000 }, (_, i) => ({ seq: i, team: i % 2 ? 'home' : 'away' })) }),
+  );
   const target = Buffer.from(base.toString().replace('"home":11', '"home":12').replace(/]}$/, ',{"seq":2000,"team":"home"}]}'));
   const delta = makeDelta(base, target)!;
   t.ok(applyDelta(base, delta).equals(target), 'our applier');
   t.ok(Buffer.from(packageApply(base, new Uint8Array(delta))).equals(target), "the package's applier");
   t.ok(delta.length < 200, `${delta.length} bytes for a ${target.length}-byte version`);
   t.ok(makeDelta(base, target)?.equals(delta), 'the same bytes every time (a retried append stores the same)');
-  t.equal(makeDelta(base, Buffer.from(target.toString().replaceAll('"team"', '"side"')), 1024), null, 'changed all through: no delta past the bound (the version is a keyframe)');
+  t.equal(
+    makeDelta(base, Buffer.from(target.toString().replaceAll('"team"', '"side"')), 1024),
+    null,
+    'changed all through: no delta past the bound (the version is a keyframe)',
+  );
 });
 
 t.test('a damaged delta is a BadDeltaError, never other bytes or another error', async () => {

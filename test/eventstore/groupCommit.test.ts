@@ -10,7 +10,9 @@ function recordingGroupCommit(maxGroupSize = 256) {
     commit: (group) => {
       if (group.includes('boom')) throw new Error('disk gone');
       groups.push(group);
-      return group.map((request): Outcome<string> => (request === 'bad' ? { ok: false, error: new Error(`refused ${request}`) } : { ok: true, result: `done ${request}` }));
+      return group.map(
+        (request): Outcome<string> => (request === 'bad' ? { ok: false, error: new Error(`refused ${request}`) } : { ok: true, result: `done ${request}` }),
+      );
     },
     afterCommit: () => {
       afterCommits += 1;
@@ -23,7 +25,10 @@ t.test('requests made in one turn commit together, each answered with its own ou
   const { commits, groups, afterCommits } = recordingGroupCommit();
   const answers = await Promise.allSettled(['a', 'bad', 'c'].map((request) => commits.submit(request)));
   t.same(groups, [['a', 'bad', 'c']], 'one commit');
-  t.same(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : (answer.reason as Error).message)), ['done a', 'refused bad', 'done c']);
+  t.same(
+    answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : (answer.reason as Error).message)),
+    ['done a', 'refused bad', 'done c'],
+  );
   t.equal(afterCommits(), 1);
 });
 
@@ -36,7 +41,10 @@ t.test('a group is at most maxGroupSize requests; the rest commit next', async (
 t.test('a commit that throws fails every request of its group, and only that group', async (t) => {
   const { commits, groups } = recordingGroupCommit(2);
   const answers = await Promise.allSettled(['a', 'boom', 'c'].map((request) => commits.submit(request)));
-  t.same(answers.map((answer) => answer.status), ['rejected', 'rejected', 'fulfilled']);
+  t.same(
+    answers.map((answer) => answer.status),
+    ['rejected', 'rejected', 'fulfilled'],
+  );
   t.same(groups, [['c']]);
 });
 

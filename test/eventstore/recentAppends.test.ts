@@ -92,7 +92,10 @@ t.test("a subscription gets this process's events and another process's, in log 
   await Promise.all([here.appendToStream('note-3', [newEvent('f')], 'no_stream'), here.appendToStream('note-4', [newEvent('g')], 'no_stream')]);
   await t.rejects(here.appendToStream('note-1', [newEvent('refused')], 0), 'a refused append is not delivered');
   const seen = await take(here, from, 6);
-  t.same(seen.map((event) => JSON.parse(event.data).label), ['b', 'c', 'd', 'e', 'f', 'g']);
+  t.same(
+    seen.map((event) => JSON.parse(event.data).label),
+    ['b', 'c', 'd', 'e', 'f', 'g'],
+  );
   t.same(seen, await here.readAll({ after: from, maxCount: 100 }), 'each event exactly as a read from the file gives it');
 });
 

@@ -18,7 +18,10 @@ const cacheBytes = 8 * 1024 * 1024;
 function encodings(file: string, streamId: string): (string | null)[] {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare<[string], { encoding: string | null }>('SELECT encoding FROM events WHERE stream_id = ? ORDER BY revision').all(streamId).map((row) => row.encoding);
+    return db
+      .prepare<[string], { encoding: string | null }>('SELECT encoding FROM events WHERE stream_id = ? ORDER BY revision')
+      .all(streamId)
+      .map((row) => row.encoding);
   } finally {
     db.close();
   }
@@ -52,7 +55,10 @@ t.test('a process killed while appending, between a delta and its keyframe or an
     const store = openSqliteEventStore(file, { deltas: { keyframeInterval: 4, cacheBytes: 0 } });
     const read = await store.readStream('match-crash');
     t.ok(read.length > acknowledged, 'every acknowledged revision is there (one more may be, committed but not yet told)');
-    t.ok(read.every((event, revision) => event.revision === revision && event.data === liveVersion(revision).data), 'each version is the one appended, rebuilt from its keyframe');
+    t.ok(
+      read.every((event, revision) => event.revision === revision && event.data === liveVersion(revision).data),
+      'each version is the one appended, rebuilt from its keyframe',
+    );
     for (const revision of [acknowledged, acknowledged - 1, acknowledged - 2]) {
       const [one] = await store.readStream('match-crash', { direction: 'backwards', fromRevision: revision, maxCount: 1 });
       t.equal(one?.data, liveVersion(revision).data, `revision ${revision} read alone`);
@@ -61,18 +67,26 @@ t.test('a process killed while appending, between a delta and its keyframe or an
     await store.close();
   }
   const stored = encodings(file, 'match-crash');
-  t.same(stored.slice(0, 9), ['deflate', 'delta', 'delta', 'delta', 'deflate', 'delta', 'delta', 'delta', 'deflate'], 'the first version deflated, keyframes every 4 versions, deltas between');
+  t.same(
+    stored.slice(0, 9),
+    ['deflate', 'delta', 'delta', 'delta', 'deflate', 'delta', 'delta', 'delta', 'deflate'],
+    'the first version deflated, keyframes every 4 versions, deltas between',
+  );
 });
 
 t.test('keyframes: at most K - 1 deltas follow one, and a version that changed too much for a delta is one', async (t) => {
   const file = join(dir, 'keyframes.sqlite');
   const store = openSqliteEventStore(file, { deltas: { keyframeInterval: 3, cacheBytes } });
   t.teardown(() => store.close());
-  for (let revision = 0; revision < 7; revision += 1) await store.appendToStream('match-k', [liveVersion(revision)], revision === 0 ? 'no_stream' : revision - 1);
+  for (let revision = 0; revision < 7; revision += 1)
+    await store.appendToStream('match-k', [liveVersion(revision)], revision === 0 ? 'no_stream' : revision - 1);
   const unrelated = { ...liveVersion(7), data: JSON.stringify({ text: randomUUID().repeat(100) }) };
   await store.appendToStream('match-k', [unrelated], 6);
   t.same(encodings(file, 'match-k'), ['deflate', 'delta', 'delta', 'deflate', 'delta', 'delta', 'deflate', 'deflate']);
-  t.same((await store.readStream('match-k')).map((e) => e.data), [...[0, 1, 2, 3, 4, 5, 6].map((r) => liveVersion(r).data), unrelated.data]);
+  t.same(
+    (await store.readStream('match-k')).map((e) => e.data),
+    [...[0, 1, 2, 3, 4, 5, 6].map((r) => liveVersion(r).data), unrelated.data],
+  );
 });
 
 t.test('a log written before stored encodings: its rows are read as they are, and the next version is a delta against them', async (t) => {
@@ -88,12 +102,19 @@ t.test('a log written before stored encodings: its rows are read as they are, an
   old.close();
   const store = openSqliteEventStore(file, { deltas: { keyframeInterval: 32, cacheBytes } });
   t.teardown(() => store.close());
-  t.same((await store.readStream('match-old')).map((e) => e.data), [0, 1, 2].map((r) => liveVersion(r).data), 'whole rows read as they were');
+  t.same(
+    (await store.readStream('match-old')).map((e) => e.data),
+    [0, 1, 2].map((r) => liveVersion(r).data),
+    'whole rows read as they were',
+  );
   await store.appendToStream('match-old', [liveVersion(3)], 2);
   t.same(encodings(file, 'match-old'), [null, null, null, 'delta']);
   const reopened = openSqliteEventStore(file, { deltas: { keyframeInterval: 32, cacheBytes } });
   t.teardown(() => reopened.close());
-  t.same((await reopened.readStream('match-old')).map((e) => e.data), [0, 1, 2, 3].map((r) => liveVersion(r).data));
+  t.same(
+    (await reopened.readStream('match-old')).map((e) => e.data),
+    [0, 1, 2, 3].map((r) => liveVersion(r).data),
+  );
 });
 
 t.test('without a cache (DELTA_CACHE_BYTES 0) every base is rebuilt from the log, with the same versions', async (t) => {
@@ -107,25 +128,40 @@ t.test('without a cache (DELTA_CACHE_BYTES 0) every base is rebuilt from the log
     await store.appendToStream('match-nocache', [version, small(i)], i === 0 ? 'no_stream' : appended.length - 1);
     appended.push(version.data, JSON.stringify({ i }));
   }
-  t.same((await store.readAll({ after: null, maxCount: 1000 })).filter((e) => e.streamId === 'match-nocache').map((e) => e.data), appended);
-  t.same(encodings(file, 'match-nocache').filter((e) => e === 'delta').length, 26, 'versions between keyframes are deltas, across the small events between them');
+  t.same(
+    (await store.readAll({ after: null, maxCount: 1000 })).filter((e) => e.streamId === 'match-nocache').map((e) => e.data),
+    appended,
+  );
+  t.same(
+    encodings(file, 'match-nocache').filter((e) => e === 'delta').length,
+    26,
+    'versions between keyframes are deltas, across the small events between them',
+  );
 });
 
 t.test('racing appends of different versions at one revision: the next version is stored against the winner', async (t) => {
   const store = openSqliteEventStore(join(dir, 'race.sqlite'), { deltas: { keyframeInterval: 32, cacheBytes } });
   t.teardown(() => store.close());
   await store.appendToStream('match-race', [liveVersion(0)], 'no_stream');
-  const racers = Array.from({ length: 6 }, (_, i) => ({ ...liveVersion(1), id: randomUUID(), data: liveVersion(1).data.replace('"revision":1', `"revision":1,"racer":${i}`) }));
+  const racers = Array.from({ length: 6 }, (_, i) => ({
+    ...liveVersion(1),
+    id: randomUUID(),
+    data: liveVersion(1).data.replace('"revision":1', `"revision":1,"racer":${i}`),
+  }));
   const outcomes = await Promise.allSettled(racers.map((racer) => store.appendToStream('match-race', [racer], 0)));
   const winner = racers[outcomes.findIndex((o) => o.status === 'fulfilled')];
   await store.appendToStream('match-race', [liveVersion(2)], 1);
-  t.same((await store.readStream('match-race')).map((e) => e.data), [liveVersion(0).data, winner?.data, liveVersion(2).data]);
+  t.same(
+    (await store.readStream('match-race')).map((e) => e.data),
+    [liveVersion(0).data, winner?.data, liveVersion(2).data],
+  );
 });
 
 t.test('a delta edited in the file is an UnreadableEventError naming the version, never other bytes', async (t) => {
   const file = join(dir, 'edited.sqlite');
   const store = openSqliteEventStore(file, { deltas: { keyframeInterval: 32, cacheBytes } });
-  for (let revision = 0; revision < 4; revision += 1) await store.appendToStream('match-edited', [liveVersion(revision)], revision === 0 ? 'no_stream' : revision - 1);
+  for (let revision = 0; revision < 4; revision += 1)
+    await store.appendToStream('match-edited', [liveVersion(revision)], revision === 0 ? 'no_stream' : revision - 1);
   await store.close();
   const db = new Database(file);
   const row = db.prepare<[], { data: Buffer }>("SELECT data FROM events WHERE stream_id = 'match-edited' AND revision = 2").get()!;
@@ -146,6 +182,7 @@ t.test('DELTA_KEYFRAME_INTERVAL 0 stores every version as given, as before', asy
   const file = join(dir, 'whole.sqlite');
   const store = openSqliteEventStore(file, { deltas: { keyframeInterval: 0, cacheBytes } });
   t.teardown(() => store.close());
-  for (let revision = 0; revision < 4; revision += 1) await store.appendToStream('match-whole', [liveVersion(revision)], revision === 0 ? 'no_stream' : revision - 1);
+  for (let revision = 0; revision < 4; revision += 1)
+    await store.appendToStream('match-whole', [liveVersion(revision)], revision === 0 ? 'no_stream' : revision - 1);
   t.same(encodings(file, 'match-whole'), [null, null, null, null]);
 });

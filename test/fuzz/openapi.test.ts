@@ -14,7 +14,9 @@ if (!available) {
     const { app } = await startTestApp(t);
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn('schemathesis', ['--no-color', '--config-file', config, 'run', `${base}/openapi.json`, '--seed', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('schemathesis', ['--no-color', '--config-file', config, 'run', `${base}/openapi.json`, '--seed', '1'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));

@@ -27,7 +27,16 @@ export function browserTest(name: string, fn: (t: Test) => Promise<void>): void 
 export async function launchChromium(t: { teardown(fn: () => Promise<void>): void }): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   t.teardown(() => browser.close());
   return browser;
@@ -54,7 +63,12 @@ export async function checkAccessibility(t: Test, browser: Browser, url: string,
   for (const width of [360, 1280]) {
     for (const dark of [false, true]) {
       // axe is injected by the test, so this context alone bypasses the page's CSP.
-      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: dark ? 'dark' : 'light', bypassCSP: true, ...(storageState ? { storageState } : {}) });
+      const context = await browser.newContext({
+        viewport: { width, height: 900 },
+        colorScheme: dark ? 'dark' : 'light',
+        bypassCSP: true,
+        ...(storageState ? { storageState } : {}),
+      });
       const page = await context.newPage();
       await page.goto(url);
       await page.evaluate(axeSource);
@@ -62,7 +76,11 @@ export async function checkAccessibility(t: Test, browser: Browser, url: string,
         `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
       )) as { id: string; impact: string; targets: string[] }[];
       const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-      t.same(serious, [], `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious (${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`);
+      t.same(
+        serious,
+        [],
+        `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious (${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`,
+      );
       await context.close();
     }
   }

@@ -106,14 +106,24 @@ export function esdbMemoryServer() {
         return { success: true, nextExpectedRevision: BigInt(last.revision), position: { commit: last.commit, prepare: last.commit } };
       }
       const current = stream.length === 0 ? 'no_stream' : BigInt(stream.length - 1);
-      const ok = expected === 'any' || (expected === 'no_stream' ? stream.length === 0 : expected === 'stream_exists' ? stream.length > 0 : current === expected);
+      const ok =
+        expected === 'any' || (expected === 'no_stream' ? stream.length === 0 : expected === 'stream_exists' ? stream.length > 0 : current === expected);
       if (!ok) throw new WrongExpectedVersionError(undefined, { streamName, current, expected });
       const appended = events.map((event, i): Stored => {
         const commit = nextCommit;
         nextCommit += BigInt(100 + event.data.byteLength);
         const metadata = event.metadata instanceof Uint8Array ? event.metadata : new TextEncoder().encode(JSON.stringify(event.metadata ?? {}));
         const data = event.data instanceof Uint8Array ? Uint8Array.from(event.data) : new TextEncoder().encode(JSON.stringify(event.data));
-        return { streamId: streamName, id: event.id ?? '', revision: stream.length + i, type: event.type, data, metadata: Uint8Array.from(metadata), created: new Date(), commit };
+        return {
+          streamId: streamName,
+          id: event.id ?? '',
+          revision: stream.length + i,
+          type: event.type,
+          data,
+          metadata: Uint8Array.from(metadata),
+          created: new Date(),
+          commit,
+        };
       });
       stream.push(...appended);
       streams.set(streamName, stream);
@@ -143,7 +153,8 @@ export function esdbMemoryServer() {
       const backwards = options.direction === 'backwards';
       const from = options.fromPosition;
       let picked: Stored[];
-      if (backwards) picked = (from === 'end' || from === undefined ? log : log.filter((event) => from !== 'start' && event.commit <= from.commit)).slice().reverse();
+      if (backwards)
+        picked = (from === 'end' || from === undefined ? log : log.filter((event) => from !== 'start' && event.commit <= from.commit)).slice().reverse();
       else picked = from === 'start' || from === undefined ? log : log.filter((event) => from !== 'end' && event.commit >= from.commit);
       return readOf(picked.map(resolved));
     },

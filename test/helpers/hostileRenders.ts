@@ -27,7 +27,13 @@ export function manyPlayers(players = 10_000): Record<string, unknown> {
     sport: 'basketball',
     homeTeam: team('home'),
     awayTeam: team('away'),
-    playerStats: Array.from({ length: players }, (_, p) => ({ playerId: `p${p}`, name: `Player ${p}`, number: p, team: p % 2 === 0 ? 'home' : 'away', stats: { points: p % 30, assists: p % 7 } })),
+    playerStats: Array.from({ length: players }, (_, p) => ({
+      playerId: `p${p}`,
+      name: `Player ${p}`,
+      number: p,
+      team: p % 2 === 0 ? 'home' : 'away',
+      stats: { points: p % 30, assists: p % 7 },
+    })),
   };
 }
 
@@ -42,7 +48,15 @@ export function manyActions(actions = 36_000, periods = 4): Record<string, unkno
     actions: Array.from({ length: actions }, (_, i) => {
       if (i % 3 === 0) home += 1;
       if (i % 3 === 1) away += i % 2 === 0 ? 2 : 1;
-      return { seq: i + 1, period: 1 + Math.floor((i * periods) / actions), team: i % 2 === 0 ? 'home' : 'away', actionType: '2pt', shotResult: 'made', scoreHome: home, scoreAway: away };
+      return {
+        seq: i + 1,
+        period: 1 + Math.floor((i * periods) / actions),
+        team: i % 2 === 0 ? 'home' : 'away',
+        actionType: '2pt',
+        shotResult: 'made',
+        scoreHome: home,
+        scoreAway: away,
+      };
     }),
   };
 }
@@ -54,7 +68,12 @@ export function manyPeriods(periods = 10_000): Record<string, unknown> {
     homeTeam: { name: 'Long Home', setsWon: 1 },
     awayTeam: { name: 'Long Away', setsWon: 1 },
     sets: Array.from({ length: periods }, (_, i) => ({ set: i + 1, home: 25, away: 20 + (i % 5) })),
-    actions: Array.from({ length: periods * 3 }, (_, i) => ({ set: 1 + Math.floor(i / 3), type: 'point', team: 'home', score: { home: i % 3, away: (i + 1) % 3 } })),
+    actions: Array.from({ length: periods * 3 }, (_, i) => ({
+      set: 1 + Math.floor(i / 3),
+      type: 'point',
+      team: 'home',
+      score: { home: i % 3, away: (i + 1) % 3 },
+    })),
   };
 }
 

@@ -39,7 +39,13 @@ async function projected(t: Test, projections: Projection[], batches: RecordedEv
   for (const projection of projections) {
     for (const batch of batches) {
       const last = batch.at(-1);
-      if (last) await store.commit(projection.name, await applyBatch(projection, store, batch, undefined, log), last.position, await store.getCheckpoint(projection.name));
+      if (last)
+        await store.commit(
+          projection.name,
+          await applyBatch(projection, store, batch, undefined, log),
+          last.position,
+          await store.getCheckpoint(projection.name),
+        );
     }
   }
   return store;
@@ -65,8 +71,17 @@ export function projectionSpec(...projections: Projection[]) {
       async function run(t: Test): Promise<ReadModelReader> {
         const repeated = await projected(t, projections, [given, ...Array.from({ length: times }, () => events)]);
         const documents = await documentsOf(repeated, projections);
-        if (times !== 1) t.same(documents, await documentsOf(await projected(t, projections, [given, events]), projections), `delivered ${times} times: the same documents as once`);
-        t.same(documents, await documentsOf(await projected(t, projections, [logOf([...given, ...events])]), projections), 'rebuilt from the log: the same documents');
+        if (times !== 1)
+          t.same(
+            documents,
+            await documentsOf(await projected(t, projections, [given, events]), projections),
+            `delivered ${times} times: the same documents as once`,
+          );
+        t.same(
+          documents,
+          await documentsOf(await projected(t, projections, [logOf([...given, ...events])]), projections),
+          'rebuilt from the log: the same documents',
+        );
         return repeated;
       }
       return {

@@ -44,7 +44,9 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
     // Go's ParseFloat, which Prometheus uses, takes NaN and Inf in any case (prom-client writes "Nan").
     const value = Number(sample[3]!.replace(/^(\+|-)?inf$/i, '$1Infinity'));
     if (Number.isNaN(value) && sample[3]!.toLowerCase() !== 'nan') throw new Error(`malformed value in "${line}"`);
-    const familyName = SUFFIXES.map((suffix) => (name.endsWith(suffix) ? name.slice(0, name.length - suffix.length) : null)).find((base) => base !== null && families.has(base));
+    const familyName = SUFFIXES.map((suffix) => (name.endsWith(suffix) ? name.slice(0, name.length - suffix.length) : null)).find(
+      (base) => base !== null && families.has(base),
+    );
     if (familyName === undefined || familyName === null) throw new Error(`sample "${name}" has no # TYPE`);
     families.get(familyName)!.samples.push({ name, labels: parseLabels(sample[2] ?? '', line), value });
   }

@@ -21,7 +21,12 @@ export interface ServerProcess {
  * Starts `src/bin/server.ts` (or another script that listens, with its args) as a real process on a free loopback port;
  * with `openFiles`, under `ulimit -n openFiles` (through sh).
  */
-export async function startServerProcess(env: Record<string, string>, script = mainTs, args: string[] = [], { openFiles }: { openFiles?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  script = mainTs,
+  args: string[] = [],
+  { openFiles }: { openFiles?: number } = {},
+): Promise<ServerProcess> {
   const argv = [...typescriptExecArgv(), script, ...args];
   const [command, commandArgs] =
     openFiles === undefined ? [process.execPath, argv] : ['sh', ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, ...argv]];

@@ -13,7 +13,11 @@ import { tempDataDir } from './testApp.js';
 const context = { requestId: 'test', clientAddressClass: 'loopback' };
 
 /** A generated payload that names the club and team (and keeps the fixture's own shape). */
-export function clubPayload(clubId: string, teamId: string, options: { seed?: number; sport?: 'volleyball' | 'basketball'; id?: string; edit?: (body: Record<string, unknown>) => void } = {}) {
+export function clubPayload(
+  clubId: string,
+  teamId: string,
+  options: { seed?: number; sport?: 'volleyball' | 'basketball'; id?: string; edit?: (body: Record<string, unknown>) => void } = {},
+) {
   const body = fixture({ seed: options.seed ?? 1, sport: options.sport ?? 'volleyball', club: 'CLUB', team: 'TEAM' });
   Object.assign(body, { clubId, teamId }, options.id ? { id: options.id } : {});
   options.edit?.(body);

@@ -39,7 +39,15 @@ export async function startTestApp(
   const engineEnv = process.env.MATCHLOG_TEST_READ_MODELS === 'mongodb-worker' ? await mongoWorkerEnv(t, dataDir) : {};
   // Suites write (and are refused) many times from 127.0.0.1, on a machine whose load is not the
   // app's; the limits' own tests (test/http/hostileClients.test.ts) set them.
-  const config = loadConfig({ PUBLIC_BASE_URL: 'http://matchlog.test', WRITE_RATE_LIMIT: 'off', TOKEN_FAILURE_LIMIT: 'off', MAX_EVENT_LOOP_DELAY_MS: '0', ...env, ...engineEnv, DATA_DIR: dataDir });
+  const config = loadConfig({
+    PUBLIC_BASE_URL: 'http://matchlog.test',
+    WRITE_RATE_LIMIT: 'off',
+    TOKEN_FAILURE_LIMIT: 'off',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
+    ...engineEnv,
+    DATA_DIR: dataDir,
+  });
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -48,10 +56,14 @@ export async function startTestApp(
     },
   });
   let app: App | null = null;
-  const engine = await openEngine(config, {
-    info: (obj, msg) => app?.log.info(obj, msg),
-    error: (obj, msg) => app?.log.error(obj, msg),
-  }, deps.observability);
+  const engine = await openEngine(
+    config,
+    {
+      info: (obj, msg) => app?.log.info(obj, msg),
+      error: (obj, msg) => app?.log.error(obj, msg),
+    },
+    deps.observability,
+  );
   app = await buildApp({
     config,
     engine,

@@ -7,7 +7,10 @@ const intruder = 'intruder-token-0123456789';
 
 /** A volleyball match as a scoring app re-uploads it during play: score and stats grow, actions are appended. */
 function versions(count: number) {
-  const base = fixture({ seed: 31, actions: 40, id: 'hist' }) as Record<string, unknown> & { actions: unknown[]; playerStats: { stats: Record<string, number> }[] };
+  const base = fixture({ seed: 31, actions: 40, id: 'hist' }) as Record<string, unknown> & {
+    actions: unknown[];
+    playerStats: { stats: Record<string, number> }[];
+  };
   return Array.from({ length: count }, (_, v) => ({
     ...base,
     homeTeam: { name: 'Lakeside Herons', setsWon: Math.floor(v / 4) },
@@ -24,7 +27,12 @@ t.test('history of a protected match updated many times, with rejected writes in
   const { app } = await startTestApp(t, { TOKEN_FAILURE_LIMIT: 'off' });
   const all = versions(12);
   for (const [v, payload] of all.entries()) {
-    const res = await app.inject({ method: v === 0 ? 'POST' : v % 2 ? 'PUT' : 'POST', url: v % 2 ? '/api/matches/hist' : '/api/matches', headers: { ...json, 'x-write-token': token }, payload });
+    const res = await app.inject({
+      method: v === 0 ? 'POST' : v % 2 ? 'PUT' : 'POST',
+      url: v % 2 ? '/api/matches/hist' : '/api/matches',
+      headers: { ...json, 'x-write-token': token },
+      payload,
+    });
     t.ok(res.statusCode < 300, `version ${v} stored`);
     const rejected = await app.inject({ method: 'PUT', url: '/api/matches/hist', headers: { ...json, 'x-write-token': intruder }, payload: { hacked: v } });
     t.equal(rejected.statusCode, 403);
@@ -35,19 +43,38 @@ t.test('history of a protected match updated many times, with rejected writes in
   const history = res.json();
   t.match(history, { id: 'hist', url: 'http://matchlog.test/match/hist', protected: true, head: 11, next: null });
   t.equal(history.entries.length, 12, 'every version, and nothing else');
-  t.same(history.entries.map((e: { revision: number }) => e.revision), [...Array(12).keys()]);
-  t.same(history.entries.map((e: { type: string }) => e.type), ['MatchCreated', ...Array(11).fill('MatchReplaced')]);
-  t.same(history.entries.map((e: { via: string }) => e.via), all.map((_, v) => (v % 2 ? 'PUT' : 'POST')));
+  t.same(
+    history.entries.map((e: { revision: number }) => e.revision),
+    [...Array(12).keys()],
+  );
+  t.same(
+    history.entries.map((e: { type: string }) => e.type),
+    ['MatchCreated', ...Array(11).fill('MatchReplaced')],
+  );
+  t.same(
+    history.entries.map((e: { via: string }) => e.via),
+    all.map((_, v) => (v % 2 ? 'PUT' : 'POST')),
+  );
   t.equal(history.entries[0].protection, 'protected');
-  t.same(history.entries.map((e: { version: string }) => e.version), [...Array(12).keys()].map((v) => `/api/matches/hist?revision=${v}`), 'each version one request away');
-  t.notOk(history.entries.some((e: object) => 'payload' in e), 'entries carry no payload');
+  t.same(
+    history.entries.map((e: { version: string }) => e.version),
+    [...Array(12).keys()].map((v) => `/api/matches/hist?revision=${v}`),
+    'each version one request away',
+  );
+  t.notOk(
+    history.entries.some((e: object) => 'payload' in e),
+    'entries carry no payload',
+  );
   for (const v of [0, 7, 11]) {
     const version = (await app.inject({ method: 'GET', url: history.entries[v].version })).json();
     t.equal(version.payload.note, v, `?revision=${v} is that version's payload`);
   }
   t.notOk(res.body.includes('hacked'), 'rejected writes never appear');
   t.notOk(res.body.includes(token) || res.body.includes(intruder) || res.body.includes('hmac'), 'no token, no hash');
-  t.ok(history.entries.every((e: { recordedAt: string; requestId: string }) => !Number.isNaN(Date.parse(e.recordedAt)) && e.requestId), 'time and request of every write');
+  t.ok(
+    history.entries.every((e: { recordedAt: string; requestId: string }) => !Number.isNaN(Date.parse(e.recordedAt)) && e.requestId),
+    'time and request of every write',
+  );
 
   t.equal(history.entries[0].diff, null, 'the first version has nothing to compare with');
   const fifth = history.entries[4].diff;
@@ -125,7 +152,11 @@ t.test('pages: "updated N times" links to a readable timeline; old versions are 
   t.match(timeline.headers['content-security-policy'], /default-src 'none'/);
   t.match(timeline.body, /History of Lakeside Herons vs Old Harbour Owls/);
   t.equal((timeline.body.match(/<li>\n<div class="when">/g) ?? []).length, 8, 'a card per event');
-  t.match(timeline.body, /<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z" data-local="datetime">\w{3}, \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC<\/time>/, 'times readable without script, localised by it');
+  t.match(
+    timeline.body,
+    /<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z" data-local="datetime">\w{3}, \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC<\/time>/,
+    'times readable without script, localised by it',
+  );
   t.match(timeline.body, /<script src="\/assets\/live\.js" defer><\/script>/);
   t.match(timeline.body, /score 1:0 → 1:0|Set 1 16–8 → 17–8/);
   t.match(timeline.body, /href="\/match\/hist\?revision=3"/);

@@ -46,7 +46,12 @@ t.test('history of huge versions: every response under 1 MiB, each version one ?
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const big = (v: number) => JSON.stringify({ v, rows: Array.from({ length: 30_000 }, (_, i) => ({ i, text: `row ${i} of version ${v} `.repeat(4) })) });
-  for (let v = 0; v < 3; v += 1) t.equal((await fetch(`${base}/api/matches/huge`, { method: 'PUT', headers: json, body: big(v) })).status, 200, `version ${v}: ${(big(v).length / 1048576).toFixed(1)} MiB`);
+  for (let v = 0; v < 3; v += 1)
+    t.equal(
+      (await fetch(`${base}/api/matches/huge`, { method: 'PUT', headers: json, body: big(v) })).status,
+      200,
+      `version ${v}: ${(big(v).length / 1048576).toFixed(1)} MiB`,
+    );
   // Pages may end early (bounded work per request); following `next` gives every entry.
   const entries: HistoryJson['entries'] = [];
   for (let from: number | null = 0, pages = 0; from !== null && pages < 5; pages += 1) {
@@ -56,7 +61,10 @@ t.test('history of huge versions: every response under 1 MiB, each version one ?
     entries.push(...page.entries);
     from = page.next;
   }
-  t.same(entries.map((e) => e.revision), [0, 1, 2]);
+  t.same(
+    entries.map((e) => e.revision),
+    [0, 1, 2],
+  );
   t.match(entries[2]?.diff?.summary, /rows changed/);
   const version = (await (await fetch(`${base}${entries[1]?.version}`)).json()) as { payload: { v: number } };
   t.equal(version.payload.v, 1, 'the full version is one request away');
@@ -68,7 +76,10 @@ t.test('a stored payload nested 5,000 deep: history, page and diff answer (no re
   // Stored before the depth limit existed: appended to the log directly, as an old event would be.
   const deep = (leaf: number) => `{"note":${'['.repeat(5000)}${leaf}${']'.repeat(5000)}}`;
   const events = [
-    { type: 'MatchCreated', data: encodeMatchEvent({ type: 'MatchCreated', data: { matchId: 'deep', protection: 'unprotected', createdVia: 'PUT', payload: asJsonText(deep(1)) } }) },
+    {
+      type: 'MatchCreated',
+      data: encodeMatchEvent({ type: 'MatchCreated', data: { matchId: 'deep', protection: 'unprotected', createdVia: 'PUT', payload: asJsonText(deep(1)) } }),
+    },
     { type: 'MatchReplaced', data: encodeMatchEvent({ type: 'MatchReplaced', data: { matchId: 'deep', replacedVia: 'PUT', payload: asJsonText(deep(2)) } }) },
   ].map((event) => ({ ...event, id: randomUUID(), metadata: { schemaVersion: 1 } }));
   const { position } = await engine.eventStore.appendToStream('match-deep', events, 'no_stream');

@@ -23,5 +23,11 @@ t.test('every club sync event type has its public fields in the static map: noth
 });
 
 t.test('an event type without public fields shows none', async (t) => {
-  t.equal(publicEvent({ ...recorded({ type: 'ClubSyncSkipped', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason: 'x', keyId: null } }), type: 'SomethingNew' }).details, null);
+  t.equal(
+    publicEvent({
+      ...recorded({ type: 'ClubSyncSkipped', data: { matchId: 'm1', clubId: 'c1', teamId: 't1', reason: 'x', keyId: null } }),
+      type: 'SomethingNew',
+    }).details,
+    null,
+  );
 });

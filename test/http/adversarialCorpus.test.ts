@@ -98,7 +98,9 @@ t.test('every adversarial payload, read through every route, stays under its cap
       t.ok(res.rawPayload.length <= PAGE_BYTES, `${path}: ${res.rawPayload.length} bytes ≤ ${PAGE_BYTES}`);
     }
     // Each player's page, as the Players page links them (the widest: one with 300 unknown stats).
-    const links = [...(await client.get('/dashboard/players')).body.matchAll(/href="(\/dashboard\/player\?[^"]+)"/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
+    const links = [...(await client.get('/dashboard/players')).body.matchAll(/href="(\/dashboard\/player\?[^"]+)"/g)].map((m) =>
+      (m[1] ?? '').replaceAll('&amp;', '&'),
+    );
     t.ok(links.length > 0, 'the Players page links players');
     for (const path of links.slice(0, 20)) {
       const res = await client.get(path);
@@ -113,6 +115,6 @@ t.test('every adversarial payload, read through every route, stays under its cap
     t.ok((lines[0]?.split(',').length ?? 0) <= CSV_COLUMNS + 16, `players.csv: ${lines[0]?.split(',').length} columns, stat columns ≤ ${CSV_COLUMNS}`);
     const exported = await client.get('/dashboard/export/players.json');
     t.equal(exported.statusCode, 200, 'players.json: 200');
-    t.ok(((exported.json() as { columns: string[] }).columns.length) <= CSV_COLUMNS + 16, 'players.json: columns bounded like the CSV');
+    t.ok((exported.json() as { columns: string[] }).columns.length <= CSV_COLUMNS + 16, 'players.json: columns bounded like the CSV');
   });
 });

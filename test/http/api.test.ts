@@ -90,15 +90,23 @@ t.test('an upload sent again unchanged is answered as before and stores no versi
   }
   const put = await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: { ...json, 'x-write-token': tokenA }, payload });
   t.equal(put.statusCode, 200);
-  t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: json, payload })).statusCode, 403, 'the same text without the token is still refused');
+  t.equal(
+    (await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: json, payload })).statusCode,
+    403,
+    'the same text without the token is still refused',
+  );
   t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 0, versions: 1 });
   t.equal((await engine.eventStore.readStream('match-retry-1')).length, 1, 'one event in the log');
   const lines = logLines<{ msg: string; upload?: { stored: boolean } }>(logs);
   t.equal(lines.filter((line) => line.msg === 'request completed' && line.upload?.stored === false).length, 3, 'each repeat says so on its access line');
   t.equal(lines.filter((line) => line.upload !== undefined).length, 3, 'and on no line of its own');
-  const spaced = payload.replace("{", "{ ");
+  const spaced = payload.replace('{', '{ ');
   t.equal((await app.inject({ method: 'PUT', url: '/api/matches/retry-1', headers: { ...json, 'x-write-token': tokenA }, payload: spaced })).statusCode, 200);
-  t.match((await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(), { revision: 1, versions: 2 }, 'other bytes are another version, even if they mean the same');
+  t.match(
+    (await app.inject({ method: 'GET', url: '/api/matches/retry-1' })).json(),
+    { revision: 1, versions: 2 },
+    'other bytes are another version, even if they mean the same',
+  );
 });
 
 t.test('responses never carry the token or its hash', async (t) => {
@@ -128,7 +136,12 @@ t.test('bad input: 400 with a message, and nothing is stored', async (t) => {
     { name: 'huge id', payload: JSON.stringify({ id: 'a'.repeat(129) }), message: /body\.id must match pattern/ },
     { name: 'empty id', payload: '{"id": ""}', message: /body\.id must match pattern/ },
     { name: 'prototype poisoning', payload: '{"id":"pp","__proto__":{"x":1}}', message: /not valid JSON|prototype/i },
-    { name: 'malformed token', payload: '{"id":"tok"}', headers: { 'x-write-token': 'short' }, message: /X-Write-Token must be 8-1024 visible ASCII characters/ },
+    {
+      name: 'malformed token',
+      payload: '{"id":"tok"}',
+      headers: { 'x-write-token': 'short' },
+      message: /X-Write-Token must be 8-1024 visible ASCII characters/,
+    },
     { name: 'token with spaces', payload: '{"id":"tok"}', headers: { 'x-write-token': 'has spaces in it 0123' }, message: /X-Write-Token/ },
   ];
   for (const c of cases) {
@@ -154,9 +167,19 @@ t.test('415 for anything but JSON; 413 above MAX_BODY_BYTES', async (t) => {
     t.equal(res.statusCode, 415, type);
     t.match(res.json(), { statusCode: 415, error: 'Unsupported Media Type', message: /Content-Type: application\/json/ });
   }
-  const vendor = await app.inject({ method: 'POST', url: '/api/matches', headers: { 'content-type': 'application/vnd.matchlog+json' }, payload: '{"id":"vendor"}' });
+  const vendor = await app.inject({
+    method: 'POST',
+    url: '/api/matches',
+    headers: { 'content-type': 'application/vnd.matchlog+json' },
+    payload: '{"id":"vendor"}',
+  });
   t.equal(vendor.statusCode, 201, '+json media types are JSON');
-  const charset = await app.inject({ method: 'POST', url: '/api/matches', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: '{"id":"cs"}' });
+  const charset = await app.inject({
+    method: 'POST',
+    url: '/api/matches',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    payload: '{"id":"cs"}',
+  });
   t.equal(charset.statusCode, 201, 'a charset parameter is fine');
   const big = JSON.stringify({ id: 'big', filler: 'x'.repeat(5000) });
   const tooLarge = await app.inject({ method: 'POST', url: '/api/matches', headers: json, payload: big });
@@ -209,10 +232,19 @@ t.test('the public page shows teams, score, stats and play-by-play, escaped, wit
   t.ok(bb.body.includes(score(basketball.homeTeam.score, basketball.awayTeam.score)), 'basketball score');
   t.match(bb.body, /Score by period/);
 
-  const hostile = { id: 'xss', homeTeam: { name: '<script>alert(1)</script>' }, awayTeam: { name: '"><img src=x onerror=alert(2)>' }, venue: '</style><script>alert(3)</script>' };
+  const hostile = {
+    id: 'xss',
+    homeTeam: { name: '<script>alert(1)</script>' },
+    awayTeam: { name: '"><img src=x onerror=alert(2)>' },
+    venue: '</style><script>alert(3)</script>',
+  };
   await app.inject({ method: 'POST', url: '/api/matches', headers: json, payload: hostile });
   const escaped = await app.inject({ method: 'GET', url: '/match/xss' });
-  t.same(escaped.body.match(/<script[^>]*>|<img[^>]*>/gi), ['<script src="/assets/live.js" defer>', '<img src="/match/xss/qr.svg" alt="QR code for http://matchlog.test/match/xss" width="132" height="132">'], 'payload markup is escaped');
+  t.same(
+    escaped.body.match(/<script[^>]*>|<img[^>]*>/gi),
+    ['<script src="/assets/live.js" defer>', '<img src="/match/xss/qr.svg" alt="QR code for http://matchlog.test/match/xss" width="132" height="132">'],
+    'payload markup is escaped',
+  );
   t.ok(escaped.body.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
 });
 

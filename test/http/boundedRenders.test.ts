@@ -7,7 +7,17 @@ import { renderStatsPage } from '../../src/http/dashboard/views/playerPages.js';
 import { renderEmbedPage } from '../../src/http/public/views/embedPage.js';
 import { type MatchPageView, renderMatchMain, renderMatchPage, renderPlaysPage } from '../../src/http/public/views/matchPage.js';
 import { phaseScores, thinned } from '../../src/http/public/views/scoreChart.js';
-import { CHART_POINTS, CSV_COLUMNS, CSV_ROWS, DASHBOARD_ROWS, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, PLAYS_PER_PAGE } from '../../src/http/views/renderCaps.js';
+import {
+  CHART_POINTS,
+  CSV_COLUMNS,
+  CSV_ROWS,
+  DASHBOARD_ROWS,
+  NAME_SHOWN,
+  PAGE_BYTES,
+  PHASES_SHOWN,
+  PLAYERS_PER_SIDE,
+  PLAYS_PER_PAGE,
+} from '../../src/http/views/renderCaps.js';
 import type { ClubMatchDoc } from '../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../projections/clubSeasonTotals.js';
 import { longNames, manyActions, manyPeriods, manyPlayers, wideBoxScore } from '../helpers/hostileRenders.js';
@@ -31,7 +41,10 @@ const rowsOf = (page: string, table: string) => (page.split(`<table class="${tab
 t.test('300 players × 300 stat names no other player has: 24 unknown columns a side, "+k more stats" linking the JSON', async (t) => {
   const page = renderMatchPage(view(wideBoxScore()));
   t.ok(bytes(page) < PAGE_BYTES, `${bytes(page)} bytes`);
-  const heads = page.split('<table class="player-stats"').slice(1).map((table) => table.split('</thead>')[0]!.match(/<th scope="col" class="num">/g)?.length);
+  const heads = page
+    .split('<table class="player-stats"')
+    .slice(1)
+    .map((table) => table.split('</thead>')[0]!.match(/<th scope="col" class="num">/g)?.length);
   t.same(heads, [UNKNOWN_STAT_COLUMNS, UNKNOWN_STAT_COLUMNS], 'both sides: the cap, not 45,000 columns');
   t.match(page, `+${150 * 300 - UNKNOWN_STAT_COLUMNS} more stats`);
   t.match(page, '<a href="/api/matches/big-1">the match’s JSON</a>');
@@ -79,14 +92,24 @@ t.test('a score chart keeps the first, the last and every lead change, at most C
   const lead = (p: { home: number; away: number }) => Math.sign(p.home - p.away);
   for (let i = 1; i < points.length - 1; i += 1) if (lead(points[i]!) !== lead(points[i - 1]!)) t.ok(kept.includes(points[i]!), `lead change at ${i} kept`);
   const realistic = phaseScores(summarizeMatch(manyActions(300)).actions(), PHASES_SHOWN, CHART_POINTS);
-  t.ok(realistic.every((p) => p.points.length === p.length), 'a realistic phase is not thinned');
+  t.ok(
+    realistic.every((p) => p.points.length === p.length),
+    'a realistic phase is not thinned',
+  );
 });
 
 t.test('10,000 sets: PHASES_SHOWN of them in the line score and the play-by-play, "+k more sets"', async (t) => {
   const v = view(manyPeriods());
   const page = renderMatchPage(v);
   t.ok(bytes(page) < PAGE_BYTES, `${bytes(page)} bytes`);
-  t.equal(page.split('<table class="line-score">')[1]!.split('</thead>')[0]!.match(/<th class="num/g)?.length, PHASES_SHOWN + 1, 'sets shown and the total');
+  t.equal(
+    page
+      .split('<table class="line-score">')[1]!
+      .split('</thead>')[0]!
+      .match(/<th class="num/g)?.length,
+    PHASES_SHOWN + 1,
+    'sets shown and the total',
+  );
   t.match(page, `+${10_000 - PHASES_SHOWN} more sets in the JSON`);
   t.equal(page.match(/<details class="play-by-play"/g)?.length, PHASES_SHOWN);
   t.match(page, 'part=plays&amp;page=2');
@@ -109,7 +132,24 @@ t.test('100 KB names, sport, venue and descriptions: shown cut, the page small',
 
 t.test('a page over PAGE_BYTES despite the caps: the score and a note linking the JSON', async (t) => {
   // Three groups of 60 players, each with every volleyball stat and 24 unknown ones holding long fractions, and 1,000 plays of escaped words.
-  const stats = Object.fromEntries(['kills', 'attackErrors', 'attacks', 'assists', 'aces', 'serviceErrors', 'receptionErrors', 'digs', 'blockSolos', 'blockAssists', 'blocks', 'blockErrors', 'points', ...Array.from({ length: 24 }, (_, s) => `extra${s}`)].map((key) => [key, Math.PI * 1e9]));
+  const stats = Object.fromEntries(
+    [
+      'kills',
+      'attackErrors',
+      'attacks',
+      'assists',
+      'aces',
+      'serviceErrors',
+      'receptionErrors',
+      'digs',
+      'blockSolos',
+      'blockAssists',
+      'blocks',
+      'blockErrors',
+      'points',
+      ...Array.from({ length: 24 }, (_, s) => `extra${s}`),
+    ].map((key) => [key, Math.PI * 1e9]),
+  );
   const payload = {
     sport: 'volleyball',
     homeTeam: { name: 'Wide Home', score: 1 },
@@ -135,12 +175,43 @@ t.test('dashboard match page: the same caps', async (t) => {
   const summary = summarizeMatch(manyPlayers(2_000));
   const wide = summarizeMatch(manyActions(5_000));
   const match: ClubMatchDoc = {
-    id: 'c:m', clubId: 'c', teamId: 't', matchId: 'm', revision: 0, syncedAt: '2026-03-01T20:00:00Z', outcome: 'synced', keyId: null, side: 'home', sport: 'basketball',
-    home: { name: 'x'.repeat(100_000), score: 1 }, away: summary.away, scoreUnit: 'points', lines: summarizeMatch(manyPeriods(1_000)).lines,
-    startedAt: null, season: null, category: null, competition: null, actionCount: 5_000, excluded: false,
-    players: summary.players.map((p) => ({ key: p.key, team: 'home', playerId: p.playerId, name: p.name, number: p.number, position: p.position, stats: Object.entries(p.stats) })),
+    id: 'c:m',
+    clubId: 'c',
+    teamId: 't',
+    matchId: 'm',
+    revision: 0,
+    syncedAt: '2026-03-01T20:00:00Z',
+    outcome: 'synced',
+    keyId: null,
+    side: 'home',
+    sport: 'basketball',
+    home: { name: 'x'.repeat(100_000), score: 1 },
+    away: summary.away,
+    scoreUnit: 'points',
+    lines: summarizeMatch(manyPeriods(1_000)).lines,
+    startedAt: null,
+    season: null,
+    category: null,
+    competition: null,
+    actionCount: 5_000,
+    excluded: false,
+    players: summary.players.map((p) => ({
+      key: p.key,
+      team: 'home',
+      playerId: p.playerId,
+      name: p.name,
+      number: p.number,
+      position: p.position,
+      stats: Object.entries(p.stats),
+    })),
   };
-  const page: ClubMatchPage = { teams: [], match, fromLog: { actions: wide.actions(), playerNames: [], players: [] }, matchUrl: 'http://matchlog.test/match/m', info: null };
+  const page: ClubMatchPage = {
+    teams: [],
+    match,
+    fromLog: { actions: wide.actions(), playerNames: [], players: [] },
+    matchUrl: 'http://matchlog.test/match/m',
+    info: null,
+  };
   const html = renderClubMatchPage(frame, page);
   t.ok(bytes(html) < PAGE_BYTES * 2, `${bytes(html)} bytes`);
   t.match(html, `+${2_000 - PLAYERS_PER_SIDE} more players`);
@@ -150,7 +221,17 @@ t.test('dashboard match page: the same caps', async (t) => {
 });
 
 const totals = (n: number, stats: (i: number) => Record<string, number>): PlayerTotals[] =>
-  Array.from({ length: n }, (_, i) => ({ teamId: i % 2 === 0 ? 't1' : 't2', sport: 'volleyball', key: `k${i}`, playerId: `p${i}`, name: `Player ${i}`, number: String(i), position: null, matchesPlayed: 1, totals: stats(i) }));
+  Array.from({ length: n }, (_, i) => ({
+    teamId: i % 2 === 0 ? 't1' : 't2',
+    sport: 'volleyball',
+    key: `k${i}`,
+    playerId: `p${i}`,
+    name: `Player ${i}`,
+    number: String(i),
+    position: null,
+    matchesPlayed: 1,
+    totals: stats(i),
+  }));
 
 t.test('dashboard stats page: DASHBOARD_ROWS players a team, unknown stats capped', async (t) => {
   const players = totals(2 * (DASHBOARD_ROWS + 5), (i) => ({ kills: i, [`own${i}`]: 1 }));
@@ -171,15 +252,35 @@ t.test('CSV and JSON exports: at most CSV_ROWS rows and CSV_COLUMNS stat columns
   t.match(csv.at(-1), /^# truncated: 10 more rows and \d+ more stat columns not in this file \(at most 20000 rows and 200 stat columns/);
   t.equal(toJsonRows(table).length, CSV_ROWS);
 
-  const fits = playersTable(totals(3, () => ({ kills: 1 })), (id) => id);
+  const fits = playersTable(
+    totals(3, () => ({ kills: 1 })),
+    (id) => id,
+  );
   t.equal(fits.omitted, undefined, 'nothing cut: no note');
   t.notMatch(toCsv(fits), '#');
 
   const longName = { ...players[0]!, name: 'n'.repeat(100_000) };
   t.ok(toCsv(playersTable([longName], (id) => id)).length < 2_000, 'a text cell is cut to CSV_CELL_CHARS');
 
-  const match = { matchId: 'm', startedAt: null, home: { name: 'A', score: 1 }, away: { name: 'B', score: 0 }, scoreUnit: null, teamId: 't', side: 'home', excluded: false, season: null, category: null, competition: null, outcome: 'synced' } as unknown as ClubMatchDoc;
-  const matches = matchesTable(Array.from({ length: CSV_ROWS + 1 }, () => match), (id) => id, (id) => id);
+  const match = {
+    matchId: 'm',
+    startedAt: null,
+    home: { name: 'A', score: 1 },
+    away: { name: 'B', score: 0 },
+    scoreUnit: null,
+    teamId: 't',
+    side: 'home',
+    excluded: false,
+    season: null,
+    category: null,
+    competition: null,
+    outcome: 'synced',
+  } as unknown as ClubMatchDoc;
+  const matches = matchesTable(
+    Array.from({ length: CSV_ROWS + 1 }, () => match),
+    (id) => id,
+    (id) => id,
+  );
   t.equal(matches.rows.length, CSV_ROWS);
   t.same(matches.omitted, { rows: 1, columns: 0 });
 });

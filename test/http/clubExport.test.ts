@@ -52,7 +52,11 @@ t.test('CSV and JSON export of players, stats and matches, for the current filte
   t.match(String(csv.headers['content-disposition']), /^attachment; filename="lakeside-vc-players-2025-26.csv"/);
   t.ok(csv.body.startsWith('\uFEFF'), 'a UTF-8 byte order mark, for Excel on Windows');
   const lines = csv.body.slice(1).split('\r\n');
-  t.equal(lines[0], 'team,teamId,number,name,position,playerId,matchesPlayed,Kills,Attack errors,Total attacks,Hitting percentage (%)', 'a header row: the stats in the Stats page\'s order and words');
+  t.equal(
+    lines[0],
+    'team,teamId,number,name,position,playerId,matchesPlayed,Kills,Attack errors,Total attacks,Hitting percentage (%)',
+    "a header row: the stats in the Stats page's order and words",
+  );
   t.equal(lines.length, 1 + hostileNames.length + 1, 'one row per player of the club (not the opponent), and a final line break');
   t.equal(lines[1], `U16 Women,${teamId},1,"Doe, Jane",,h-0,2,10,2,20,40`, 'a comma in a name is quoted; totals over the filtered season only');
   t.equal(lines[2], `U16 Women,${teamId},2,"Ana ""Ace"" Berg",,h-1,2,10,2,20,40`, 'quotes are doubled');
@@ -75,7 +79,11 @@ t.test('CSV and JSON export of players, stats and matches, for the current filte
   const matches = await client.get('/dashboard/export/matches.csv');
   const matchLines = matches.body.replace(/^\uFEFF/, '').split('\r\n');
   t.equal(matchLines[0], 'matchId,date,home,away,homeScore,awayScore,scoreUnit,team,teamId,side,counted,season,category,competition,sync,url');
-  t.equal(matchLines[1], `m3,2026-09-01,Lakeside Herons,Hillcrest Owls,3,1,sets,U16 Women,${teamId},home,yes,2026/27,,,synced,http://matchlog.test/match/m3`, 'newest first');
+  t.equal(
+    matchLines[1],
+    `m3,2026-09-01,Lakeside Herons,Hillcrest Owls,3,1,sets,U16 Women,${teamId},home,yes,2026/27,,,synced,http://matchlog.test/match/m3`,
+    'newest first',
+  );
   t.equal(matchLines.length, 5);
 
   const other = dashboardClient(s.app);

@@ -33,13 +33,33 @@ t.test("the players CSV as Python's csv module reads it: a BOM, clean headers, e
   const { clubId, teams } = await clubs.signUp({ clubName: 'Lakeside', email: 'csv@lakeside.test', password, teams: ['U18 Girls', 'U18 Boys'] }, context);
   const [volleyball, basketball] = teams.map((team) => team.teamId);
   const { key } = await clubs.issueAppKey(clubId, '', context);
-  const upload = (payload: Record<string, unknown>) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-app-key': key }, payload: JSON.stringify({ clubId, side: 'home', ...payload }) });
+  const upload = (payload: Record<string, unknown>) =>
+    s.app.inject({
+      method: 'POST',
+      url: '/api/matches',
+      headers: { ...json, 'x-app-key': key },
+      payload: JSON.stringify({ clubId, side: 'home', ...payload }),
+    });
   t.equal(
-    (await upload({ id: 'v1', teamId: volleyball, sport: 'volleyball', playerStats: [{ playerId: 'v-1', name: 'Zofia Dąbrowska', team: 'home', stats: { kills: 3, attackErrors: 4, attacks: 3 } }] })).statusCode,
+    (
+      await upload({
+        id: 'v1',
+        teamId: volleyball,
+        sport: 'volleyball',
+        playerStats: [{ playerId: 'v-1', name: 'Zofia Dąbrowska', team: 'home', stats: { kills: 3, attackErrors: 4, attacks: 3 } }],
+      })
+    ).statusCode,
     201,
   );
   t.equal(
-    (await upload({ id: 'b1', teamId: basketball, sport: 'basketball', playerStats: [{ playerId: 'b-1', name: 'Jürgen Ölçer', team: 'home', stats: { points: 2, fieldGoalsMade: 1, fieldGoalsAttempted: 2 } }] })).statusCode,
+    (
+      await upload({
+        id: 'b1',
+        teamId: basketball,
+        sport: 'basketball',
+        playerStats: [{ playerId: 'b-1', name: 'Jürgen Ölçer', team: 'home', stats: { points: 2, fieldGoalsMade: 1, fieldGoalsAttempted: 2 } }],
+      })
+    ).statusCode,
     201,
   );
 
@@ -54,7 +74,10 @@ t.test("the players CSV as Python's csv module reads it: a BOM, clean headers, e
 
   t.equal(read.bom, 'efbbbf', 'the file starts with the UTF-8 byte order mark');
   t.same(read.header.slice(0, 7), ['team', 'teamId', 'number', 'name', 'position', 'playerId', 'matchesPlayed']);
-  t.notOk(read.header.some((name) => /made[–-]attempted/i.test(name)), `no "made–attempted" in a header: ${read.header.join(' | ')}`);
+  t.notOk(
+    read.header.some((name) => /made[–-]attempted/i.test(name)),
+    `no "made–attempted" in a header: ${read.header.join(' | ')}`,
+  );
   t.ok(read.header.includes('Field goals made') && read.header.includes('Field goals attempted'), 'a made–attempted pair is two plain columns');
   const cell = (name: string, column: string) => {
     const row = read.rows.find((r) => r[3] === name);

@@ -10,18 +10,26 @@ const context = { requestId: 'test', clientAddressClass: 'loopback' };
 async function setUp(t: Test, mode: 'log' | 'enforce', env: Record<string, string> = {}) {
   const test = await startTestApp(t, { CLUB_SYNC_ENFORCEMENT: mode, ...env });
   const clubs = createClubCommands({ eventStore: test.engine.eventStore });
-  const { clubId, teams } = await clubs.signUp({ clubName: 'Lakeside VC', email: `${mode}@lakeside.test`, password: 'correct horse battery', teams: ['U16 Women'] }, context);
+  const { clubId, teams } = await clubs.signUp(
+    { clubName: 'Lakeside VC', email: `${mode}@lakeside.test`, password: 'correct horse battery', teams: ['U16 Women'] },
+    context,
+  );
   const teamId = teams[0]?.teamId ?? '';
   const { key, keyId } = await clubs.issueAppKey(clubId, '', context);
-  const body = (id: string, club = clubId, team = teamId) => fixtureText({ club: 'CLUB', team: 'TEAM', id }).replace('"clubId":"CLUB"', `"clubId":${JSON.stringify(club)}`).replace('"teamId":"TEAM"', `"teamId":${JSON.stringify(team)}`);
+  const body = (id: string, club = clubId, team = teamId) =>
+    fixtureText({ club: 'CLUB', team: 'TEAM', id })
+      .replace('"clubId":"CLUB"', `"clubId":${JSON.stringify(club)}`)
+      .replace('"teamId":"TEAM"', `"teamId":${JSON.stringify(team)}`);
   return { ...test, clubs, clubId, teamId, key, keyId, body };
 }
 
 for (const mode of ['log', 'enforce'] as const) {
   t.test(`CLUB_SYNC_ENFORCEMENT=${mode}`, async (t) => {
     const s = await setUp(t, mode);
-    const post = (payload: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, ...headers }, payload });
-    const put = (id: string, payload: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'PUT', url: `/api/matches/${id}`, headers: { ...json, ...headers }, payload });
+    const post = (payload: string, headers: Record<string, string> = {}) =>
+      s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, ...headers }, payload });
+    const put = (id: string, payload: string, headers: Record<string, string> = {}) =>
+      s.app.inject({ method: 'PUT', url: `/api/matches/${id}`, headers: { ...json, ...headers }, payload });
     const skippedIfEnforced = mode === 'enforce' ? { crmSync: 'skipped_auth' } : {};
 
     let res = await post(s.body('valid'), { 'x-app-key': s.key });
@@ -30,7 +38,11 @@ for (const mode of ['log', 'enforce'] as const) {
 
     res = await post(s.body('nokey'));
     t.equal(res.statusCode, 201, 'a missing key is never an error');
-    t.same(seedFields(res.json()), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, `missing key: ${mode === 'enforce' ? 'skipped_auth' : 'processed, no crmSync'}`);
+    t.same(
+      seedFields(res.json()),
+      { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced },
+      `missing key: ${mode === 'enforce' ? 'skipped_auth' : 'processed, no crmSync'}`,
+    );
 
     res = await put('nokey', s.body('nokey'), { 'x-app-key': 'mlk_this-is-not-a-key' });
     t.equal(res.statusCode, 200);
@@ -40,10 +52,18 @@ for (const mode of ['log', 'enforce'] as const) {
     t.same(seedFields(res.json()), { id: 'put-valid', url: 'http://matchlog.test/match/put-valid' }, 'PUT-create with a valid key');
 
     res = await post(s.body('noclub', 'zzzzzzzzzzzzzzzz'), { 'x-app-key': s.key });
-    t.same(seedFields(res.json()), { id: 'noclub', url: 'http://matchlog.test/match/noclub', crmSync: 'skipped_auth' }, 'a clubId that names no club: skipped_auth in both modes');
+    t.same(
+      seedFields(res.json()),
+      { id: 'noclub', url: 'http://matchlog.test/match/noclub', crmSync: 'skipped_auth' },
+      'a clubId that names no club: skipped_auth in both modes',
+    );
 
     res = await post(s.body('noteam', s.clubId, 'nosuchteam'), { 'x-app-key': s.key });
-    t.same(seedFields(res.json()), { id: 'noteam', url: 'http://matchlog.test/match/noteam', crmSync: 'skipped_auth' }, 'a teamId that is not a team of the club: skipped');
+    t.same(
+      seedFields(res.json()),
+      { id: 'noteam', url: 'http://matchlog.test/match/noteam', crmSync: 'skipped_auth' },
+      'a teamId that is not a team of the club: skipped',
+    );
 
     res = await post(fixtureText({ id: 'plain' }), { 'x-app-key': s.key });
     t.same(seedFields(res.json()), { id: 'plain', url: 'http://matchlog.test/match/plain' }, 'no club fields: no sync, no crmSync');
@@ -60,15 +80,29 @@ for (const mode of ['log', 'enforce'] as const) {
     }
 
     res = await put('nokey', s.body('nokey'), { 'x-app-key': 'mlk_this-is-not-a-key' });
-    t.same(seedFields(res.json()), { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced }, 'the same PUT again: answered the same, nothing stored');
-    const history = (await s.app.inject({ method: 'GET', url: '/api/matches/nokey/history?order=oldest' })).json() as { entries: { type: string; details: unknown }[] };
+    t.same(
+      seedFields(res.json()),
+      { id: 'nokey', url: 'http://matchlog.test/match/nokey', ...skippedIfEnforced },
+      'the same PUT again: answered the same, nothing stored',
+    );
+    const history = (await s.app.inject({ method: 'GET', url: '/api/matches/nokey/history?order=oldest' })).json() as {
+      entries: { type: string; details: unknown }[];
+    };
     t.same(
       history.entries.filter((e) => e.type.startsWith('ClubSync')).map((e) => e.details),
       [1, 2].map(() => ({ clubId: s.clubId, teamId: s.teamId, copied: mode === 'log' })),
       'the public history shows the club, the team and whether it was copied; never reasons or keys',
     );
     const events = await s.engine.eventStore.readStream('match-nokey');
-    t.same(events.map((e) => e.type), ['MatchCreated', mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated', 'MatchReplaced', mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated']);
+    t.same(
+      events.map((e) => e.type),
+      [
+        'MatchCreated',
+        mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated',
+        'MatchReplaced',
+        mode === 'enforce' ? 'ClubSyncSkipped' : 'ClubSyncUnauthenticated',
+      ],
+    );
     t.same(new Set(events.slice(0, 2).map((e) => e.metadata.requestId)).size, 1, 'match and sync outcome come from one append');
     const all = (await s.engine.eventStore.readAll({ after: null, maxCount: 10_000 })).map((e) => e.data).join('\n');
     t.notOk(all.includes(s.key), 'the app key never enters the log');
@@ -101,11 +135,19 @@ t.test('a key revoked by another process stops working at the next sync', async 
 t.test('a rejected write stores no sync outcome', async (t) => {
   const s = await setUp(t, 'log');
   const token = 'a-write-token-of-the-creator';
-  let res = await s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': token, 'x-app-key': s.key }, payload: s.body('protected') });
+  let res = await s.app.inject({
+    method: 'POST',
+    url: '/api/matches',
+    headers: { ...json, 'x-write-token': token, 'x-app-key': s.key },
+    payload: s.body('protected'),
+  });
   t.equal(res.statusCode, 201);
   res = await s.app.inject({ method: 'PUT', url: '/api/matches/protected', headers: { ...json, 'x-app-key': s.key }, payload: s.body('protected') });
   t.equal(res.statusCode, 403, 'a valid app key does not replace the write token');
-  t.same((await s.engine.eventStore.readStream('match-protected')).map((e) => e.type), ['MatchCreated', 'ClubSyncAccepted']);
+  t.same(
+    (await s.engine.eventStore.readStream('match-protected')).map((e) => e.type),
+    ['MatchCreated', 'ClubSyncAccepted'],
+  );
 });
 
 t.test('the OpenAPI document describes X-App-Key and crmSync', async (t) => {
@@ -119,7 +161,8 @@ t.test('the OpenAPI document describes X-App-Key and crmSync', async (t) => {
 for (const mode of ['log', 'enforce'] as const) {
   t.test(`a club that requires an app key for every sync (global mode ${mode})`, async (t) => {
     const s = await setUp(t, mode);
-    const post = (id: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, ...headers }, payload: s.body(id) });
+    const post = (id: string, headers: Record<string, string> = {}) =>
+      s.app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, ...headers }, payload: s.body(id) });
     const syncEvents = async (id: string) =>
       ((await s.app.inject({ method: 'GET', url: `/api/matches/${id}/history?order=oldest` })).json() as { entries: { type: string }[] }).entries
         .map((entry) => entry.type)
@@ -128,10 +171,18 @@ for (const mode of ['log', 'enforce'] as const) {
     await s.clubs.setAppKeyRequirement(s.clubId, true, context);
     let res = await post('without-key');
     t.equal(res.statusCode, 201, 'the match is saved');
-    t.same(seedFields(res.json()), { id: 'without-key', url: 'http://matchlog.test/match/without-key', crmSync: 'skipped_auth' }, 'no key: skipped whatever the global mode');
+    t.same(
+      seedFields(res.json()),
+      { id: 'without-key', url: 'http://matchlog.test/match/without-key', crmSync: 'skipped_auth' },
+      'no key: skipped whatever the global mode',
+    );
     t.same(await syncEvents('without-key'), ['ClubSyncSkipped']);
     res = await post('wrong-key', { 'x-app-key': 'mlk_0000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
-    t.same(seedFields(res.json()), { id: 'wrong-key', url: 'http://matchlog.test/match/wrong-key', crmSync: 'skipped_auth' }, 'a key that is not the club\'s: skipped');
+    t.same(
+      seedFields(res.json()),
+      { id: 'wrong-key', url: 'http://matchlog.test/match/wrong-key', crmSync: 'skipped_auth' },
+      "a key that is not the club's: skipped",
+    );
     res = await post('with-key', { 'x-app-key': s.key });
     t.same(seedFields(res.json()), { id: 'with-key', url: 'http://matchlog.test/match/with-key' }, 'a valid key: synced');
     t.same(await syncEvents('with-key'), ['ClubSyncAccepted']);

@@ -8,14 +8,26 @@ const context = { requestId: 'test', clientAddressClass: 'loopback' };
 async function clubServer(t: Parameters<typeof startTestApp>[0], env: Record<string, string> = {}) {
   const s = await startTestApp(t, env);
   const clubs = createClubCommands({ eventStore: s.engine.eventStore });
-  const { clubId, teams } = await clubs.signUp({ clubName: 'Lakeside VC', email: `h${Math.random()}@lakeside.test`, password: 'correct horse battery', teams: ['U18 Girls'] }, context);
+  const { clubId, teams } = await clubs.signUp(
+    { clubName: 'Lakeside VC', email: `h${Math.random()}@lakeside.test`, password: 'correct horse battery', teams: ['U18 Girls'] },
+    context,
+  );
   const { key } = await clubs.issueAppKey(clubId, '', context);
   const revoked = await clubs.issueAppKey(clubId, 'old tablet', context);
   await clubs.revokeAppKey(clubId, revoked.keyId, context);
   const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
   const upload = async (body: Record<string, unknown>, appKey?: string) => {
-    const response = await fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, origin: 'https://scorer.example', ...(appKey === undefined ? {} : { 'x-app-key': appKey }) }, body: JSON.stringify(body) });
-    return { status: response.status, header: response.headers.get('matchlog-club-sync'), exposed: response.headers.get('access-control-expose-headers'), body: (await response.json()) as Record<string, unknown> };
+    const response = await fetch(`${base}/api/matches`, {
+      method: 'POST',
+      headers: { ...json, origin: 'https://scorer.example', ...(appKey === undefined ? {} : { 'x-app-key': appKey }) },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      header: response.headers.get('matchlog-club-sync'),
+      exposed: response.headers.get('access-control-expose-headers'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
   return { clubId, teamId: teams[0]?.teamId ?? '', key, revokedKey: revoked.key, upload };
 }

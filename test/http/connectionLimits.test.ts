@@ -9,7 +9,17 @@ import { json, startTestApp } from '../helpers/testApp.js';
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An upload that declares `declared` bytes, sends `sent` of them at once, then one byte every `dripMs` (never finishing unless told). */
-function slowUpload(base: string, { declared, sent = 1, dripMs = 500, localAddress = '127.0.0.1', method = 'POST', path = '/api/matches' }: { declared: number; sent?: number; dripMs?: number; localAddress?: string; method?: string; path?: string }) {
+function slowUpload(
+  base: string,
+  {
+    declared,
+    sent = 1,
+    dripMs = 500,
+    localAddress = '127.0.0.1',
+    method = 'POST',
+    path = '/api/matches',
+  }: { declared: number; sent?: number; dripMs?: number; localAddress?: string; method?: string; path?: string },
+) {
   const { hostname, port } = new URL(base);
   const socket: Socket = connect({ port: Number(port), host: hostname, localAddress });
   const received: Buffer[] = [];
@@ -42,7 +52,11 @@ t.test('item 2: live streams are capped per client address (429) and in all (503
   t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"cap-1"}' })).status, 201);
   const open = (address: string) => openLiveStream(base, '/match/cap-1/live', address);
   const first = [await open('127.0.0.2'), await open('127.0.0.2')];
-  t.same(first.map((s) => s.status), [200, 200], 'two streams from one address');
+  t.same(
+    first.map((s) => s.status),
+    [200, 200],
+    'two streams from one address',
+  );
   t.teardown(() => {
     for (const s of first) s.close();
   });
@@ -57,7 +71,11 @@ t.test('item 2: live streams are capped per client address (429) and in all (503
   t.teardown(() => {
     for (const s of others) s.close();
   });
-  t.same(others.map((s) => s.status), [200, 200, 200], 'other addresses have their own share');
+  t.same(
+    others.map((s) => s.status),
+    [200, 200, 200],
+    'other addresses have their own share',
+  );
   const total = await open('127.0.0.5');
   t.equal(total.status, 503, 'a sixth stream in all: 503');
   t.equal(total.headers['retry-after'], '30');
@@ -99,7 +117,11 @@ t.test('item 3: 16 slow uploads declaring 4 MiB each do not block another client
   t.equal(res.status, 201, 'another client uploads while 16 slow sockets trickle');
   const put = await fetch(`${base}/api/matches/not-blocked`, { method: 'PUT', headers: json, body: payload });
   t.ok(put.status >= 200 && put.status < 300, `and replaces (${put.status})`);
-  t.same(slow.map((s) => s.response()), Array(16).fill(''), 'the slow uploads are still waiting, not refused');
+  t.same(
+    slow.map((s) => s.response()),
+    Array(16).fill(''),
+    'the slow uploads are still waiting, not refused',
+  );
 });
 
 t.test('item 3: one address holds at most its share (a quarter of the budget, at least one body); an overrun is refused mid-body, readably', async (t) => {
@@ -140,7 +162,9 @@ t.test('item 3: one address holds at most its share (a quarter of the budget, at
 t.test('item 3: a GET that declares a body reserves nothing', async (t) => {
   const { app } = await startTestApp(t, { MAX_BODY_BYTES: '400000', MAX_BYTES_IN_FLIGHT: '400000', REQUEST_TIMEOUT_MS: '20000' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const gets = ['127.0.0.2', '127.0.0.3'].map((localAddress) => slowUpload(base, { method: 'GET', path: '/api/matches/nothing', declared: 400_000, sent: 100_000, localAddress }));
+  const gets = ['127.0.0.2', '127.0.0.3'].map((localAddress) =>
+    slowUpload(base, { method: 'GET', path: '/api/matches/nothing', declared: 400_000, sent: 100_000, localAddress }),
+  );
   t.teardown(() => {
     for (const g of gets) g.close();
   });
@@ -154,16 +178,18 @@ t.test('connections are capped per peer address: one client cannot take the conn
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = new URL(base);
   const sockets = await Promise.all(
-    Array.from({ length: 30 }, () =>
-      new Promise<{ socket: Socket; closedEarly: boolean }>((resolve) => {
-        const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.6' });
-        socket.on('error', () => {});
-        const timer = setTimeout(() => resolve({ socket, closedEarly: false }), 500);
-        socket.once('close', () => {
-          clearTimeout(timer);
-          resolve({ socket, closedEarly: true });
-        });
-      }),
+    Array.from(
+      { length: 30 },
+      () =>
+        new Promise<{ socket: Socket; closedEarly: boolean }>((resolve) => {
+          const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.6' });
+          socket.on('error', () => {});
+          const timer = setTimeout(() => resolve({ socket, closedEarly: false }), 500);
+          socket.once('close', () => {
+            clearTimeout(timer);
+            resolve({ socket, closedEarly: true });
+          });
+        }),
     ),
   );
   t.teardown(() => {

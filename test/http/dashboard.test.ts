@@ -92,13 +92,20 @@ t.test('login attempts are rate-limited per address', async (t) => {
   const s = await startTestApp(t);
   const { buildApp } = await import('../../src/runtime/app.js');
   const { loadWriteTokenKey } = await import('../../src/runtime/writeTokenKey.js');
-  const app = await buildApp({ config: s.config, engine: s.engine, writeTokenKey: loadWriteTokenKey(s.config), dashboardRateLimits: { login: { max: 3, timeWindowMs: 60_000 }, signUp: { max: 3, timeWindowMs: 60_000 } }, logStream: { write: () => {} } });
+  const app = await buildApp({
+    config: s.config,
+    engine: s.engine,
+    writeTokenKey: loadWriteTokenKey(s.config),
+    dashboardRateLimits: { login: { max: 3, timeWindowMs: 60_000 }, signUp: { max: 3, timeWindowMs: 60_000 } },
+    logStream: { write: () => {} },
+  });
   t.teardown(() => app.close());
   const client = dashboardClient(app);
   await client.get('/dashboard/login');
   const token = client.csrf();
   const statuses = [];
-  for (let i = 0; i < 5; i += 1) statuses.push((await client.post('/dashboard/login', { email: 'x@y.test', password: 'whatever-it-is' }, { csrf: token })).statusCode);
+  for (let i = 0; i < 5; i += 1)
+    statuses.push((await client.post('/dashboard/login', { email: 'x@y.test', password: 'whatever-it-is' }, { csrf: token })).statusCode);
   t.same(statuses, [401, 401, 401, 429, 429]);
   const res = await client.post('/dashboard/login', { email: 'x@y.test', password: 'whatever-it-is' }, { csrf: token });
   t.match(res.body, /Too many attempts/);
@@ -108,7 +115,16 @@ t.test('login attempts are rate-limited per address', async (t) => {
 t.test('pages behind the login', async (t) => {
   const s = await startTestApp(t);
   const anonymous = dashboardClient(s.app);
-  for (const url of ['/dashboard', '/dashboard/teams', '/dashboard/connect', '/dashboard/connect/sync-status', '/dashboard/players', '/dashboard/stats', '/dashboard/matches', '/dashboard/matches/x']) {
+  for (const url of [
+    '/dashboard',
+    '/dashboard/teams',
+    '/dashboard/connect',
+    '/dashboard/connect/sync-status',
+    '/dashboard/players',
+    '/dashboard/stats',
+    '/dashboard/matches',
+    '/dashboard/matches/x',
+  ]) {
     const res = await anonymous.get(url);
     t.equal(res.statusCode, 303, `${url} redirects`);
     t.equal(res.headers.location, '/dashboard/login');
@@ -121,7 +137,11 @@ t.test('pages behind the login', async (t) => {
 t.test('cookies: HttpOnly, SameSite, Secure behind https', async (t) => {
   const s = await signedUp(t, { PUBLIC_BASE_URL: 'https://matchlog.example' });
   const fresh = await s.app.inject({ method: 'GET', url: '/dashboard/login' });
-  t.match(fresh.cookies.find((c) => c.name === 'matchlog_csrf'), { httpOnly: true, sameSite: 'Lax', secure: true, path: '/dashboard' }, 'CSRF secret cookie');
+  t.match(
+    fresh.cookies.find((c) => c.name === 'matchlog_csrf'),
+    { httpOnly: true, sameSite: 'Lax', secure: true, path: '/dashboard' },
+    'CSRF secret cookie',
+  );
   await s.client.get('/dashboard/login');
   const login = await s.client.post('/dashboard/login', { email: 'admin@lakeside.test', password });
   const cookie = login.cookies.find((c) => c.name === 'matchlog_session');
@@ -212,7 +232,11 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   await s.client.post('/dashboard/matches/first/counting', { counted: 'yes', returnTo: 'match' });
   t.equal(await playerRows(), 12, 're-included');
   await s.client.get('/dashboard/matches');
-  t.equal((await s.client.post('/dashboard/matches/never-synced/side', { side: 'home', returnTo: 'matches' })).statusCode, 404, 'only matches synced into the club');
+  t.equal(
+    (await s.client.post('/dashboard/matches/never-synced/side', { side: 'home', returnTo: 'matches' })).statusCode,
+    404,
+    'only matches synced into the club',
+  );
   await s.client.get('/dashboard/matches');
   t.equal((await s.client.post('/dashboard/matches/first/side', { side: 'left', returnTo: 'matches' })).statusCode, 400);
 
@@ -225,7 +249,11 @@ t.test('Connect: generate a key (shown once), sync with it, see it everywhere, r
   const required = await s.client.post('/dashboard/connect/key-requirement', { required: 'yes' });
   t.equal(required.headers.location, '/dashboard/connect?done=key-required');
   t.match((await s.client.get('/dashboard/connect')).body, /<strong>Required<\/strong> since <time/);
-  t.match((await s.client.get('/dashboard/connect/sync-status')).body, /data-testid="key-requirement">App key: <strong>Required<\/strong> since/, 'Sync status shows the setting and since when');
+  t.match(
+    (await s.client.get('/dashboard/connect/sync-status')).body,
+    /data-testid="key-requirement">App key: <strong>Required<\/strong> since/,
+    'Sync status shows the setting and since when',
+  );
   await s.client.get('/dashboard/connect');
   await s.client.post('/dashboard/connect/key-requirement', { required: 'no' });
   const stats = await s.client.get('/dashboard/stats');

@@ -43,7 +43,11 @@ t.test('under ulimit -n 4096 the server survives 25,000 attempted live streams: 
   t.equal(held.length, 3225, 'streams held up to MAX_LIVE_STREAMS (derived from the open-files limit)');
   t.ok((outcomes.get('503') ?? 0) > 0, 'the rest were refused in all (503 with Retry-After)...');
   t.ok((outcomes.get('ECONNRESET') ?? 0) > 0, '...or closed as accepted, beyond MAX_CONNECTIONS');
-  t.equal(held.length + (outcomes.get('503') ?? 0) + (outcomes.get('429') ?? 0) + (outcomes.get('ECONNRESET') ?? 0), 25_000, 'and nothing else happened to any attempt');
+  t.equal(
+    held.length + (outcomes.get('503') ?? 0) + (outcomes.get('429') ?? 0) + (outcomes.get('ECONNRESET') ?? 0),
+    25_000,
+    'and nothing else happened to any attempt',
+  );
   t.equal(server.child.exitCode, null, 'the process is alive');
   const health = await fetch(`${server.url}/healthz`);
   t.equal(health.status, 200, '/healthz answers while the streams are held');
@@ -71,5 +75,8 @@ t.test('out of descriptors (caps set above ulimit -n 1024): accepts fail with EM
   for (const stream of held) stream.close();
   await new Promise((resolve) => setTimeout(resolve, 500));
   t.equal((await fetch(`${server.url}/healthz`)).status, 200, '/healthz answers once descriptors are free again');
-  t.ok(server.output.some((line) => line.includes('MAX_CONNECTIONS is more than the open-files limit')), 'a warning at start said the caps do not fit');
+  t.ok(
+    server.output.some((line) => line.includes('MAX_CONNECTIONS is more than the open-files limit')),
+    'a warning at start said the caps do not fit',
+  );
 });

@@ -45,8 +45,16 @@ t.test('the codes are collected from the source', async (t) => {
 t.test('every error code has its status and a message in docs/api.md, and docs/api.md names no code that does not exist', async (t) => {
   const documented = documentedCodes();
   const known = [...domainCodes, ...fastifyCodes];
-  t.same(known.filter((code) => !documented.has(code)), [], 'undocumented codes');
-  t.same([...documented.keys()].filter((code) => !known.includes(code)), [], 'documented codes that do not exist');
+  t.same(
+    known.filter((code) => !documented.has(code)),
+    [],
+    'undocumented codes',
+  );
+  t.same(
+    [...documented.keys()].filter((code) => !known.includes(code)),
+    [],
+    'documented codes that do not exist',
+  );
   for (const [code, { message }] of documented) t.ok(message.length > 10, `${code}: a message`);
   for (const code of domainCodes) t.equal(documented.get(code)?.status, statusOf[code as keyof typeof statusOf], `${code}: the mapping's status`);
   for (const code of fastifyCodes.filter((code) => code.startsWith('FST_ERR_'))) {
@@ -60,11 +68,18 @@ t.test('every error code has its status and a message in docs/api.md, and docs/a
 
 t.test('every domain error code is raised somewhere (a code nothing raises is a promise the service does not keep)', async (t) => {
   const helpers = new Map<string, string[]>();
-  for (const match of errorsTs.matchAll(/export const (\w+) = \([^)]*\)[^=]*=>\s*new DomainError\(\s*'(\w+)'/g)) helpers.set(match[2]!, [...(helpers.get(match[2]!) ?? []), match[1]!]);
-  const code = [...sources('src'), ...sources('projections')].filter((file) => file !== join('src', 'domain', 'errors.ts')).map(read).join('\n');
+  for (const match of errorsTs.matchAll(/export const (\w+) = \([^)]*\)[^=]*=>\s*new DomainError\(\s*'(\w+)'/g))
+    helpers.set(match[2]!, [...(helpers.get(match[2]!) ?? []), match[1]!]);
+  const code = [...sources('src'), ...sources('projections')]
+    .filter((file) => file !== join('src', 'domain', 'errors.ts'))
+    .map(read)
+    .join('\n');
   for (const name of domainCodes) {
     const raisers = [`new DomainError('${name}'`, ...(helpers.get(name) ?? []).map((helper) => `${helper}(`)];
-    t.ok(raisers.some((raiser) => code.includes(raiser)), `${name} is raised (by ${raisers.join(' or ')})`);
+    t.ok(
+      raisers.some((raiser) => code.includes(raiser)),
+      `${name} is raised (by ${raisers.join(' or ')})`,
+    );
   }
 });
 
@@ -76,7 +91,12 @@ t.test("the dashboard's CSRF refusals answer their documented status", async (t)
   t.equal(missing.statusCode, documented.get('FST_CSRF_MISSING_SECRET')?.status, 'no CSRF cookie');
   const page = await app.inject({ method: 'GET', url: '/dashboard/login' });
   const cookie = page.cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
-  const invalid = await app.inject({ method: 'POST', url: '/dashboard/login', headers: { ...form, cookie }, payload: '_csrf=forged&email=a%40b.test&password=x' });
+  const invalid = await app.inject({
+    method: 'POST',
+    url: '/dashboard/login',
+    headers: { ...form, cookie },
+    payload: '_csrf=forged&email=a%40b.test&password=x',
+  });
   t.equal(invalid.statusCode, documented.get('FST_CSRF_INVALID_TOKEN')?.status, 'a forged token');
   t.match(invalid.body, /This form has expired or did not come from this site/);
 });

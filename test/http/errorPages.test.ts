@@ -30,7 +30,12 @@ async function listening(t: Parameters<typeof startTestApp>[0]) {
   const started = await startTestApp(t);
   await started.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (started.app.server.address() as AddressInfo).port;
-  await started.app.inject({ method: 'PUT', url: '/api/matches/known', headers: json, payload: JSON.stringify({ homeTeam: { name: 'Herons' }, awayTeam: { name: 'Owls' } }) });
+  await started.app.inject({
+    method: 'PUT',
+    url: '/api/matches/known',
+    headers: json,
+    payload: JSON.stringify({ homeTeam: { name: 'Herons' }, awayTeam: { name: 'Owls' } }),
+  });
   return port;
 }
 
@@ -127,7 +132,14 @@ t.test('an address Fastify cannot route (bad percent-encoding, a part too long) 
 
 t.test('a malformed revision is a 400 saying what to fix, on every route that takes one; one the match has not reached is a 404', async (t) => {
   const port = await listening(t);
-  const routes = ['/api/matches/known?revision=', '/api/matches/known/payload?revision=', '/match/known?revision=', '/match/known/card.png?revision=', '/api/matches/known/history?from=', '/match/known/history?from='];
+  const routes = [
+    '/api/matches/known?revision=',
+    '/api/matches/known/payload?revision=',
+    '/match/known?revision=',
+    '/match/known/card.png?revision=',
+    '/api/matches/known/history?from=',
+    '/match/known/history?from=',
+  ];
   for (const route of routes) {
     for (const bad of ['abc', '-1', '1.5', '99999999999999999999', '9007199254740992', '']) {
       const answer = await send(port, `${route}${bad}`, { accept: route.startsWith('/api/') ? 'application/json' : BROWSER });
@@ -140,7 +152,12 @@ t.test('a malformed revision is a 400 saying what to fix, on every route that ta
       }
     }
   }
-  for (const route of ['/api/matches/known?revision=7', '/api/matches/known/payload?revision=7', '/match/known?revision=7', '/match/known/card.png?revision=7']) {
+  for (const route of [
+    '/api/matches/known?revision=7',
+    '/api/matches/known/payload?revision=7',
+    '/match/known?revision=7',
+    '/match/known/card.png?revision=7',
+  ]) {
     t.equal((await send(port, route)).status, 404, `${route}: well-formed, not reached`);
   }
   t.equal((await send(port, '/match/known?revision=0')).status, 200);

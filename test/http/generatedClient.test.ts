@@ -23,34 +23,44 @@ async function openapiTypescript(): Promise<{ generate: (document: object) => Pr
 /** tsc on one file beside the generated types: its errors, or [] when it type-checks. */
 function typeCheck(dir: string, name: string, source: string): string[] {
   writeFileSync(join(dir, name), `import type { components } from './api.js';\ntype MatchPayload = components['schemas']['MatchPayload'];\n${source}\n`);
-  const run = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', join(dir, name)], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', join(dir, name)],
+    { encoding: 'utf8' },
+  );
   return run.stdout.split('\n').filter((line) => line.includes('error TS'));
 }
 
-t.test('types generated from /openapi.json by openapi-typescript check a payload: playerStats: 42 and homeTeam: 7 are refused, real feeds and numbers as strings pass', async (t) => {
-  const tool = await openapiTypescript();
-  if (typeof tool === 'string') {
-    t.comment(`skipping the compile test: ${tool}`);
-    t.pass('skipped: no openapi-typescript');
-    return;
-  }
-  const { app } = await startTestApp(t);
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const document = (await (await fetch(`${base}/openapi.json`)).json()) as object;
-  const answer = await fetch(`${base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"playerStats": 42, "homeTeam": 7}' });
-  t.equal(answer.status, 201, 'the server still accepts any JSON object: the schema documents, it does not validate');
-  const dir = tempDataDir(t, 'matchlog-client-');
-  writeFileSync(join(dir, 'api.ts'), await tool.generate(document));
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+t.test(
+  'types generated from /openapi.json by openapi-typescript check a payload: playerStats: 42 and homeTeam: 7 are refused, real feeds and numbers as strings pass',
+  async (t) => {
+    const tool = await openapiTypescript();
+    if (typeof tool === 'string') {
+      t.comment(`skipping the compile test: ${tool}`);
+      t.pass('skipped: no openapi-typescript');
+      return;
+    }
+    const { app } = await startTestApp(t);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as object;
+    const answer = await fetch(`${base}/api/matches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"playerStats": 42, "homeTeam": 7}',
+    });
+    t.equal(answer.status, 201, 'the server still accepts any JSON object: the schema documents, it does not validate');
+    const dir = tempDataDir(t, 'matchlog-client-');
+    writeFileSync(join(dir, 'api.ts'), await tool.generate(document));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
 
-  const feeds = {
-    volleyball: JSON.parse(fixtureText({ seed: 3, club: 'c1', team: 't1' })) as unknown,
-    basketball: JSON.parse(fixtureText({ sport: 'basketball', seed: 4 })) as unknown,
-    nbaLive: JSON.parse(readFileSync(new URL('../fixtures/nba-live-game.json', import.meta.url), 'utf8')) as unknown,
-    statsBomb: JSON.parse(readFileSync(new URL('../fixtures/statsbomb-match.json', import.meta.url), 'utf8')) as unknown,
-    examples: PAYLOAD_EXAMPLES,
-  };
-  const good = `
+    const feeds = {
+      volleyball: JSON.parse(fixtureText({ seed: 3, club: 'c1', team: 't1' })) as unknown,
+      basketball: JSON.parse(fixtureText({ sport: 'basketball', seed: 4 })) as unknown,
+      nbaLive: JSON.parse(readFileSync(new URL('../fixtures/nba-live-game.json', import.meta.url), 'utf8')) as unknown,
+      statsBomb: JSON.parse(readFileSync(new URL('../fixtures/statsbomb-match.json', import.meta.url), 'utf8')) as unknown,
+      examples: PAYLOAD_EXAMPLES,
+    };
+    const good = `
 const feeds = ${JSON.stringify(feeds)};
 export const volleyball: MatchPayload = feeds.volleyball;
 export const basketball: MatchPayload = feeds.basketball;
@@ -66,24 +76,40 @@ export const asStrings: MatchPayload = {
   actions: [{ seq: '12', set: 1, clock: 'PT9M12S' }],
   anyOtherField: { stays: 'valid' },
 };`;
-  t.same(typeCheck(dir, 'good.ts', good), [], 'a correct payload, real feeds, examples and numbers sent as strings type-check');
-  const playerStats = typeCheck(dir, 'playerStats.ts', 'export const bad: MatchPayload = { playerStats: 42 };');
-  t.equal(playerStats.length, 1, `playerStats: 42 is refused: ${playerStats.join(' ')}`);
-  t.match(playerStats[0], /playerStats/);
-  const homeTeam = typeCheck(dir, 'homeTeam.ts', "export const bad: MatchPayload = { homeTeam: 7, awayTeam: { name: 'Owls' } };");
-  t.equal(homeTeam.length, 1, `homeTeam: 7 is refused: ${homeTeam.join(' ')}`);
-  t.match(homeTeam[0], /homeTeam|number/);
-
-});
+    t.same(typeCheck(dir, 'good.ts', good), [], 'a correct payload, real feeds, examples and numbers sent as strings type-check');
+    const playerStats = typeCheck(dir, 'playerStats.ts', 'export const bad: MatchPayload = { playerStats: 42 };');
+    t.equal(playerStats.length, 1, `playerStats: 42 is refused: ${playerStats.join(' ')}`);
+    t.match(playerStats[0], /playerStats/);
+    const homeTeam = typeCheck(dir, 'homeTeam.ts', "export const bad: MatchPayload = { homeTeam: 7, awayTeam: { name: 'Owls' } };");
+    t.equal(homeTeam.length, 1, `homeTeam: 7 is refused: ${homeTeam.join(' ')}`);
+    t.match(homeTeam[0], /homeTeam|number/);
+  },
+);
 
 t.test('the OpenAPI document: operationIds on every operation, MatchPayload in components.schemas, named examples, the club-sync header', async (t) => {
   const { app } = await startTestApp(t);
   const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-    paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, { schema: unknown; examples?: Record<string, unknown> }> }; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          operationId?: string;
+          requestBody?: { content: Record<string, { schema: unknown; examples?: Record<string, unknown> }> };
+          responses: Record<string, { headers?: Record<string, unknown> }>;
+        }
+      >
+    >;
     components: { schemas: Record<string, { additionalProperties?: unknown }> };
   };
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ at: `${method.toUpperCase()} ${path}`, ...operation })));
-  t.same(operations.filter((o) => !o.operationId).map((o) => o.at), [], 'every operation has an operationId');
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ at: `${method.toUpperCase()} ${path}`, ...operation })),
+  );
+  t.same(
+    operations.filter((o) => !o.operationId).map((o) => o.at),
+    [],
+    'every operation has an operationId',
+  );
   t.equal(new Set(operations.map((o) => o.operationId)).size, operations.length, 'all different');
   t.equal(document.components.schemas.MatchPayload?.additionalProperties, true, 'MatchPayload stays open');
   for (const at of [document.paths['/api/matches']?.post, document.paths['/api/matches/{id}']?.put]) {

@@ -12,7 +12,11 @@ t.test('helmet on every route; pages keep their strict CSP', async (t) => {
     t.ok(res.headers['content-security-policy'], `${url}: a CSP`);
   }
   t.equal((await app.inject({ method: 'GET', url: '/match/h1' })).headers['content-security-policy'], LIVE_PAGE_CSP, 'the match page keeps its own CSP');
-  t.match(String((await app.inject({ method: 'GET', url: '/match/h1/history' })).headers['content-security-policy']), /default-src 'none'/, 'the history page keeps a strict CSP of its own');
+  t.match(
+    String((await app.inject({ method: 'GET', url: '/match/h1/history' })).headers['content-security-policy']),
+    /default-src 'none'/,
+    'the history page keeps a strict CSP of its own',
+  );
   t.equal((await app.inject({ method: 'GET', url: '/docs/' })).statusCode, 200, 'the docs page still loads');
 });
 
@@ -21,7 +25,11 @@ t.test('CORS on /api/* for any origin, without credentials; not on pages', async
   const preflight = await app.inject({
     method: 'OPTIONS',
     url: '/api/matches',
-    headers: { origin: 'https://scorer.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-write-token,x-app-key' },
+    headers: {
+      origin: 'https://scorer.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-write-token,x-app-key',
+    },
   });
   t.equal(preflight.statusCode, 204);
   t.equal(preflight.headers['access-control-allow-origin'], '*');
@@ -38,6 +46,9 @@ t.test('OpenAPI: servers from PUBLIC_BASE_URL; write token and app key are secur
   const { app } = await startTestApp(t, { PUBLIC_BASE_URL: 'https://matches.example.org' });
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   t.equal(doc.servers[0].url, 'https://matches.example.org');
-  t.match(doc.components.securitySchemes, { writeToken: { type: 'apiKey', in: 'header', name: 'X-Write-Token' }, appKey: { type: 'apiKey', in: 'header', name: 'X-App-Key' } });
+  t.match(doc.components.securitySchemes, {
+    writeToken: { type: 'apiKey', in: 'header', name: 'X-Write-Token' },
+    appKey: { type: 'apiKey', in: 'header', name: 'X-App-Key' },
+  });
   t.same(doc.paths['/api/matches'].post.security, [{}, { writeToken: [] }, { appKey: [] }, { writeToken: [], appKey: [] }]);
 });

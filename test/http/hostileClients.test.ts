@@ -52,7 +52,10 @@ const bodyOf = (response: string) => response.slice(response.indexOf('\r\n\r\n')
 t.test('defect 7: an oversized upload reads its 413 answer, not a broken pipe', async (t) => {
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  for (const [mib, times] of [[6, 10], [64, 5]] as const) {
+  for (const [mib, times] of [
+    [6, 10],
+    [64, 5],
+  ] as const) {
     for (let i = 0; i < times; i += 1) {
       const { response, writeError } = await rawUpload(base, { bodyBytes: mib * 1024 * 1024 });
       t.equal(statusOf(response), 413, `${mib} MiB #${i + 1}: 413`);
@@ -81,7 +84,9 @@ t.test('defect 4: request bytes in flight are capped: 503 with Retry-After beyon
   const holders = ['127.0.0.2', '127.0.0.3'].map((localAddress) => {
     const socket = connect({ port: Number(port), host: hostname, localAddress });
     socket.on('error', () => {});
-    socket.write(`PUT /api/matches/slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"x":"${'a'.repeat(399_000 - 6)}`);
+    socket.write(
+      `PUT /api/matches/slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n{"x":"${'a'.repeat(399_000 - 6)}`,
+    );
     return socket;
   });
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -125,9 +130,17 @@ t.test('the client address: X-Forwarded-For counts only behind a configured TRUS
   const write = (app: Awaited<ReturnType<typeof startTestApp>>['app'], forwardedFor: string) =>
     app.inject({ method: 'PUT', url: '/api/matches/proxied', headers: { ...json, 'x-forwarded-for': forwardedFor }, payload: '{}' }).then((r) => r.statusCode);
   const direct = await startTestApp(t, { WRITE_RATE_LIMIT: '2/minute' });
-  t.same([await write(direct.app, '198.51.100.1'), await write(direct.app, '198.51.100.2'), await write(direct.app, '198.51.100.3')], [200, 200, 429], 'without TRUST_PROXY a forged header changes nothing');
+  t.same(
+    [await write(direct.app, '198.51.100.1'), await write(direct.app, '198.51.100.2'), await write(direct.app, '198.51.100.3')],
+    [200, 200, 429],
+    'without TRUST_PROXY a forged header changes nothing',
+  );
   const proxied = await startTestApp(t, { WRITE_RATE_LIMIT: '2/minute', TRUST_PROXY: '127.0.0.1' });
-  t.same([await write(proxied.app, '198.51.100.1'), await write(proxied.app, '198.51.100.1'), await write(proxied.app, '198.51.100.1')], [200, 200, 429], 'behind the proxy: per client');
+  t.same(
+    [await write(proxied.app, '198.51.100.1'), await write(proxied.app, '198.51.100.1'), await write(proxied.app, '198.51.100.1')],
+    [200, 200, 429],
+    'behind the proxy: per client',
+  );
   t.equal(await write(proxied.app, '198.51.100.2'), 200, 'another client behind the proxy has its own count');
 });
 

@@ -12,13 +12,33 @@ t.test('depth, size, identifiers, charset, encoding: 400/415 with a message, not
   const refusals: [string, Promise<Response>, number, RegExp][] = [
     ['65 levels deep', post(nested(65).replace('"deep"', '"d65"')), 400, /nested more than 64 levels deep \(MAX_JSON_DEPTH\)/],
     ['5,000 levels deep', post(`{"id":"d5000","x":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400, /MAX_JSON_DEPTH/],
-    ['too many values', post(JSON.stringify({ id: 'many', list: Array.from({ length: 1001 }, (_, i) => i) })), 400, /more than 1000 keys and array items \(MAX_JSON_VALUES\)/],
+    [
+      'too many values',
+      post(JSON.stringify({ id: 'many', list: Array.from({ length: 1001 }, (_, i) => i) })),
+      400,
+      /more than 1000 keys and array items \(MAX_JSON_VALUES\)/,
+    ],
     ['clubId as an object', post('{"id":"c1","clubId":{"x":{"y":1}},"teamId":"t"}'), 400, /body\.clubId must be string/],
     ['teamId as a boolean', post('{"id":"c2","clubId":"c","teamId":true}'), 400, /body\.teamId must be string/],
-    ['latin-1 charset', post(Buffer.from('{"id":"l1","name":"Caf\xe9"}', 'latin1'), { 'content-type': 'application/json; charset=iso-8859-1' }), 415, /charset "iso-8859-1" is not accepted; send the JSON as UTF-8/],
+    [
+      'latin-1 charset',
+      post(Buffer.from('{"id":"l1","name":"Caf\xe9"}', 'latin1'), { 'content-type': 'application/json; charset=iso-8859-1' }),
+      415,
+      /charset "iso-8859-1" is not accepted; send the JSON as UTF-8/,
+    ],
     ['invalid UTF-8', post(Buffer.from('{"id":"u1","name":"Caf\xe9"}', 'latin1')), 400, /not valid UTF-8/],
-    ['gzip', post(gzipSync('{"id":"g1"}'), { ...json, 'content-encoding': 'gzip' }), 415, /Content-Encoding "gzip" is not accepted; send the JSON uncompressed/],
-    ['"__proto__" deep inside', post('{"id":"p1","sets":[{"actions":[{"__proto__":{"isAdmin":true}}]}]}'), 400, /"__proto__" key, which is refused \(prototype poisoning\)/],
+    [
+      'gzip',
+      post(gzipSync('{"id":"g1"}'), { ...json, 'content-encoding': 'gzip' }),
+      415,
+      /Content-Encoding "gzip" is not accepted; send the JSON uncompressed/,
+    ],
+    [
+      '"__proto__" deep inside',
+      post('{"id":"p1","sets":[{"actions":[{"__proto__":{"isAdmin":true}}]}]}'),
+      400,
+      /"__proto__" key, which is refused \(prototype poisoning\)/,
+    ],
     ['"__proto__" written with escapes', post('{"id":"p2","\\u005f_proto__":{"x":1}}'), 400, /"__proto__" key/],
     ['"constructor" with a "prototype"', post('{"id":"p3","team":{"constructor":{"prototype":{"x":1}}}}'), 400, /"constructor\.prototype" key/],
     ['not JSON', post('{"id":"j1",'), 400, /the request body is not valid JSON: .+/],
@@ -47,7 +67,11 @@ t.test('club sync is decided on the parsed payload: "\\u0063lubId" names the clu
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"esc","\\u0063lubId":"nosuchclub000000","te\\u0061mId":"t1"}' });
   t.equal(res.status, 201);
-  t.same(seedFields(await res.json()), { id: 'esc', url: 'http://matchlog.test/match/esc', crmSync: 'skipped_auth' }, 'the sync was attempted and skipped, as for "clubId"');
+  t.same(
+    seedFields(await res.json()),
+    { id: 'esc', url: 'http://matchlog.test/match/esc', crmSync: 'skipped_auth' },
+    'the sync was attempted and skipped, as for "clubId"',
+  );
 });
 
 t.test('a body sent again is answered as the first time: refusals repeat, kept bodies pass the route checks again', async (t) => {

@@ -54,7 +54,11 @@ t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-rout
   t.equal(br.headers['content-encoding'], 'br');
 
   const apiView = await app.inject({ url: '/api/matches/lp-1' });
-  t.equal((await app.inject({ url: '/api/matches/lp-1', headers: { 'if-none-match': String(apiView.headers.etag) } })).statusCode, 304, 'the JSON API answers 304 too');
+  t.equal(
+    (await app.inject({ url: '/api/matches/lp-1', headers: { 'if-none-match': String(apiView.headers.etag) } })).statusCode,
+    304,
+    'the JSON API answers 304 too',
+  );
   const apiGz = await app.inject({ url: '/api/matches/lp-1', headers: { 'accept-encoding': 'gzip' } });
   t.equal(apiGz.headers['content-encoding'], 'gzip', 'the JSON API is compressed');
 
@@ -80,7 +84,8 @@ t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-rout
 t.test('live: SSE sends the current revision, then each new one; Last-Event-ID resumes; one feed entry per match', async (t) => {
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const body = (score: number) => JSON.stringify({ id: 'lp-live', sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
+  const body = (score: number) =>
+    JSON.stringify({ id: 'lp-live', sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
   await (await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: body(0) })).text();
 
   // Streams are aborted at the end, as a closing tab does.
@@ -99,7 +104,10 @@ t.test('live: SSE sends the current revision, then each new one; Last-Event-ID r
   const eventsB = await gotB;
   t.equal(eventsA[0]?.id, '0', 'a new viewer gets the current revision first');
   t.equal(eventsA.at(-1)?.data, '{"revision":2}');
-  t.notOk(eventsB.some((e) => e.id === '0'), 'a viewer who has revision 0 is not sent it again');
+  t.notOk(
+    eventsB.some((e) => e.id === '0'),
+    'a viewer who has revision 0 is not sent it again',
+  );
 
   const resumed = await fetch(`${base}/match/lp-live/live`, { headers: { 'last-event-id': '1' }, signal });
   const caughtUp = await readEvents(resumed.body!, (events) => events.length > 0);

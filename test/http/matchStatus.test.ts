@@ -15,7 +15,16 @@ const view = (payload: unknown, extra: { quiet?: boolean; asOf?: { revision: num
   summary: summarizeMatch(payload),
   ...extra,
 });
-const live = { sport: 'volleyball', status: 'in_progress', homeTeam: { name: 'Home', setsWon: 1 }, awayTeam: { name: 'Away', setsWon: 0 }, sets: [[25, 20], [10, 8]] };
+const live = {
+  sport: 'volleyball',
+  status: 'in_progress',
+  homeTeam: { name: 'Home', setsWon: 1 },
+  awayTeam: { name: 'Away', setsWon: 0 },
+  sets: [
+    [25, 20],
+    [10, 8],
+  ],
+};
 const badge = (page: string) => /<span class="badge ([^"]*)">([^<]*)/.exec(page)?.slice(1, 3) ?? null;
 
 t.test('live only while the payload says so and it was updated within the window', async (t) => {

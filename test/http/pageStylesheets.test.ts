@@ -6,7 +6,13 @@ import { fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
 /** A CSP header's directives by name. */
-const directives = (csp: string) => new Map(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values]));
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name = '', ...values]) => [name, values]),
+  );
 
 t.test("every page: a CSP without 'unsafe-inline' for styles, no inline style, one fingerprinted stylesheet served immutable", async (t) => {
   const { app } = await startTestApp(t);
@@ -15,16 +21,24 @@ t.test("every page: a CSP without 'unsafe-inline' for styles, no inline style, o
   // A club with a team, an app key and a synced match, so every dashboard page has content.
   const client = dashboardClient(app);
   await client.get('/dashboard/signup');
-  const home = await client.get(String((await client.post('/dashboard/signup', { clubName: 'Lakeside VC', email: 'admin@lakeside.test', password: 'correct horse battery' })).headers.location));
+  const home = await client.get(
+    String(
+      (await client.post('/dashboard/signup', { clubName: 'Lakeside VC', email: 'admin@lakeside.test', password: 'correct horse battery' })).headers.location,
+    ),
+  );
   const clubId = /data-testid="club-id">([0-9a-z]{16})</.exec(home.body)?.[1] ?? '';
   await client.get('/dashboard/teams');
   await client.post('/dashboard/teams', { name: 'Lakeside Wolves' });
   const teamId = /data-testid="team-id">([0-9a-z]{10})</.exec((await client.get('/dashboard/connect')).body)?.[1] ?? '';
   const key = /value="(mlk_[^"]+)"/.exec((await client.post('/dashboard/connect/keys', { label: 'tablet' })).body)?.[1] ?? '';
-  const upload = (body: string, headers: Record<string, string> = {}) => fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, ...headers }, body }).then((res) => res.status);
+  const upload = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, ...headers }, body }).then((res) => res.status);
   t.equal(await upload(fixtureText({ club: clubId, team: teamId, id: 'club-match' }), { 'x-app-key': key }), 201);
   t.equal(await upload(fixtureText({ sport: 'basketball', seed: 11, id: 'bb' })), 201);
-  t.equal(await upload(JSON.stringify({ ...JSON.parse(readFileSync(new URL('../fixtures/football-long-names.json', import.meta.url), 'utf8')), id: 'fb' })), 201);
+  t.equal(
+    await upload(JSON.stringify({ ...JSON.parse(readFileSync(new URL('../fixtures/football-long-names.json', import.meta.url), 'utf8')), id: 'fb' })),
+    201,
+  );
   const cookie = [...client.jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
   const pages: [path: string, status: number][] = [

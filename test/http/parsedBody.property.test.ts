@@ -28,7 +28,15 @@ t.test('read models built from the parsed request bodies equal those rebuilt fro
       clubId: fc.oneof(fc.constant(clubId), fc.string(), fc.integer(), fc.constant(null), fc.boolean()),
       teamId: fc.oneof(fc.constant(teamId), fc.string(), fc.integer(), fc.constant(null)),
       homeTeam: fc.record({ name: fc.oneof(fc.constant('First'), fc.string()), setsWon: fc.oneof(fc.nat(3), fc.constant('2')) }, { requiredKeys: [] }),
-      playerStats: fc.array(fc.record({ name: fc.string(), number: fc.oneof(fc.nat(99), fc.string()), team: fc.constantFrom('home', 'away'), stats: fc.dictionary(fc.constantFrom('points', 'aces', 'kills'), fc.oneof(fc.nat(), fc.string())) }), { maxLength: 4 }),
+      playerStats: fc.array(
+        fc.record({
+          name: fc.string(),
+          number: fc.oneof(fc.nat(99), fc.string()),
+          team: fc.constantFrom('home', 'away'),
+          stats: fc.dictionary(fc.constantFrom('points', 'aces', 'kills'), fc.oneof(fc.nat(), fc.string())),
+        }),
+        { maxLength: 4 },
+      ),
       actions: fc.array(fc.dictionary(fc.constantFrom('id', 'seq', 'type', 'team', '1', '0', 'constructor'), fc.jsonValue({ maxDepth: 1 })), { maxLength: 5 }),
     },
     { requiredKeys: [] },

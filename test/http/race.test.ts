@@ -19,7 +19,10 @@ t.test('16 clients racing to create the same id with different tokens: one 201, 
   const losers = responses.filter((r) => r.status === 403);
   t.equal(winners.length, 1, 'exactly one creator');
   t.equal(losers.length, 15, 'everyone else is forbidden');
-  t.ok(losers.every((r) => /X-Write-Token/.test(r.body.message ?? '')), 'with a message saying why');
+  t.ok(
+    losers.every((r) => /X-Write-Token/.test(r.body.message ?? '')),
+    'with a message saying why',
+  );
   const winner = winners[0]!;
 
   const stored = (await (await fetch(`${base}/api/matches/contested`)).json()) as { payload: { racer: number }; protected: boolean; versions: number };
@@ -27,7 +30,11 @@ t.test('16 clients racing to create the same id with different tokens: one 201, 
   t.equal(stored.protected, true);
   t.equal(stored.versions, 1, 'no loser replaced it');
 
-  const again = await fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, 'x-write-token': winner.token }, body: JSON.stringify({ id: 'contested', racer: winner.i, retry: true }) });
+  const again = await fetch(`${base}/api/matches`, {
+    method: 'POST',
+    headers: { ...json, 'x-write-token': winner.token },
+    body: JSON.stringify({ id: 'contested', racer: winner.i, retry: true }),
+  });
   t.equal(again.status, 201, "the winner's token keeps working");
   const loser = losers[0]!;
   const denied = await fetch(`${base}/api/matches/contested`, { method: 'PUT', headers: { ...json, 'x-write-token': loser.token }, body: '{"racer":-1}' });
@@ -39,7 +46,11 @@ t.test('16 clients racing to PUT-create the same id all succeed, unprotected, on
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const statuses = await Promise.all(
     Array.from({ length: 16 }, (_, i) =>
-      fetch(`${base}/api/matches/shared`, { method: 'PUT', headers: { ...json, 'x-write-token': `putter-${i}-0123456789abcdef` }, body: JSON.stringify({ putter: i }) }).then((r) => r.status),
+      fetch(`${base}/api/matches/shared`, {
+        method: 'PUT',
+        headers: { ...json, 'x-write-token': `putter-${i}-0123456789abcdef` },
+        body: JSON.stringify({ putter: i }),
+      }).then((r) => r.status),
     ),
   );
   t.same(statuses, Array(16).fill(200));

@@ -30,7 +30,12 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
 }
 
 const text = (answer: Answer) =>
-  (answer.headers['content-encoding'] === 'br' ? brotliDecompressSync(answer.raw) : answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.raw) : answer.raw).toString('utf8');
+  (answer.headers['content-encoding'] === 'br'
+    ? brotliDecompressSync(answer.raw)
+    : answer.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(answer.raw)
+      : answer.raw
+  ).toString('utf8');
 
 /** The real app listening on a loopback port, with a cache of `budget` bytes (the default's 48 MiB otherwise). */
 async function listening(t: Parameters<typeof startTestApp>[0], env: Record<string, string> = {}, budget = 48 * 1024 * 1024) {
@@ -48,7 +53,8 @@ interface AccessLine {
 }
 
 /** The access lines of GETs of `url`, in order. */
-const accessLines = (app: TestApp, url: string) => logLines<AccessLine>(app.logs).filter((line) => line.msg === 'request completed' && line.req?.method === 'GET' && line.req.url === url);
+const accessLines = (app: TestApp, url: string) =>
+  logLines<AccessLine>(app.logs).filter((line) => line.msg === 'request completed' && line.req?.method === 'GET' && line.req.url === url);
 
 /** A match of about `bytes` bytes, named, with `v` in it. */
 function match(bytes: number, v = 0) {
@@ -76,7 +82,12 @@ t.test('API JSON is kept with its compressed copies: a second brotli GET of a 3 
   const lines = accessLines(started, '/api/matches/big');
   t.same(
     lines.map((line) => [line.bodyCache, line.compressedNow ?? null]),
-    [['stored', 'br'], ['hit', null], ['hit', 'gzip'], ['hit', null]],
+    [
+      ['stored', 'br'],
+      ['hit', null],
+      ['hit', 'gzip'],
+      ['hit', null],
+    ],
     'serialised once, each copy made once (and never again by @fastify/compress)',
   );
   const conditional = await get(port, '/api/matches/big', { 'if-none-match': String(first.headers.etag) });
@@ -92,7 +103,14 @@ t.test('?revision answers are kept per version like the current one; malformed r
     const again = await get(port, url, { 'accept-encoding': 'br' });
     t.equal(first.status, 200, url);
     t.ok(again.raw.equals(first.raw), `${url}: the same bytes`);
-    t.same(accessLines(started, url).map((line) => [line.bodyCache, line.compressedNow ?? null]), [['stored', 'br'], ['hit', null]], `${url}: made once`);
+    t.same(
+      accessLines(started, url).map((line) => [line.bodyCache, line.compressedNow ?? null]),
+      [
+        ['stored', 'br'],
+        ['hit', null],
+      ],
+      `${url}: made once`,
+    );
   }
   t.equal(JSON.parse(text(await get(port, '/api/matches/old?revision=1'))).payload.v, 1);
   t.equal((await get(port, '/match/old?revision=1')).headers['cache-control'], 'public, max-age=86400', 'an old version never changes');
@@ -137,7 +155,11 @@ t.test('a render that fails is kept as its error page, logged once; the history 
     t.equal(again.status, 500);
     t.equal(first.headers['cache-control'], 'no-store');
     t.match(text(again), /internal error; it has been logged/);
-    t.same(accessLines(started, url).map((line) => line.bodyCache), ['stored', 'hit'], `${url}: rendered (and failed) once`);
+    t.same(
+      accessLines(started, url).map((line) => line.bodyCache),
+      ['stored', 'hit'],
+      `${url}: rendered (and failed) once`,
+    );
   }
   const failures = logLines<{ msg: string; err?: { type: string } }>(started.logs).filter((line) => line.msg === 'request failed');
   t.equal(failures.length, 2, 'one log line per failed render, not per request');
@@ -165,7 +187,14 @@ t.test('kept bodies never exceed the byte budget, copies included; a body above 
 
   await app.inject({ method: 'PUT', url: '/api/matches/large', headers: json, payload: match(400_000) });
   const answers = [await get(port, '/api/matches/large'), await get(port, '/api/matches/large')];
-  t.same(answers.map((answer) => answer.status), [200, 200]);
-  t.same(accessLines(started, '/api/matches/large').map((line) => line.bodyCache), ['not kept', 'not kept'], 'above budget/8: served, not kept');
+  t.same(
+    answers.map((answer) => answer.status),
+    [200, 200],
+  );
+  t.same(
+    accessLines(started, '/api/matches/large').map((line) => line.bodyCache),
+    ['not kept', 'not kept'],
+    'above budget/8: served, not kept',
+  );
   t.ok(cache.bytes() <= budget);
 });

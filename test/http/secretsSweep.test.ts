@@ -58,21 +58,42 @@ t.test('no token, key or password used is in any log line, response, read-model 
   t.equal((await send('POST', '/api/matches', { 'x-write-token': shortToken })).statusCode, 403, 'a short token on the protected match: 403');
   const fresh = await app.inject({ method: 'POST', url: '/api/matches', headers: { ...json, 'x-write-token': shortToken }, payload: '{"id":"sweep-new"}' });
   t.equal(fresh.statusCode, 400, 'and 400 where it would be bound');
-  for (const url of ['/api/matches/sweep', '/api/matches/sweep/history', '/match/sweep', '/match/sweep/history', '/api/matches/sweep?revision=0', '/dashboard/matches', '/dashboard/connect/sync-status']) {
+  for (const url of [
+    '/api/matches/sweep',
+    '/api/matches/sweep/history',
+    '/match/sweep',
+    '/match/sweep/history',
+    '/api/matches/sweep?revision=0',
+    '/dashboard/matches',
+    '/dashboard/connect/sync-status',
+  ]) {
     await client.get(url);
   }
   const documents: string[] = [];
-  for (const projection of allProjections) for (const collection of projection.collections) documents.push(...(await engine.readModel.find(collection)).map((doc) => JSON.stringify(doc)));
+  for (const projection of allProjections)
+    for (const collection of projection.collections) documents.push(...(await engine.readModel.find(collection)).map((doc) => JSON.stringify(doc)));
   t.ok(documents.length > 3, `${documents.length} read-model documents`);
   await s.close();
   const files = readdirSync(dataDir).map((name) => ({ name, bytes: readFileSync(join(dataDir, name)) }));
-  t.ok(files.some((f) => f.name.startsWith('events.sqlite')), `store files: ${files.map((f) => f.name).join(', ')}`);
+  t.ok(
+    files.some((f) => f.name.startsWith('events.sqlite')),
+    `store files: ${files.map((f) => f.name).join(', ')}`,
+  );
 
   const secrets = { password, wrongPassword, token, wrongToken, shortToken, appKey, wrongKey, writeTokenKey, sessionSecret };
   for (const [name, secret] of Object.entries(secrets)) {
-    t.notOk(logs.some((line) => line.includes(secret)), `${name}: in no log line (${logs.length} lines)`);
-    t.notOk(responses.some((r) => r.includes(secret)), `${name}: in no response (${responses.length})`);
-    t.notOk(documents.some((d) => d.includes(secret)), `${name}: in no read-model document`);
+    t.notOk(
+      logs.some((line) => line.includes(secret)),
+      `${name}: in no log line (${logs.length} lines)`,
+    );
+    t.notOk(
+      responses.some((r) => r.includes(secret)),
+      `${name}: in no response (${responses.length})`,
+    );
+    t.notOk(
+      documents.some((d) => d.includes(secret)),
+      `${name}: in no read-model document`,
+    );
     for (const file of files) t.equal(file.bytes.indexOf(secret), -1, `${name}: not in ${file.name}`);
   }
 });

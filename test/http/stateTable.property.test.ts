@@ -110,30 +110,33 @@ t.test('concurrent: each batch on a real server matches some sequential order of
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   let run = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.record({ via: fc.constantFrom<Via>('POST', 'PUT'), token: fc.constantFrom(...TOKENS) }), { minLength: 2, maxLength: 5 }), async (batch) => {
-      run += 1;
-      const id = matchId(run, run % 2 === 0 ? 2 : 0);
-      const ops = batch.map((op, n) => ({ ...op, id: 0, n }));
-      const statuses = await Promise.all(
-        ops.map((op) =>
-          fetch(op.via === 'POST' ? `${base}/api/matches` : `${base}/api/matches/${id}`, {
-            method: op.via,
-            headers: { ...json, ...(op.token === null ? {} : { 'x-write-token': op.token }) },
-            body: bodyOf(op, id, op.n),
-          }).then((res) => res.status),
-        ),
-      );
-      const res = await fetch(`${base}/api/matches/${id}`);
-      const view = res.status === 404 ? null : ((await res.json()) as { protected: boolean; payload: unknown });
-      // Linearizable: some order of the batch gives every status seen and the final state.
-      return permutations(ops).some((order) => {
-        const model: Model = new Map();
-        for (const op of order) if (step(model, op, bodyOf(op, id, op.n)) !== statuses[op.n]) return false;
-        const want = model.get(0);
-        if (want === undefined) return view === null;
-        return view !== null && view.protected === want.protected && JSON.stringify(view.payload) === want.payload;
-      });
-    }),
+    fc.asyncProperty(
+      fc.array(fc.record({ via: fc.constantFrom<Via>('POST', 'PUT'), token: fc.constantFrom(...TOKENS) }), { minLength: 2, maxLength: 5 }),
+      async (batch) => {
+        run += 1;
+        const id = matchId(run, run % 2 === 0 ? 2 : 0);
+        const ops = batch.map((op, n) => ({ ...op, id: 0, n }));
+        const statuses = await Promise.all(
+          ops.map((op) =>
+            fetch(op.via === 'POST' ? `${base}/api/matches` : `${base}/api/matches/${id}`, {
+              method: op.via,
+              headers: { ...json, ...(op.token === null ? {} : { 'x-write-token': op.token }) },
+              body: bodyOf(op, id, op.n),
+            }).then((res) => res.status),
+          ),
+        );
+        const res = await fetch(`${base}/api/matches/${id}`);
+        const view = res.status === 404 ? null : ((await res.json()) as { protected: boolean; payload: unknown });
+        // Linearizable: some order of the batch gives every status seen and the final state.
+        return permutations(ops).some((order) => {
+          const model: Model = new Map();
+          for (const op of order) if (step(model, op, bodyOf(op, id, op.n)) !== statuses[op.n]) return false;
+          const want = model.get(0);
+          if (want === undefined) return view === null;
+          return view !== null && view.protected === want.protected && JSON.stringify(view.payload) === want.payload;
+        });
+      },
+    ),
     { numRuns: 100 },
   );
   t.comment(`concurrent property: ${run} runs`);

@@ -53,12 +53,22 @@ t.test('a removed data directory: writes are 507 and change nothing, reads go on
 
   // SQLite keeps writing into the removed files' inodes: acknowledged, and gone at the next start.
   rmSync(dataDir, { recursive: true, force: true });
-  await refused(t, await put(base, 'kept', JSON.stringify({ homeTeam: { name: 'Herons' }, v: 2 })), started, /cannot write to its storage \(its data directory is missing or read-only\), so nothing was stored/);
-  await refused(t, await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'new-one' }) }), started, /nothing was stored/);
+  await refused(
+    t,
+    await put(base, 'kept', JSON.stringify({ homeTeam: { name: 'Herons' }, v: 2 })),
+    started,
+    /cannot write to its storage \(its data directory is missing or read-only\), so nothing was stored/,
+  );
+  await refused(
+    t,
+    await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'new-one' }) }),
+    started,
+    /nothing was stored/,
+  );
   t.equal(await engine.eventStore.headPosition(), head, 'nothing was appended');
   const kept = await fetch(`${base}/api/matches/kept`);
   t.equal(kept.status, 200, 'reads go on');
-  t.equal((await kept.json() as { payload: { v: number } }).payload.v, 1, 'the stored version is unchanged');
+  t.equal(((await kept.json()) as { payload: { v: number } }).payload.v, 1, 'the stored version is unchanged');
   t.equal((await fetch(`${base}/api/matches/new-one`)).status, 404);
 });
 
@@ -81,34 +91,38 @@ function smallDisk(megabytes: number): string | null {
 }
 
 const disk = smallDisk(8);
-t.test('a full disk: writes are 507 and change nothing; once space is freed they are taken again', { skip: disk === null ? 'needs root to mount a small tmpfs' : false }, async (t) => {
-  if (disk === null) return;
-  const started = await listening(t, { DATA_DIR: join(disk, 'data') });
-  const { base, engine } = started;
-  t.equal((await put(base, 'seed', fixtureText({ seed: 1 }))).status, 200);
-  // Leave about 400 KB free: a few uploads of a 55–90 KB match fill it.
-  const { bavail, bsize } = statfsSync(disk);
-  const filler = join(disk, 'filler');
-  writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - 400 * 1024)));
+t.test(
+  'a full disk: writes are 507 and change nothing; once space is freed they are taken again',
+  { skip: disk === null ? 'needs root to mount a small tmpfs' : false },
+  async (t) => {
+    if (disk === null) return;
+    const started = await listening(t, { DATA_DIR: join(disk, 'data') });
+    const { base, engine } = started;
+    t.equal((await put(base, 'seed', fixtureText({ seed: 1 }))).status, 200);
+    // Leave about 400 KB free: a few uploads of a 55–90 KB match fill it.
+    const { bavail, bsize } = statfsSync(disk);
+    const filler = join(disk, 'filler');
+    writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - 400 * 1024)));
 
-  let full: Response | null = null;
-  let id = '';
-  for (let i = 0; i < 60 && full === null; i += 1) {
-    id = `fill-${i}`;
-    const head = await engine.eventStore.headPosition();
-    const res = await put(base, id, fixtureText({ seed: 100 + i }));
-    if (res.status === 507) {
-      full = res;
-      t.equal(await engine.eventStore.headPosition(), head, 'the refused upload appended nothing');
-    } else t.equal(res.status, 200, `${id}: stored while there was room`);
-  }
-  if (full === null) return t.fail('the disk never filled');
-  await refused(t, full, started, /storage is full, so nothing was stored; retry later/);
-  t.same(await engine.eventStore.readStream(matchStreamId(id)), [], 'the refused match is not in the log');
-  t.equal((await fetch(`${base}/api/matches/seed`)).status, 200, 'reads go on');
+    let full: Response | null = null;
+    let id = '';
+    for (let i = 0; i < 60 && full === null; i += 1) {
+      id = `fill-${i}`;
+      const head = await engine.eventStore.headPosition();
+      const res = await put(base, id, fixtureText({ seed: 100 + i }));
+      if (res.status === 507) {
+        full = res;
+        t.equal(await engine.eventStore.headPosition(), head, 'the refused upload appended nothing');
+      } else t.equal(res.status, 200, `${id}: stored while there was room`);
+    }
+    if (full === null) return t.fail('the disk never filled');
+    await refused(t, full, started, /storage is full, so nothing was stored; retry later/);
+    t.same(await engine.eventStore.readStream(matchStreamId(id)), [], 'the refused match is not in the log');
+    t.equal((await fetch(`${base}/api/matches/seed`)).status, 200, 'reads go on');
 
-  rmSync(filler);
-  const again = await put(base, id, fixtureText({ seed: 7 }));
-  t.equal(again.status, 200, `taken again once space is freed: ${await again.text()}`);
-  t.equal((await fetch(`${base}/api/matches/${id}`)).status, 200);
-});
+    rmSync(filler);
+    const again = await put(base, id, fixtureText({ seed: 7 }));
+    t.equal(again.status, 200, `taken again once space is freed: ${await again.text()}`);
+    t.equal((await fetch(`${base}/api/matches/${id}`)).status, 200);
+  },
+);

@@ -7,7 +7,8 @@ const right = 'the-right-token-0123456789';
 t.test('over a real server: a stale device re-sending its wrong token never locks out the right one from the same address', async (t) => {
   const { app } = await startTestApp(t, { TOKEN_FAILURE_LIMIT: '3/minute' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const put = (token: string | null) => fetch(`${base}/api/matches/gym`, { method: 'PUT', headers: { ...json, ...(token ? { 'x-write-token': token } : {}) }, body: '{"score":1}' });
+  const put = (token: string | null) =>
+    fetch(`${base}/api/matches/gym`, { method: 'PUT', headers: { ...json, ...(token ? { 'x-write-token': token } : {}) }, body: '{"score":1}' });
   t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: { ...json, 'x-write-token': right }, body: '{"id":"gym"}' })).status, 201);
   const stale: number[] = [];
   for (let i = 0; i < 12; i += 1) stale.push((await put('stale-token-from-last-season')).status);

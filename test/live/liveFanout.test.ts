@@ -53,7 +53,11 @@ t.test('a write to one of three watched matches: one read for its ten viewers, t
   const port = Number(new URL(base).port);
   const ids = ['fan-a', 'fan-b', 'fan-c'];
   const upload = (id: string, setsWon: number) =>
-    fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ ...fixture({ seed: 3, actions: 60 }), id, homeTeam: { name: 'Lakeside Herons', setsWon } }) });
+    fetch(`${base}/api/matches`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ ...fixture({ seed: 3, actions: 60 }), id, homeTeam: { name: 'Lakeside Herons', setsWon } }),
+    });
   for (const id of ids) t.equal((await upload(id, 0)).status, 201);
 
   // Every read of public views by id list, seen as it passes to the real store: the projection's
@@ -85,20 +89,42 @@ t.test('a write to one of three watched matches: one read for its ten viewers, t
     t.comment('projections run in another process here: the feed reads every watched match once per move (the fallback)');
     t.equal(refreshes.length, unwatched.length + 1, 'the feed adds one read for all thirty viewers');
   }
-  t.same(viewers[1]!.map((viewer) => viewer.revisions), Array.from({ length: VIEWERS }, () => [0, 1]), 'each viewer of fan-b was sent revision 1');
-  t.ok(viewers[0]!.every((viewer) => viewer.revisions.join() === '0'), 'the viewers of another match were sent nothing');
-  t.ok(viewers[2]!.every((viewer) => viewer.revisions.join() === '1'), 'nor those of the match written before they came (they joined at its revision 1)');
+  t.same(
+    viewers[1]!.map((viewer) => viewer.revisions),
+    Array.from({ length: VIEWERS }, () => [0, 1]),
+    'each viewer of fan-b was sent revision 1',
+  );
+  t.ok(
+    viewers[0]!.every((viewer) => viewer.revisions.join() === '0'),
+    'the viewers of another match were sent nothing',
+  );
+  t.ok(
+    viewers[2]!.every((viewer) => viewer.revisions.join() === '1'),
+    'nor those of the match written before they came (they joined at its revision 1)',
+  );
 
   // What each page's script then does: fetch the live part, all at the same moment.
-  const parts = await Promise.all(viewers[1]!.map(() => fetch(`${base}/match/fan-b?part=main`, { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' } })));
-  t.same(parts.map((part) => part.status), Array.from({ length: VIEWERS }, () => 200));
+  const parts = await Promise.all(
+    viewers[1]!.map(() => fetch(`${base}/match/fan-b?part=main`, { headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' } })),
+  );
+  t.same(
+    parts.map((part) => part.status),
+    Array.from({ length: VIEWERS }, () => 200),
+  );
   const bodies = await Promise.all(parts.map((part) => part.text()));
-  t.ok(bodies.every((body) => body === bodies[0] && /data-revision="1"/.test(body)), 'the same part, of revision 1, for every viewer');
+  t.ok(
+    bodies.every((body) => body === bodies[0] && /data-revision="1"/.test(body)),
+    'the same part, of revision 1, for every viewer',
+  );
   const notes = logLines<AccessLine>(logs)
     .filter((line) => line.msg === 'request completed' && line.req?.url === '/match/fan-b?part=main')
     .map((line) => line.bodyCache);
   t.equal(notes.filter((note) => note === 'stored').length, 1, 'rendered once, by the first request');
-  t.equal(notes.filter((note) => note === 'hit' || note === 'joined').length, VIEWERS - 1, 'the other nine were served the same bytes (kept, or the render under way)');
+  t.equal(
+    notes.filter((note) => note === 'hit' || note === 'joined').length,
+    VIEWERS - 1,
+    'the other nine were served the same bytes (kept, or the render under way)',
+  );
 });
 
 t.test('requests for a body being made wait for it: ten at once over a store that answers later make it once', async (t) => {
@@ -113,9 +139,22 @@ t.test('requests for a body being made wait for it: ten at once over a store tha
   const requests = Array.from({ length: VIEWERS }, () => ({ accessLogNotes: null as Record<string, unknown> | null }));
   const bodies = await Promise.all(requests.map((request) => cachedBody(request, cache, 'page\0m\x001\0main', make)));
   t.equal(renders, 1, 'made once');
-  t.ok(bodies.every((body) => body === bodies[0]), 'the same body for all');
-  t.same(requests.map((request) => request.accessLogNotes?.bodyCache).sort(), [...Array.from({ length: VIEWERS - 1 }, () => 'joined'), 'stored'], 'one stored it, nine joined');
-  const failing = await Promise.allSettled([1, 2].map(() => cachedBody({ accessLogNotes: null }, cache, 'failing', () => Promise.reject(new Error('store down')))));
-  t.same(failing.map((result) => result.status), ['rejected', 'rejected'], 'a failed make fails its waiters too');
+  t.ok(
+    bodies.every((body) => body === bodies[0]),
+    'the same body for all',
+  );
+  t.same(
+    requests.map((request) => request.accessLogNotes?.bodyCache).sort(),
+    [...Array.from({ length: VIEWERS - 1 }, () => 'joined'), 'stored'],
+    'one stored it, nine joined',
+  );
+  const failing = await Promise.allSettled(
+    [1, 2].map(() => cachedBody({ accessLogNotes: null }, cache, 'failing', () => Promise.reject(new Error('store down')))),
+  );
+  t.same(
+    failing.map((result) => result.status),
+    ['rejected', 'rejected'],
+    'a failed make fails its waiters too',
+  );
   t.equal(cache.making.size, 0, 'and is not kept, nor left pending');
 });

@@ -6,7 +6,8 @@ import { json, startTestApp } from '../helpers/testApp.js';
 
 // Issue 33, item 8: a write reads the watched matches it touched, not every watched match.
 
-const body = (id: string, score: number) => JSON.stringify({ id, sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
+const body = (id: string, score: number) =>
+  JSON.stringify({ id, sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
 
 t.test('a commit of this process refreshes only the matches it touched; a move it cannot explain refreshes all', async (t) => {
   const { app, engine } = await startTestApp(t);
@@ -42,5 +43,9 @@ t.test('a commit of this process refreshes only the matches it touched; a move i
   t.same([...local.told], [['watched-7', 1]], 'the viewer of the written match is told');
   t.same(local.asked, [['watched-7']], 'and only that match was read, of 40 watched');
   t.same([...elsewhere.told], [['watched-7', 1]], 'without local commits (a separate worker) the viewer is told too');
-  t.same(elsewhere.asked.map((asked) => asked.length), [40], 'by reading every watched match (the fallback)');
+  t.same(
+    elsewhere.asked.map((asked) => asked.length),
+    [40],
+    'by reading every watched match (the fallback)',
+  );
 });

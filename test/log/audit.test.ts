@@ -10,12 +10,15 @@ import { startTestApp, tempDataDir } from '../helpers/testApp.js';
 const seed = Buffer.alloc(32, 1);
 const signingEnv = { LOG_SIGNING_KEY: signerKeyString(noteSignerFromSeed('matchlog.test/log', seed), seed) };
 
-
 /** `matchlog audit` in this process: it talks to the server over HTTP only. */
 async function audit(base: string, key: string, state: string, full = true) {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['audit', base, '--key', key, '--state', state, ...(full ? ['--full'] : [])], { out: (text) => (stdout += text), err: (text) => (stderr += text), env: {} });
+  const code = await runCli(['audit', base, '--key', key, '--state', state, ...(full ? ['--full'] : [])], {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
@@ -25,10 +28,15 @@ async function serve(t: Test, dataDir: string, env: Record<string, string> = {})
   const base = await started.app.listen({ port: 0, host: '127.0.0.1' });
   const key = (await (await fetch(`${base}/api/log/key`)).text()).trim();
   const put = async (id: string, seed: number, headers: Record<string, string> = {}) =>
-    (await fetch(`${base}/api/matches/${id}`, { method: 'PUT', body: fixtureText({ seed, actions: 10, id }), headers: { 'content-type': 'application/json', ...headers } })).status;
+    (
+      await fetch(`${base}/api/matches/${id}`, {
+        method: 'PUT',
+        body: fixtureText({ seed, actions: 10, id }),
+        headers: { 'content-type': 'application/json', ...headers },
+      })
+    ).status;
   return { base, key, put, close: started.close };
 }
-
 
 /** Six matches, two versions each, and the auditor's first (passing) run. */
 async function auditedLog(t: Test, env: Record<string, string> = {}) {
@@ -45,7 +53,7 @@ async function auditedLog(t: Test, env: Record<string, string> = {}) {
 
 const events = (dataDir: string) => new Database(join(dataDir, 'events.sqlite'));
 
-t.test('an old version\'s bytes edited in the SQLite file', async (t) => {
+t.test("an old version's bytes edited in the SQLite file", async (t) => {
   const { dataDir, state, server } = await auditedLog(t);
   await server.close();
   const db = events(dataDir);
@@ -57,7 +65,10 @@ t.test('an old version\'s bytes edited in the SQLite file', async (t) => {
   const again = await serve(t, dataDir);
   const result = await audit(again.base, again.key, state);
   t.equal(result.code, 1);
-  t.match(result.stderr, /^FAILED digest: entry \d+ \(match m2 revision 0\): SHA-256\(salt ‖ payload\) is [0-9a-f]{64}, the log entry says [0-9a-f]{64}: the version's bytes were changed\n$/);
+  t.match(
+    result.stderr,
+    /^FAILED digest: entry \d+ \(match m2 revision 0\): SHA-256\(salt ‖ payload\) is [0-9a-f]{64}, the log entry says [0-9a-f]{64}: the version's bytes were changed\n$/,
+  );
 });
 
 t.test('an event deleted from the SQLite file', async (t) => {

@@ -28,7 +28,11 @@ t.test('erasure: gone from every file, 410 everywhere, every proof from before s
   const { app, dataDir, logs } = await startTestApp(t);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const send = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { body }), headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      ...(body === undefined ? {} : { body }),
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    });
     const text = await response.text();
     return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
   };
@@ -68,7 +72,11 @@ t.test('erasure: gone from every file, 410 everywhere, every proof from before s
 
   const erased = await send('DELETE', '/api/matches/secret', JSON.stringify({ reason: 'a parent asked' }), { 'x-write-token': token });
   const cli = { out: '', err: '' };
-  const cliCode = await runCli(['erase', 'open-1', '--reason', 'uploaded by mistake'], { out: (s) => (cli.out += s), err: (s) => (cli.err += s), env: { DATA_DIR: dataDir } });
+  const cliCode = await runCli(['erase', 'open-1', '--reason', 'uploaded by mistake'], {
+    out: (s) => (cli.out += s),
+    err: (s) => (cli.err += s),
+    env: { DATA_DIR: dataDir },
+  });
 
   t.test('DELETE with the token and matchlog erase erase', async (t) => {
     t.equal(erased.status, 200, erased.text);
@@ -82,14 +90,34 @@ t.test('erasure: gone from every file, 410 everywhere, every proof from before s
     t.same(filesHolding(dataDir, MARKER), []);
     t.notOk(logs.join('').includes(MARKER), 'no log line');
     const answers = await Promise.all(
-      ['/api/matches/secret', '/match/secret', '/api/matches/secret?revision=0', '/api/matches/secret/payload?revision=1', '/api/matches/secret/history', '/match/secret/history', '/api/matches/open-1'].map((path) => send('GET', path)),
+      [
+        '/api/matches/secret',
+        '/match/secret',
+        '/api/matches/secret?revision=0',
+        '/api/matches/secret/payload?revision=1',
+        '/api/matches/secret/history',
+        '/match/secret/history',
+        '/api/matches/open-1',
+      ].map((path) => send('GET', path)),
     );
-    t.same(answers.map((answer) => answer.status), [410, 410, 410, 410, 200, 200, 410]);
+    t.same(
+      answers.map((answer) => answer.status),
+      [410, 410, 410, 410, 200, 200, 410],
+    );
     t.match(answers[0]!.json().message, /was erased on \d{4}-\d\d-\d\d: its versions are gone for good/);
     t.match(answers[1]!.text, /was erased on/);
     for (const answer of answers) t.notOk(answer.text.includes(MARKER));
     const history = answers[4]!.json() as { entries: { revision: number; type: string; details?: { erased?: boolean } }[] };
-    t.same(history.entries.map((entry) => [entry.type, entry.details?.erased ?? false]), [['MatchCreated', true], ['MatchReplaced', true], ['MatchReplaced', true], ['MatchReplaced', true], ['MatchErased', false]]);
+    t.same(
+      history.entries.map((entry) => [entry.type, entry.details?.erased ?? false]),
+      [
+        ['MatchCreated', true],
+        ['MatchReplaced', true],
+        ['MatchReplaced', true],
+        ['MatchReplaced', true],
+        ['MatchErased', false],
+      ],
+    );
     t.equal((await send('PUT', '/api/matches/secret', markedPayload('secret', 1, 9), { 'x-write-token': token })).status, 410, 'the id is not taken again');
     t.equal((await send('GET', '/api/matches/kept')).status, 200, 'other matches stay');
   });
@@ -97,11 +125,21 @@ t.test('erasure: gone from every file, 410 everywhere, every proof from before s
   t.test('checkpoints, receipts and entries from before still verify', async (t) => {
     const after = checkpointOf((await send('GET', '/api/log/checkpoint')).text);
     t.equal(after.size, before.size + 2);
-    const consistency = ((await send('GET', `/api/log/proof/consistency?from=${before.size}&to=${after.size}`)).json().hashes as string[]).map((h) => Buffer.from(h, 'base64'));
+    const consistency = ((await send('GET', `/api/log/proof/consistency?from=${before.size}&to=${after.size}`)).json().hashes as string[]).map((h) =>
+      Buffer.from(h, 'base64'),
+    );
     t.ok(verifyConsistency(before.size, after.size, consistency, before.rootHash, after.rootHash));
     for (const receipt of receipts) {
       const cp = checkpointOf(receipt.checkpoint);
-      t.ok(verifyInclusion(leafHash(receipt.entry), receipt.logIndex, cp.size, receipt.inclusionProof.map((h) => Buffer.from(h, 'base64')), cp.rootHash));
+      t.ok(
+        verifyInclusion(
+          leafHash(receipt.entry),
+          receipt.logIndex,
+          cp.size,
+          receipt.inclusionProof.map((h) => Buffer.from(h, 'base64')),
+          cp.rootHash,
+        ),
+      );
       t.equal((await send('GET', `/api/log/entries/${receipt.logIndex}`)).text, receipt.entry);
     }
     const entriesAfter = await Promise.all(entriesBefore.map(async (_, i) => (await send('GET', `/api/log/entries/${i}`)).text));

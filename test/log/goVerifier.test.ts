@@ -7,7 +7,12 @@ import { startTestApp, tempDataDir } from '../helpers/testApp.js';
 
 /** Built by .ci/run from test/verifier (Go: golang.org/x/mod/sumdb/note, github.com/transparency-dev/merkle). */
 const verifier = process.env.MATCHLOG_GO_VERIFIER;
-const missing = verifier === undefined ? 'MATCHLOG_GO_VERIFIER is not set (.ci/run builds the Go verifier when Go is installed)' : existsSync(verifier) ? null : `MATCHLOG_GO_VERIFIER names no file: ${verifier}`;
+const missing =
+  verifier === undefined
+    ? 'MATCHLOG_GO_VERIFIER is not set (.ci/run builds the Go verifier when Go is installed)'
+    : existsSync(verifier)
+      ? null
+      : `MATCHLOG_GO_VERIFIER names no file: ${verifier}`;
 
 const run = (args: string[]) =>
   new Promise<{ code: number; stdout: string }>((resolve) => {
@@ -30,7 +35,10 @@ t.test('an independent Go implementation verifies signatures, receipts, inclusio
 
   for (let i = 0; i < 30; i += 1) await upload('PUT', `/api/matches/after-${i % 9}`, fixtureText({ sport: 'basketball', seed: 100 + i, actions: 5 }));
   const receipt = join(dir, 'receipt.json');
-  writeFileSync(receipt, await upload('POST', '/api/matches', fixtureText({ seed: 77, actions: 10, id: 'receipted' }), { 'x-write-token': 'verifier-token-0123456789' }));
+  writeFileSync(
+    receipt,
+    await upload('POST', '/api/matches', fixtureText({ seed: 77, actions: 10, id: 'receipted' }), { 'x-write-token': 'verifier-token-0123456789' }),
+  );
   for (let i = 0; i < 5; i += 1) await upload('PUT', `/api/matches/later-${i}`, fixtureText({ seed: 200 + i, actions: 5 }));
 
   const second = await run(['-url', base, '-key', key, '-since', before, '-receipt', receipt, '-samples', '25']);
@@ -40,7 +48,9 @@ t.test('an independent Go implementation verifies signatures, receipts, inclusio
   t.match(second.stdout, /ok the tree of size 43 is consistent with the earlier tree of size 7/);
 
   t.test('and refuses what does not hold', async (t) => {
-    const answer = JSON.parse(await upload('PUT', '/api/matches/receipted', fixtureText({ seed: 78, actions: 10, id: 'receipted' }), { 'x-write-token': 'verifier-token-0123456789' }));
+    const answer = JSON.parse(
+      await upload('PUT', '/api/matches/receipted', fixtureText({ seed: 78, actions: 10, id: 'receipted' }), { 'x-write-token': 'verifier-token-0123456789' }),
+    );
     answer.receipt.entry = answer.receipt.entry.replace(/"revision":\d+/, '"revision":0');
     writeFileSync(receipt, JSON.stringify(answer));
     const forged = await run(['-url', base, '-key', key, '-receipt', receipt]);

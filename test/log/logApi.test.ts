@@ -49,7 +49,15 @@ t.test('the transparency log over a real server', async (t) => {
     t.notOk('error' in opened, 'the checkpoint is signed by the log key');
     const cp = parseCheckpointText('text' in opened ? opened.text : '');
     if ('error' in cp) throw new Error(cp.error);
-    t.ok(verifyInclusion(leafHash(receipt.entry), receipt.logIndex, cp.size, receipt.inclusionProof.map((h) => Buffer.from(h, 'base64')), cp.rootHash));
+    t.ok(
+      verifyInclusion(
+        leafHash(receipt.entry),
+        receipt.logIndex,
+        cp.size,
+        receipt.inclusionProof.map((h) => Buffer.from(h, 'base64')),
+        cp.rootHash,
+      ),
+    );
     const entry = parseLogEntry(receipt.entry);
     t.match(entry, { matchId: 'logged', revision: 0, type: 'MatchCreated' });
     t.notMatch(receipt.entry, /token|Hash"/, 'no token or token hash in the entry');
@@ -59,7 +67,7 @@ t.test('the transparency log over a real server', async (t) => {
     t.equal(bytes.toString(), payload, 'the payload byte for byte');
     const salt = Buffer.from(version.headers.get('matchlog-payload-salt') ?? '', 'base64');
     t.equal(salt.length, 16);
-    t.equal(createHash('sha256').update(salt).update(bytes).digest('hex'), entry?.payloadSha256, 'SHA-256(salt ‖ payload) is the entry\'s digest');
+    t.equal(createHash('sha256').update(salt).update(bytes).digest('hex'), entry?.payloadSha256, "SHA-256(salt ‖ payload) is the entry's digest");
   });
 
   t.test('a repeated upload stores nothing and answers the receipt of the version it repeats', async (t) => {
@@ -75,32 +83,62 @@ t.test('the transparency log over a real server', async (t) => {
   t.test('the log grew consistently, and every entry is included', async (t) => {
     t.equal(replaced.status, 200);
     t.equal(second.size, first.size + 13);
-    const proof = ((await (await get(`/api/log/proof/consistency?from=${first.size}&to=${second.size}`)).json()) as { hashes: string[] }).hashes.map((h) => Buffer.from(h, 'base64'));
+    const proof = ((await (await get(`/api/log/proof/consistency?from=${first.size}&to=${second.size}`)).json()) as { hashes: string[] }).hashes.map((h) =>
+      Buffer.from(h, 'base64'),
+    );
     t.ok(verifyConsistency(first.size, second.size, proof, first.rootHash, second.rootHash));
     for (let index = 0; index < second.size; index += 1) {
       const entry = await (await get(`/api/log/entries/${index}`)).text();
-      const inclusion = ((await (await get(`/api/log/proof/inclusion?index=${index}&size=${second.size}`)).json()) as { hashes: string[] }).hashes.map((h) => Buffer.from(h, 'base64'));
+      const inclusion = ((await (await get(`/api/log/proof/inclusion?index=${index}&size=${second.size}`)).json()) as { hashes: string[] }).hashes.map((h) =>
+        Buffer.from(h, 'base64'),
+      );
       if (!verifyInclusion(leafHash(entry), index, second.size, inclusion, second.rootHash)) t.fail(`entry ${index}`);
     }
     t.pass('all included');
   });
 
-  t.test('the history names each event\'s log index, the page links it, and the export verifies offline', async (t) => {
+  t.test("the history names each event's log index, the page links it, and the export verifies offline", async (t) => {
     const history = (await (await get('/api/matches/logged/history')).json()) as { entries: { revision: number; logIndex: number }[] };
-    t.same(history.entries.map((entry) => entry.logIndex), [(created.body.receipt as { logIndex: number }).logIndex, second.size - 1]);
+    t.same(
+      history.entries.map((entry) => entry.logIndex),
+      [(created.body.receipt as { logIndex: number }).logIndex, second.size - 1],
+    );
     const page = await (await get('/match/logged/history')).text();
     t.match(page, new RegExp(`<a href="/api/log/entries/${second.size - 1}">${second.size - 1}</a>`));
     t.match(page, /matchlog audit/);
     let out = '';
-    const code = await runCli(['export', 'logged'], { out: (s) => (out += s), err: (s) => (out += s), env: { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://matchlog.test' } });
+    const code = await runCli(['export', 'logged'], {
+      out: (s) => (out += s),
+      err: (s) => (out += s),
+      env: { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://matchlog.test' },
+    });
     t.equal(code, 0, out);
-    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { payloadText: string; payloadSalt: string; log: { index: number; entry: string; treeSize: number; inclusionProof: string[]; checkpoint: string } });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            payloadText: string;
+            payloadSalt: string;
+            log: { index: number; entry: string; treeSize: number; inclusionProof: string[]; checkpoint: string };
+          },
+      );
     t.equal(lines.length, 2);
     for (const line of lines) {
       const opened = openNote(line.log.checkpoint, verifier);
       const cp = parseCheckpointText('text' in opened ? opened.text : '');
       if ('error' in cp) throw new Error(cp.error);
-      t.ok(verifyInclusion(leafHash(line.log.entry), line.log.index, cp.size, line.log.inclusionProof.map((h) => Buffer.from(h, 'base64')), cp.rootHash), 'included offline');
+      t.ok(
+        verifyInclusion(
+          leafHash(line.log.entry),
+          line.log.index,
+          cp.size,
+          line.log.inclusionProof.map((h) => Buffer.from(h, 'base64')),
+          cp.rootHash,
+        ),
+        'included offline',
+      );
       const digest = createHash('sha256').update(Buffer.from(line.payloadSalt, 'base64')).update(line.payloadText).digest('hex');
       t.equal(digest, parseLogEntry(line.log.entry)?.payloadSha256, 'the version is the one logged');
     }

@@ -18,9 +18,18 @@ t.test('the alert rules and the dashboard use only metrics the service exposes',
   for (const [name, family] of families) if (family.type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exposed.add(`${name}${suffix}`);
 
   const alerts = docs('alerts.yml');
-  t.same([...referenced(alerts)].filter((name) => !exposed.has(name)), [], 'alerts.yml');
-  for (const alert of ['MatchlogProjectionStalled', 'MatchlogHigh5xxRate', 'MatchlogDiskAlmostFull', 'MatchlogFsyncSlow', 'MatchlogNotReady']) t.match(alerts, `alert: ${alert}\n`);
+  t.same(
+    [...referenced(alerts)].filter((name) => !exposed.has(name)),
+    [],
+    'alerts.yml',
+  );
+  for (const alert of ['MatchlogProjectionStalled', 'MatchlogHigh5xxRate', 'MatchlogDiskAlmostFull', 'MatchlogFsyncSlow', 'MatchlogNotReady'])
+    t.match(alerts, `alert: ${alert}\n`);
   const dashboard = JSON.parse(docs('dashboard.json')) as { panels: { targets: { expr: string }[] }[] };
   const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)).join('\n');
-  t.same([...referenced(exprs)].filter((name) => !exposed.has(name)), [], 'dashboard.json');
+  t.same(
+    [...referenced(exprs)].filter((name) => !exposed.has(name)),
+    [],
+    'dashboard.json',
+  );
 });

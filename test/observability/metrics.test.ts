@@ -55,7 +55,8 @@ t.test('/metrics after a scripted workload counts each write by outcome, on its 
   t.teardown(() => stop(server));
   const api = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, { method, body, headers: { 'content-type': 'application/json', ...headers } });
-  const payload = (id: string, seed: number, extra: Record<string, unknown> = {}) => JSON.stringify({ ...JSON.parse(fixtureText({ seed: 40 })), id, ...extra, version: seed });
+  const payload = (id: string, seed: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ ...JSON.parse(fixtureText({ seed: 40 })), id, ...extra, version: seed });
 
   const token = { 'x-write-token': 'the-right-token-1234' };
   t.equal((await api('POST', '/api/matches', payload('m1', 1), token)).status, 201);
@@ -80,7 +81,11 @@ t.test('/metrics after a scripted workload counts each write by outcome, on its 
 
   const url = metricsUrl(server);
   const families = await scrape(url);
-  t.same(EXPECTED_METRICS.filter((name) => !families.has(name)), [], 'every metric is exposed, with # HELP and # TYPE');
+  t.same(
+    EXPECTED_METRICS.filter((name) => !families.has(name)),
+    [],
+    'every metric is exposed, with # HELP and # TYPE',
+  );
   const writes = (outcome: string) => sampleValue(families, 'matchlog_writes_total', { outcome });
   t.same(
     { created: writes('created'), replaced: writes('replaced'), unchanged: writes('unchanged'), 403: writes('403'), 413: writes('413') },
@@ -115,6 +120,9 @@ t.test('/metrics after a scripted workload counts each write by outcome, on its 
   const worker = await startWorkerProcess({ DATA_DIR: dataDir, METRICS_PORT: '0' });
   t.teardown(() => stop(worker));
   const fromWorker = await scrape(metricsUrl(worker));
-  t.equal(sampleValue(fromWorker, 'matchlog_projection_checkpoint', { projection: 'publicView' }), sampleValue(families, 'matchlog_projection_checkpoint', { projection: 'publicView' }));
+  t.equal(
+    sampleValue(fromWorker, 'matchlog_projection_checkpoint', { projection: 'publicView' }),
+    sampleValue(families, 'matchlog_projection_checkpoint', { projection: 'publicView' }),
+  );
   t.ok(fromWorker.has('matchlog_projection_batch_events') && fromWorker.has('nodejs_eventloop_lag_seconds') && fromWorker.has('matchlog_ready'));
 });

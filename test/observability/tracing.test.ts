@@ -40,13 +40,17 @@ t.test('one upload gives a request span, its decide-and-append span and the appe
   t.ok(batch(), 'a span for the projection batch that applied it');
   if (!request || !upload || !append() || !batch()) return;
   const traceId = request.spanContext().traceId;
-  t.equal(upload.spanContext().traceId, traceId, 'the upload is in the request\'s trace');
+  t.equal(upload.spanContext().traceId, traceId, "the upload is in the request's trace");
   t.equal(append()!.parentSpanContext?.spanId, upload.spanContext().spanId, 'the append is a child of the upload');
   const ancestors = new Set<string>();
-  for (let span: ReadableSpan | undefined = upload; span; span = spans().find((s) => s.spanContext().spanId === span?.parentSpanContext?.spanId)) ancestors.add(span.spanContext().spanId);
+  for (let span: ReadableSpan | undefined = upload; span; span = spans().find((s) => s.spanContext().spanId === span?.parentSpanContext?.spanId))
+    ancestors.add(span.spanContext().spanId);
   t.ok(ancestors.has(request.spanContext().spanId), 'the upload descends from the request span');
   t.ok(Number(batch()!.attributes['matchlog.position.first']) <= position(), 'the batch names the positions it applied');
-  t.ok(batch()!.links.some((link) => link.context.spanId === append()!.spanContext().spanId), 'the batch links to the append it projected');
+  t.ok(
+    batch()!.links.some((link) => link.context.spanId === append()!.spanContext().spanId),
+    'the batch links to the append it projected',
+  );
 });
 
 t.test('with OTEL_EXPORTER_OTLP_ENDPOINT set, the server sends its spans there over OTLP', async (t) => {

@@ -26,9 +26,16 @@ t.test('a batch splits into appends: one stream, consecutive revisions', async (
     at(recorded('a', 2, 4, x), 'T1'),
     at(recorded('a', 3, 5, x), 'T2'),
   ];
-  t.same(appendsOf(events).map((append) => append.map((e) => e.position)), [[1, 2], [3], [4, 5]], 'back-to-back appends to one stream may show as one');
+  t.same(
+    appendsOf(events).map((append) => append.map((e) => e.position)),
+    [[1, 2], [3], [4, 5]],
+    'back-to-back appends to one stream may show as one',
+  );
   t.same(holdLastAppend(events.slice(0, 2)), { ready: [], held: events.slice(0, 2) }, 'the last append is held back');
-  t.same(holdLastAppend(events.slice(0, 3)).ready.map((e) => e.position), [1, 2]);
+  t.same(
+    holdLastAppend(events.slice(0, 3)).ready.map((e) => e.position),
+    [1, 2],
+  );
 });
 
 /** Records, per event, the positions of the append it was delivered with. */
@@ -37,7 +44,10 @@ const recorder = (seen: Map<number, number[]>): Projection => ({
   collections: ['seen'],
   indexes: [],
   async apply(event, view, append) {
-    seen.set(event.position, append.map((e) => e.position));
+    seen.set(
+      event.position,
+      append.map((e) => e.position),
+    );
     view.put('seen', { id: String(event.position) });
   },
 });

@@ -37,7 +37,11 @@ t.test('a batch reads the documents its projection names in one query, and sees 
       return store.getMany(collection, ids);
     },
   };
-  const events = [recorded('s1', 1, 2, { type: 'X', data: '{}' }), recorded('s2', 0, 3, { type: 'X', data: '{}' }), recorded('s1', 2, 4, { type: 'X', data: '{}' })];
+  const events = [
+    recorded('s1', 1, 2, { type: 'X', data: '{}' }),
+    recorded('s2', 0, 3, { type: 'X', data: '{}' }),
+    recorded('s1', 2, 4, { type: 'X', data: '{}' }),
+  ];
 
   const changes = await applyBatch(counter, reader, events);
 
@@ -57,7 +61,10 @@ t.test('without reads, or for a document it did not name, the projection reads o
   t.teardown(() => store.close());
   const { reads: _reads, ...withoutReads } = counter;
   const changes = await applyBatch(withoutReads, store, [recorded('s1', 0, 1, { type: 'X', data: '{}' })]);
-  t.same(changes.map((change) => change.doc), [{ id: 's1', n: 1 }]);
+  t.same(
+    changes.map((change) => change.doc),
+    [{ id: 's1', n: 1 }],
+  );
 });
 
 t.test('a change from an earlier position than the pending one is dropped, as the store would', async (t) => {
@@ -65,7 +72,10 @@ t.test('a change from an earlier position than the pending one is dropped, as th
   t.teardown(() => store.close());
   const events = [recorded('s1', 1, 5, { type: 'X', data: '{}' }), recorded('s1', 0, 2, { type: 'X', data: '{}' })];
   const changes = await applyBatch(counter, store, events);
-  t.same(changes.map((change) => [change.doc, change.position]), [[{ id: 's1', n: 1 }, 5]]);
+  t.same(
+    changes.map((change) => [change.doc, change.position]),
+    [[{ id: 's1', n: 1 }, 5]],
+  );
 });
 
 t.test('the event that throws is reported, and nothing is returned to commit', async (t) => {
@@ -73,7 +83,11 @@ t.test('the event that throws is reported, and nothing is returned to commit', a
   t.teardown(() => store.close());
   const failing: Projection = { ...counter, apply: async (event) => void (event.position === 2 && JSON.parse('{')) };
   const failed: number[] = [];
-  await t.rejects(applyBatch(failing, store, [recorded('s', 0, 1, { type: 'X', data: '{}' }), recorded('s', 1, 2, { type: 'X', data: '{}' })], (event) => failed.push(event.position)));
+  await t.rejects(
+    applyBatch(failing, store, [recorded('s', 0, 1, { type: 'X', data: '{}' }), recorded('s', 1, 2, { type: 'X', data: '{}' })], (event) =>
+      failed.push(event.position),
+    ),
+  );
   t.same(failed, [2]);
 });
 
@@ -82,7 +96,10 @@ t.test("a match's first version and its sync outcome are applied without reading
   const club = await world.club('Readless Club');
   await world.upload(clubPayload(club.clubId, club.teamId, { id: 'first-version' }), { appKey: club.key });
   const append = (await world.log()).filter((event) => event.streamId === 'match-first-version');
-  t.same(append.map((event) => event.type), ['MatchCreated', 'ClubSyncAccepted']);
+  t.same(
+    append.map((event) => event.type),
+    ['MatchCreated', 'ClubSyncAccepted'],
+  );
   const store = openSqliteReadModel(':memory:');
   t.teardown(() => store.close());
   const reads: string[] = [];

@@ -22,7 +22,8 @@ const totalsOf = async (read: ReadModelReader, clubId: string, filter: SeasonFil
 /** The payload says the club's team is the home side. */
 const home = (b: Record<string, unknown>) => Object.assign(b, { side: 'home' });
 /** The payload names its sides, with a score. */
-const named = (homeName: string, awayName: string) => (b: Record<string, unknown>) => Object.assign(b, { homeTeam: { name: homeName, setsWon: 3 }, awayTeam: { name: awayName, setsWon: 1 } });
+const named = (homeName: string, awayName: string) => (b: Record<string, unknown>) =>
+  Object.assign(b, { homeTeam: { name: homeName, setsWon: 3 }, awayTeam: { name: awayName, setsWon: 1 } });
 
 /** The events written by `write`, after those the world held before it. */
 async function written(world: ReturnType<typeof createSyncWorld>, before: RecordedEvent[], write: () => Promise<unknown>) {
@@ -32,9 +33,12 @@ async function written(world: ReturnType<typeof createSyncWorld>, before: Record
 
 t.test('uploads processed for the club (synced, or unauthenticated in log mode) are copied to its dashboard; skipped ones are not', async (t) => {
   const { lakeside, cases, given: clubs, when } = await everySyncOutcome(t);
-  await given(clubs).when(when).thenRead(t, async (read) => {
-    for (const c of cases) t.equal((await readClubMatch(read, lakeside.clubId, c.id)) !== null, c.copied, `${c.id}: ${c.copied ? 'in' : 'not in'} the dashboard`);
-  });
+  await given(clubs)
+    .when(when)
+    .thenRead(t, async (read) => {
+      for (const c of cases)
+        t.equal((await readClubMatch(read, lakeside.clubId, c.id)) !== null, c.copied, `${c.id}: ${c.copied ? 'in' : 'not in'} the dashboard`);
+    });
 });
 
 t.test("an upload sent ten times is one copy, its home side's players each counted once", async (t) => {
@@ -47,13 +51,22 @@ t.test("an upload sent ten times is one copy, its home side's players each count
   });
   const body = JSON.parse(text) as { playerStats: { team: string; stats: Record<string, number> }[] };
   const kills = body.playerStats.filter((p) => p.team === 'home').reduce((sum, p) => sum + (p.stats.kills ?? 0), 0);
-  await given(clubs).when(uploads).thenRead(t, async (read) => {
-    t.equal((await readClubMatches(read, club.clubId)).length, 1, 'one copy');
-    const players = await totalsOf(read, club.clubId);
-    t.equal(players.length, 12, "the home side's players");
-    t.equal(players.reduce((sum, p) => sum + (p.totals.kills ?? 0), 0), kills, 'kills counted once');
-    t.ok(players.every((p) => p.matchesPlayed === 1), 'each player played one match');
-  });
+  await given(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      t.equal((await readClubMatches(read, club.clubId)).length, 1, 'one copy');
+      const players = await totalsOf(read, club.clubId);
+      t.equal(players.length, 12, "the home side's players");
+      t.equal(
+        players.reduce((sum, p) => sum + (p.totals.kills ?? 0), 0),
+        kills,
+        'kills counted once',
+      );
+      t.ok(
+        players.every((p) => p.matchesPlayed === 1),
+        'each player played one match',
+      );
+    });
 });
 
 t.test('a replacement replaces the copy: a player left out leaves the totals, changed stats are the new ones', async (t) => {
@@ -71,13 +84,22 @@ t.test('a replacement replaces the copy: a player left out leaves the totals, ch
     },
   });
   const replaced = await written(world, before, () => world.upload(corrected, { appKey: club.key, via: 'PUT' }));
-  await given(before).when(replaced).thenRead(t, async (read) => {
-    const after = await totalsOf(read, club.clubId);
-    t.equal(after.find((p) => p.playerId === 'h-01'), undefined, 'a player removed from the payload leaves the totals');
-    t.equal(after.find((p) => p.playerId === 'h-02')?.totals.kills, 99, 'stats are the new ones');
-    t.equal(after.length, 11);
-    t.ok(after.every((p) => p.matchesPlayed === 1), 'still one match');
-  });
+  await given(before)
+    .when(replaced)
+    .thenRead(t, async (read) => {
+      const after = await totalsOf(read, club.clubId);
+      t.equal(
+        after.find((p) => p.playerId === 'h-01'),
+        undefined,
+        'a player removed from the payload leaves the totals',
+      );
+      t.equal(after.find((p) => p.playerId === 'h-02')?.totals.kills, 99, 'stats are the new ones');
+      t.equal(after.length, 11);
+      t.ok(
+        after.every((p) => p.matchesPlayed === 1),
+        'still one match',
+      );
+    });
 });
 
 t.test('a re-upload whose sync is skipped leaves the synced copy as it was', async (t) => {
@@ -87,12 +109,16 @@ t.test('a re-upload whose sync is skipped leaves the synced copy as it was', asy
   const synced = clubPayload(club.clubId, u16, { id: 'm', edit: home });
   await world.upload(synced, { appKey: club.key });
   const before = await world.log();
-  const skipped = await written(world, before, () => world.upload(clubPayload(club.clubId, u16, { id: 'm', seed: 5, edit: home }), { appKey: null, mode: 'enforce' }));
-  await given(before).when(skipped).thenRead(t, async (read) => {
-    const kept = await readClubMatch(read, club.clubId, 'm');
-    t.match(kept, { teamId: u16, outcome: 'synced' }, 'the skipped sync did not touch the dashboard');
-    t.equal(kept?.players[0]?.name, (JSON.parse(synced) as { playerStats: { name: string }[] }).playerStats[0]?.name, 'still the synced payload');
-  });
+  const skipped = await written(world, before, () =>
+    world.upload(clubPayload(club.clubId, u16, { id: 'm', seed: 5, edit: home }), { appKey: null, mode: 'enforce' }),
+  );
+  await given(before)
+    .when(skipped)
+    .thenRead(t, async (read) => {
+      const kept = await readClubMatch(read, club.clubId, 'm');
+      t.match(kept, { teamId: u16, outcome: 'synced' }, 'the skipped sync did not touch the dashboard');
+      t.equal(kept?.players[0]?.name, (JSON.parse(synced) as { playerStats: { name: string }[] }).playerStats[0]?.name, 'still the synced payload');
+    });
 });
 
 t.test("a sync of the match to another of the club's teams moves the copy there", async (t) => {
@@ -102,10 +128,12 @@ t.test("a sync of the match to another of the club's teams moves the copy there"
   await world.upload(clubPayload(club.clubId, u16, { id: 'm' }), { appKey: club.key });
   const before = await world.log();
   const moved = await written(world, before, () => world.upload(clubPayload(club.clubId, u18, { id: 'm' }), { appKey: club.key }));
-  await given(before).when(moved).thenRead(t, async (read) => {
-    t.equal((await readClubMatches(read, club.clubId, { teamId: u16 })).length, 0);
-    t.equal((await readClubMatches(read, club.clubId, { teamId: u18 })).length, 1, 'moved to the other team');
-  });
+  await given(before)
+    .when(moved)
+    .thenRead(t, async (read) => {
+      t.equal((await readClubMatches(read, club.clubId, { teamId: u16 })).length, 0);
+      t.equal((await readClubMatches(read, club.clubId, { teamId: u18 })).length, 1, 'moved to the other team');
+    });
 });
 
 t.test("the club's side is the one named like its team, or the one the payload tells; only that side's players count", async (t) => {
@@ -117,13 +145,15 @@ t.test("the club's side is the one named like its team, or the one the payload t
     await world.upload(clubPayload(club.clubId, club.teamId, { seed: 3, id: 'a' }), { appKey: club.key });
     await world.upload(clubPayload(club.clubId, club.teamId, { seed: 4, id: 'b', edit: (b) => Object.assign(b, { side: 'away' }) }), { appKey: club.key });
   });
-  await given(clubs).when(uploads).thenRead(t, async (read) => {
-    t.equal((await readClubMatch(read, club.clubId, 'a'))?.side, 'home', 'the team is named like the home team');
-    t.equal((await readClubMatch(read, club.clubId, 'b'))?.side, 'away', 'explicit side');
-    const counted = await totalsOf(read, club.clubId);
-    t.equal(counted.length, 24, '12 home players of a and 12 away players of b (different player ids)');
-    t.equal(counted.filter((p) => p.playerId?.startsWith('h-')).length, 12, 'of a, only the home side counts');
-  });
+  await given(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      t.equal((await readClubMatch(read, club.clubId, 'a'))?.side, 'home', 'the team is named like the home team');
+      t.equal((await readClubMatch(read, club.clubId, 'b'))?.side, 'away', 'explicit side');
+      const counted = await totalsOf(read, club.clubId);
+      t.equal(counted.length, 24, '12 home players of a and 12 away players of b (different player ids)');
+      t.equal(counted.filter((p) => p.playerId?.startsWith('h-')).length, 12, 'of a, only the home side counts');
+    });
 });
 
 t.test("a player is merged by playerId across matches, with a line per match on the player's page", async (t) => {
@@ -135,13 +165,15 @@ t.test("a player is merged by playerId across matches, with a line per match on 
     const third = await world.upload(clubPayload(club.clubId, club.teamId, { seed: 5, id: 'c', edit: home }), { appKey: club.key });
     t.equal(third.syncSkipped, false);
   });
-  await given(before).when(another).thenRead(t, async (read) => {
-    const players = await totalsOf(read, club.clubId);
-    const h01 = players.find((p) => p.playerId === 'h-01');
-    t.equal(h01?.matchesPlayed, 2, 'merged by playerId across matches a and c');
-    t.equal(playerLinesOf(await readClubMatches(read, club.clubId), h01?.key ?? '').length, 2, 'a line per match on the player page');
-    t.ok(players.every((p) => p.teamId === club.teamId));
-  });
+  await given(before)
+    .when(another)
+    .thenRead(t, async (read) => {
+      const players = await totalsOf(read, club.clubId);
+      const h01 = players.find((p) => p.playerId === 'h-01');
+      t.equal(h01?.matchesPlayed, 2, 'merged by playerId across matches a and c');
+      t.equal(playerLinesOf(await readClubMatches(read, club.clubId), h01?.key ?? '').length, 2, 'a line per match on the player page');
+      t.ok(players.every((p) => p.teamId === club.teamId));
+    });
 });
 
 /** A club with a volleyball and a basketball team, and one synced upload each (matches 'v' and 'b'). */
@@ -159,19 +191,27 @@ async function volleyAndBasketUploads(t: Test) {
 
 t.test('stats: every numeric stat is totalled for every player, with the rates their inputs allow, per sport', async (t) => {
   const { club, volley, basket, clubs, uploads } = await volleyAndBasketUploads(t);
-  await given(clubs).when(uploads).thenRead(t, async (read) => {
-    const v = await totalsOf(read, club.clubId, { teamId: volley });
-    const attacker = v.find((p) => (p.totals.attacks ?? 0) > 0);
-    if (attacker === undefined) throw new Error('fixture has no attacker');
-    const { kills = 0, attackErrors = 0, attacks = 1 } = attacker.totals;
-    t.match(statRates(attacker.totals), [{ name: 'hitting %', value: (kills - attackErrors) / attacks }]);
-    t.equal(attacker.sport, 'volleyball');
-    t.ok(v.every((p) => 'kills' in p.totals && 'digs' in p.totals), 'a stat any player has is tracked for all (absent means 0)');
-    const b = await totalsOf(read, club.clubId, { teamId: basket });
-    const shooter = b.find((p) => (p.totals['2ptAttempted'] ?? 0) + (p.totals['3ptAttempted'] ?? 0) > 0);
-    t.ok(statRates(shooter?.totals ?? {}).some((r) => r.name === 'FG %'), 'basketball FG %');
-    t.equal(shooter?.sport, 'basketball');
-  });
+  await given(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      const v = await totalsOf(read, club.clubId, { teamId: volley });
+      const attacker = v.find((p) => (p.totals.attacks ?? 0) > 0);
+      if (attacker === undefined) throw new Error('fixture has no attacker');
+      const { kills = 0, attackErrors = 0, attacks = 1 } = attacker.totals;
+      t.match(statRates(attacker.totals), [{ name: 'hitting %', value: (kills - attackErrors) / attacks }]);
+      t.equal(attacker.sport, 'volleyball');
+      t.ok(
+        v.every((p) => 'kills' in p.totals && 'digs' in p.totals),
+        'a stat any player has is tracked for all (absent means 0)',
+      );
+      const b = await totalsOf(read, club.clubId, { teamId: basket });
+      const shooter = b.find((p) => (p.totals['2ptAttempted'] ?? 0) + (p.totals['3ptAttempted'] ?? 0) > 0);
+      t.ok(
+        statRates(shooter?.totals ?? {}).some((r) => r.name === 'FG %'),
+        'basketball FG %',
+      );
+      t.equal(shooter?.sport, 'basketball');
+    });
 });
 
 t.test('no rate without its inputs, and none over zero attempts', async (t) => {
@@ -181,32 +221,49 @@ t.test('no rate without its inputs, and none over zero attempts', async (t) => {
 
 t.test('season totals and the match list filter by season; the play-by-play is counted in the copy and read from the payload in the log', async (t) => {
   const { world, club, clubs, uploads } = await volleyAndBasketUploads(t);
-  await given(clubs).when(uploads).thenRead(t, async (read) => {
-    t.equal((await totalsOf(read, club.clubId, { season: '1999/00' })).length, 0, 'season totals filter by season');
-    t.equal((await readClubMatches(read, club.clubId, { season: '2025/26' })).length, 2, 'filter by season');
-    t.equal((await readClubMatches(read, club.clubId, { season: '1999/00' })).length, 0);
-    const copy = await readClubMatch(read, club.clubId, 'v');
-    const fromLog = copy === null ? null : await readClubMatchFromLog(world.eventStore, copy);
-    t.ok((fromLog?.actions.length ?? 0) > 300, 'play-by-play read from the payload in the log');
-    t.equal(copy?.actionCount, fromLog?.actions.length, 'as many as the copy counted');
-  });
+  await given(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      t.equal((await totalsOf(read, club.clubId, { season: '1999/00' })).length, 0, 'season totals filter by season');
+      t.equal((await readClubMatches(read, club.clubId, { season: '2025/26' })).length, 2, 'filter by season');
+      t.equal((await readClubMatches(read, club.clubId, { season: '1999/00' })).length, 0);
+      const copy = await readClubMatch(read, club.clubId, 'v');
+      const fromLog = copy === null ? null : await readClubMatchFromLog(world.eventStore, copy);
+      t.ok((fromLog?.actions.length ?? 0) > 300, 'play-by-play read from the payload in the log');
+      t.equal(copy?.actionCount, fromLog?.actions.length, 'as many as the copy counted');
+    });
 });
 
 t.test('payload shapes vary: playerStats keyed by player with flat stats is read; garbage degrades to what can be read', async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside');
   const clubs = await world.log();
-  const keyed = { clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats: { p1: { name: 'Ana', number: 4, kills: 3, attacks: 5, toString: 2 }, p2: { name: 'Eva', kills: 1 } }, actions: 'not a list' };
+  const keyed = {
+    clubId: club.clubId,
+    teamId: club.teamId,
+    side: 'home',
+    playerStats: { p1: { name: 'Ana', number: 4, kills: 3, attacks: 5, toString: 2 }, p2: { name: 'Eva', kills: 1 } },
+    actions: 'not a list',
+  };
   const uploads = await written(world, clubs, async () => {
     await world.upload(JSON.stringify({ ...keyed, id: 'keyed' }), { appKey: club.key });
     await world.upload(JSON.stringify({ id: 'junk', clubId: club.clubId, teamId: club.teamId, playerStats: 7, actions: [1, null, {}] }), { appKey: club.key });
   });
-  await given(clubs).when(uploads).thenRead(t, async (read) => {
-    const players = await totalsOf(read, club.clubId);
-    t.match(players.find((p) => p.playerId === 'p1'), { name: 'Ana', number: '4', totals: { kills: 3, attacks: 5 } });
-    t.match(players.find((p) => p.playerId === 'p2'), { totals: { kills: 1, attacks: 0, toString: 0 } }, "a stat another player has is 0, even one named like an object's method");
-    t.match(await readClubMatch(read, club.clubId, 'junk'), { players: [], actionCount: 1 }, 'degrades to what it can read');
-  });
+  await given(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      const players = await totalsOf(read, club.clubId);
+      t.match(
+        players.find((p) => p.playerId === 'p1'),
+        { name: 'Ana', number: '4', totals: { kills: 3, attacks: 5 } },
+      );
+      t.match(
+        players.find((p) => p.playerId === 'p2'),
+        { totals: { kills: 1, attacks: 0, toString: 0 } },
+        "a stat another player has is 0, even one named like an object's method",
+      );
+      t.match(await readClubMatch(read, club.clubId, 'junk'), { players: [], actionCount: 1 }, 'degrades to what it can read');
+    });
 });
 
 t.test('names from payloads never become field names (document stores refuse "$x" and "a.b"), and the stats keep them', async (t) => {
@@ -222,15 +279,31 @@ t.test('names from payloads never become field names (document stores refuse "$x
     actions: [{ playerId: 'p.1', skill: 'attack' }],
   };
   const upload = await written(world, clubs, () => world.upload(JSON.stringify(hostile), { appKey: club.key }));
-  await projectionSpec(clubDashboardProjection, syncStatusProjection)(clubs).when(upload).thenRead(t, async (read) => {
-    const fieldNames = (value: unknown): string[] =>
-      Array.isArray(value) ? value.flatMap(fieldNames) : typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [k, ...fieldNames(v)]) : [];
-    const collections = [...clubDashboardProjection.collections, ...syncStatusProjection.collections];
-    const names = (await Promise.all(collections.map((collection) => read.find(collection)))).flatMap(fieldNames);
-    t.same(names.filter((name) => name.startsWith('$') || name.includes('.')), []);
-    const players = await totalsOf(read, club.clubId);
-    t.match(players.find((p) => p.playerId === 'p.1'), { totals: { $where: 1, 'a.b': 2, 'attack.kills': 3 } }, 'the stats themselves are intact');
-  });
+  await projectionSpec(
+    clubDashboardProjection,
+    syncStatusProjection,
+  )(clubs)
+    .when(upload)
+    .thenRead(t, async (read) => {
+      const fieldNames = (value: unknown): string[] =>
+        Array.isArray(value)
+          ? value.flatMap(fieldNames)
+          : typeof value === 'object' && value !== null
+            ? Object.entries(value).flatMap(([k, v]) => [k, ...fieldNames(v)])
+            : [];
+      const collections = [...clubDashboardProjection.collections, ...syncStatusProjection.collections];
+      const names = (await Promise.all(collections.map((collection) => read.find(collection)))).flatMap(fieldNames);
+      t.same(
+        names.filter((name) => name.startsWith('$') || name.includes('.')),
+        [],
+      );
+      const players = await totalsOf(read, club.clubId);
+      t.match(
+        players.find((p) => p.playerId === 'p.1'),
+        { totals: { $where: 1, 'a.b': 2, 'attack.kills': 3 } },
+        'the stats themselves are intact',
+      );
+    });
 });
 
 t.test('the club projections keep copies and totals only: no collection of payloads waiting for their sync outcome', async (t) => {
@@ -238,66 +311,93 @@ t.test('the club projections keep copies and totals only: no collection of paylo
   const club = await world.club('Lakeside');
   const clubs = await world.log();
   const uploads = await written(world, clubs, async () => {
-    for (let i = 0; i < 3; i += 1) await world.upload(clubPayload(club.clubId, club.teamId, { seed: i + 1, id: `m${i % 2}`, edit: home }), { appKey: i === 1 ? null : club.key });
+    for (let i = 0; i < 3; i += 1)
+      await world.upload(clubPayload(club.clubId, club.teamId, { seed: i + 1, id: `m${i % 2}`, edit: home }), { appKey: i === 1 ? null : club.key });
   });
   const collections = [...clubDashboardProjection.collections, ...syncStatusProjection.collections].sort();
   t.same(collections, ['appKeyUsage', 'clubMatches', 'clubSeasonTotals', 'clubSyncLog']);
   // The spec rebuilds from the log and compares: the same documents without any pending state.
-  await projectionSpec(clubDashboardProjection, syncStatusProjection)(clubs).when(uploads).thenRead(t, async (read) => {
-    t.equal((await readClubMatches(read, club.clubId)).length, 2);
-  });
+  await projectionSpec(
+    clubDashboardProjection,
+    syncStatusProjection,
+  )(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      t.equal((await readClubMatches(read, club.clubId)).length, 2);
+    });
 });
 
 t.test("the club's side when the upload names neither team like it", async (t) => {
   const world = createSyncWorld(t);
   const club = await world.club('Lakeside VC', ['Lakeside Herons']);
   const clubs = await world.log();
-  const ambiguous = await written(world, clubs, () => world.upload(clubPayload(club.clubId, club.teamId, { id: 'm', edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key }));
+  const ambiguous = await written(world, clubs, () =>
+    world.upload(clubPayload(club.clubId, club.teamId, { id: 'm', edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key }),
+  );
   const uploaded = [...clubs, ...ambiguous];
   const settled = await written(world, uploaded, () => world.clubs.settleMatchSide(club.clubId, 'm', 'away', world.context));
   const decided = [...uploaded, ...settled];
-  const again = await written(world, decided, () => world.upload(clubPayload(club.clubId, club.teamId, { id: 'm', seed: 7, edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key }));
+  const again = await written(world, decided, () =>
+    world.upload(clubPayload(club.clubId, club.teamId, { id: 'm', seed: 7, edit: named('Riverside', 'Hillcrest Owls') }), { appKey: club.key }),
+  );
 
   t.test('is unknown, and no player counts, on either side; the copy keeps no players, the page reads both sides from the log', async (t) => {
-    await given(clubs).when(ambiguous).thenRead(t, async (read) => {
-      const copy = await readClubMatch(read, club.clubId, 'm');
-      t.equal(copy?.side, null);
-      t.same(copy?.players, [], "no players copied while no side is the club's");
-      t.same(await totalsOf(read, club.clubId), []);
-      const fromLog = copy === null ? null : await readClubMatchFromLog(world.eventStore, copy);
-      t.equal(fromLog?.players.filter((p) => p.team === 'home').length, 12, 'home players, from the payload in the log');
-      t.equal(fromLog?.players.filter((p) => p.team === 'away').length, 12, 'away players, from the payload in the log');
-      t.ok(fromLog?.players.every((p) => p.stats.length > 0), 'with their stats');
-    });
+    await given(clubs)
+      .when(ambiguous)
+      .thenRead(t, async (read) => {
+        const copy = await readClubMatch(read, club.clubId, 'm');
+        t.equal(copy?.side, null);
+        t.same(copy?.players, [], "no players copied while no side is the club's");
+        t.same(await totalsOf(read, club.clubId), []);
+        const fromLog = copy === null ? null : await readClubMatchFromLog(world.eventStore, copy);
+        t.equal(fromLog?.players.filter((p) => p.team === 'home').length, 12, 'home players, from the payload in the log');
+        t.equal(fromLog?.players.filter((p) => p.team === 'away').length, 12, 'away players, from the payload in the log');
+        t.ok(
+          fromLog?.players.every((p) => p.stats.length > 0),
+          'with their stats',
+        );
+      });
   });
 
   t.test("once the admin settles it, that side's players count (taken from the payload in the log)", async (t) => {
-    await given(uploaded).when(settled).thenRead(t, async (read) => {
-      const players = await totalsOf(read, club.clubId);
-      t.equal(players.length, 12, 'the away players count');
-      t.ok(players.every((p) => p.playerId?.startsWith('a-')));
-      const copy = await readClubMatch(read, club.clubId, 'm');
-      t.equal(copy?.players.length, 12, "the copy keeps the settled side's players");
-      t.ok(copy?.players.every((p) => p.team === 'away'));
-    });
+    await given(uploaded)
+      .when(settled)
+      .thenRead(t, async (read) => {
+        const players = await totalsOf(read, club.clubId);
+        t.equal(players.length, 12, 'the away players count');
+        t.ok(players.every((p) => p.playerId?.startsWith('a-')));
+        const copy = await readClubMatch(read, club.clubId, 'm');
+        t.equal(copy?.players.length, 12, "the copy keeps the settled side's players");
+        t.ok(copy?.players.every((p) => p.team === 'away'));
+      });
   });
 
   t.test('settled again the other way, the other side counts instead', async (t) => {
     const corrected = await written(world, decided, () => world.clubs.settleMatchSide(club.clubId, 'm', 'home', world.context));
-    await given(decided).when(corrected).thenRead(t, async (read) => {
-      const players = await totalsOf(read, club.clubId);
-      t.equal(players.length, 12, 'the home players count');
-      t.ok(players.every((p) => p.playerId?.startsWith('h-')), 'and no away player any more');
-    });
+    await given(decided)
+      .when(corrected)
+      .thenRead(t, async (read) => {
+        const players = await totalsOf(read, club.clubId);
+        t.equal(players.length, 12, 'the home players count');
+        t.ok(
+          players.every((p) => p.playerId?.startsWith('h-')),
+          'and no away player any more',
+        );
+      });
   });
 
   t.test('is kept when the app uploads the match again, still not naming the team; counted once', async (t) => {
-    await given(decided).when(again).thenRead(t, async (read) => {
-      t.equal((await readClubMatch(read, club.clubId, 'm'))?.side, 'away', 'the choice is kept');
-      const players = await totalsOf(read, club.clubId);
-      t.equal(players.length, 12);
-      t.ok(players.every((p) => p.matchesPlayed === 1), 'counted once, not twice');
-    });
+    await given(decided)
+      .when(again)
+      .thenRead(t, async (read) => {
+        t.equal((await readClubMatch(read, club.clubId, 'm'))?.side, 'away', 'the choice is kept');
+        const players = await totalsOf(read, club.clubId);
+        t.equal(players.length, 12);
+        t.ok(
+          players.every((p) => p.matchesPlayed === 1),
+          'counted once, not twice',
+        );
+      });
   });
 });
 
@@ -310,10 +410,12 @@ t.test("team names: an age-group suffix does not hide the club's team; an alias 
     await world.clubs.setTeamAliases(club.clubId, club.teamId, ['LH Volley'], world.context);
     await world.upload(clubPayload(club.clubId, club.teamId, { id: 'o', edit: named('Owls', 'L.H. volley') }), { appKey: club.key });
   });
-  await given(clubs).when(uploads).thenRead(t, async (read) => {
-    t.equal((await readClubMatch(read, club.clubId, 'n'))?.side, 'home', 'the name with an age-group suffix');
-    t.equal((await readClubMatch(read, club.clubId, 'o'))?.side, 'away', 'an alias, punctuation ignored');
-  });
+  await given(clubs)
+    .when(uploads)
+    .thenRead(t, async (read) => {
+      t.equal((await readClubMatch(read, club.clubId, 'n'))?.side, 'home', 'the name with an age-group suffix');
+      t.equal((await readClubMatch(read, club.clubId, 'o'))?.side, 'away', 'an alias, punctuation ignored');
+    });
 });
 
 t.test('excluding a match from the totals', async (t) => {
@@ -334,23 +436,35 @@ t.test('excluding a match from the totals', async (t) => {
 
   let before: Awaited<ReturnType<typeof totalsOf>> = [];
   t.test('uploads of the club, authenticated or not, count', async (t) => {
-    await given(clubs).when(uploads).thenRead(t, async (read) => {
-      before = await totalsOf(read, club.clubId);
-      t.ok(before.some((p) => p.matchesPlayed === 2), 'both matches count');
-    });
+    await given(clubs)
+      .when(uploads)
+      .thenRead(t, async (read) => {
+        before = await totalsOf(read, club.clubId);
+        t.ok(
+          before.some((p) => p.matchesPlayed === 2),
+          'both matches count',
+        );
+      });
   });
 
   t.test('takes it out of the totals, and a re-upload keeps it excluded', async (t) => {
-    await given(uploaded).when(excluded).thenRead(t, async (read) => {
-      t.equal((await readClubMatch(read, club.clubId, 'flagged'))?.excluded, true, 'a re-upload keeps the exclusion');
-      t.ok((await totalsOf(read, club.clubId)).every((p) => p.matchesPlayed === 1), 'only the other match counts');
-    });
+    await given(uploaded)
+      .when(excluded)
+      .thenRead(t, async (read) => {
+        t.equal((await readClubMatch(read, club.clubId, 'flagged'))?.excluded, true, 'a re-upload keeps the exclusion');
+        t.ok(
+          (await totalsOf(read, club.clubId)).every((p) => p.matchesPlayed === 1),
+          'only the other match counts',
+        );
+      });
   });
 
   t.test('including it again gives the totals as before', async (t) => {
-    await given(decided).when(included).thenRead(t, async (read) => {
-      t.same(await totalsOf(read, club.clubId), before, 're-included: the same totals as before');
-    });
+    await given(decided)
+      .when(included)
+      .thenRead(t, async (read) => {
+        t.same(await totalsOf(read, club.clubId), before, 're-included: the same totals as before');
+      });
   });
 });
 
@@ -365,11 +479,13 @@ for (const mode of ['log', 'enforce'] as const) {
       t.equal(res.syncSkipped, true, 'skipped_auth');
       await world.upload(clubPayload(club.clubId, club.teamId, { id: 'withkey', edit: home }), { appKey: club.key, mode });
     });
-    await given(clubs).when(uploads).thenRead(t, async (read) => {
-      t.equal(await readClubMatch(read, club.clubId, 'nokey'), null, 'no copy');
-      t.ok(await readClubMatch(read, club.clubId, 'withkey'), 'a valid key still syncs');
-      t.ok((await totalsOf(read, club.clubId)).every((p) => p.matchesPlayed === 1));
-    });
+    await given(clubs)
+      .when(uploads)
+      .thenRead(t, async (read) => {
+        t.equal(await readClubMatch(read, club.clubId, 'nokey'), null, 'no copy');
+        t.ok(await readClubMatch(read, club.clubId, 'withkey'), 'a valid key still syncs');
+        t.ok((await totalsOf(read, club.clubId)).every((p) => p.matchesPlayed === 1));
+      });
   });
 }
 
@@ -379,10 +495,14 @@ t.test("one huge upload cannot make the club's pages grow with it: stats and pla
   const clubs = await world.log();
   const stats = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`stat${i}`, i]));
   const playerStats = Array.from({ length: 500 }, (_, i) => ({ playerId: `p${i}`, name: `Player ${i}`, stats }));
-  const huge = await written(world, clubs, () => world.upload(JSON.stringify({ id: 'huge', clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats }), { appKey: null }));
-  await given(clubs).when(huge).thenRead(t, async (read) => {
-    const players = await totalsOf(read, club.clubId);
-    t.equal(players.length, MAX_COPIED_PLAYERS, 'players copied are capped');
-    t.equal(Object.keys(players[0]?.totals ?? {}).length, MAX_TRACKED_STATS, 'stat names copied are capped');
-  });
+  const huge = await written(world, clubs, () =>
+    world.upload(JSON.stringify({ id: 'huge', clubId: club.clubId, teamId: club.teamId, side: 'home', playerStats }), { appKey: null }),
+  );
+  await given(clubs)
+    .when(huge)
+    .thenRead(t, async (read) => {
+      const players = await totalsOf(read, club.clubId);
+      t.equal(players.length, MAX_COPIED_PLAYERS, 'players copied are capped');
+      t.equal(Object.keys(players[0]?.totals ?? {}).length, MAX_TRACKED_STATS, 'stat names copied are capped');
+    });
 });

@@ -16,7 +16,10 @@ const stored = (matchId: string, revision: number, position: number, event: Matc
   metadata: { requestId: `req-${position}`, clientAddressClass: 'private', schemaVersion: 1 },
 });
 const created = (matchId: string, position: number, payload: string) =>
-  stored(matchId, 0, position, { type: 'MatchCreated', data: { matchId, protection: 'protected', createdVia: 'POST', writeTokenHash: 'hmac-sha256:v1:x', payload: asJsonText(payload) } });
+  stored(matchId, 0, position, {
+    type: 'MatchCreated',
+    data: { matchId, protection: 'protected', createdVia: 'POST', writeTokenHash: 'hmac-sha256:v1:x', payload: asJsonText(payload) },
+  });
 const replaced = (matchId: string, revision: number, position: number, payload: string) =>
   stored(matchId, revision, position, { type: 'MatchReplaced', data: { matchId, replacedVia: 'PUT', payload: asJsonText(payload) } });
 const v1 = '{"homeTeam":{"name":"Herons","setsWon":1},"awayTeam":{"name":"Owls","setsWon":3},"note":"first"}';
@@ -24,108 +27,149 @@ const v2 = '{"homeTeam":{"name":"Lakeside Herons","setsWon":3},"awayTeam":{"name
 const page = { order: 'oldest', limit: 10, offset: 0 } as const;
 
 t.test('a creation is an entry saying how it came, its protection (never the hash) and who asked, with no diff', async (t) => {
-  await given([]).when([created('a', 1, v1)]).then(t, MATCH_HISTORY, [
-    {
-      id: historyEntryId('a', 0),
-      matchId: 'a',
-      revision: 0,
-      position: 1,
-      type: 'MatchCreated',
-      recordedAt: at(1),
-      requestId: 'req-1',
-      clientAddressClass: 'private',
-      via: 'POST',
-      protection: 'protected',
-      diff: null,
-      details: null,
-    },
-  ]);
+  await given([])
+    .when([created('a', 1, v1)])
+    .then(t, MATCH_HISTORY, [
+      {
+        id: historyEntryId('a', 0),
+        matchId: 'a',
+        revision: 0,
+        position: 1,
+        type: 'MatchCreated',
+        recordedAt: at(1),
+        requestId: 'req-1',
+        clientAddressClass: 'private',
+        via: 'POST',
+        protection: 'protected',
+        diff: null,
+        details: null,
+      },
+    ]);
 });
 
 t.test('a replacement is an entry with what changed since the version before it', async (t) => {
-  await given([created('a', 1, v1)]).when([replaced('a', 1, 4, v2)]).thenRead(t, async (read) => {
-    const [, entry] = await readHistoryEntries(read, 'a', page);
-    t.match(entry, { revision: 1, position: 4, type: 'MatchReplaced', via: 'PUT', protection: null, details: null });
-    t.match(entry?.diff, {
-      score: { home: { from: 1, to: 3 }, away: { from: 3, to: 1 } },
-      teams: [{ side: 'home', from: 'Herons', to: 'Lakeside Herons' }],
-      fields: [{ field: 'note', change: 'changed' }],
+  await given([created('a', 1, v1)])
+    .when([replaced('a', 1, 4, v2)])
+    .thenRead(t, async (read) => {
+      const [, entry] = await readHistoryEntries(read, 'a', page);
+      t.match(entry, { revision: 1, position: 4, type: 'MatchReplaced', via: 'PUT', protection: null, details: null });
+      t.match(entry?.diff, {
+        score: { home: { from: 1, to: 3 }, away: { from: 3, to: 1 } },
+        teams: [{ side: 'home', from: 'Herons', to: 'Lakeside Herons' }],
+        fields: [{ field: 'note', change: 'changed' }],
+      });
     });
-  });
 });
 
 t.test("a first version's diff basis is made only when a next version needs it, from its payload in the log", async (t) => {
   const bases = collectionOf<{ id: string; revision: number; format?: number; basis: unknown }>('matchHistoryBasis');
-  await given([]).when([created('a', 1, v1)]).thenRead(t, async (read) => {
-    t.match(await read.get(bases, 'a'), { revision: 0, format: 0, basis: null }, 'uploaded once: nothing parsed, nothing to compare yet');
-  });
-  await given([created('a', 1, v1)]).when([replaced('a', 1, 2, v2)]).thenRead(t, async (read) => {
-    t.match(await read.get(bases, 'a'), { revision: 1, format: DIFF_BASIS_FORMAT, basis: { actions: '' } }, 'replaced: the new version has its basis made');
-    const [, entry] = await readHistoryEntries(read, 'a', page);
-    t.match(entry?.diff, { score: { home: { from: 1, to: 3 } } }, 'compared with the first version, read back from the log');
-  });
+  await given([])
+    .when([created('a', 1, v1)])
+    .thenRead(t, async (read) => {
+      t.match(await read.get(bases, 'a'), { revision: 0, format: 0, basis: null }, 'uploaded once: nothing parsed, nothing to compare yet');
+    });
+  await given([created('a', 1, v1)])
+    .when([replaced('a', 1, 2, v2)])
+    .thenRead(t, async (read) => {
+      t.match(await read.get(bases, 'a'), { revision: 1, format: DIFF_BASIS_FORMAT, basis: { actions: '' } }, 'replaced: the new version has its basis made');
+      const [, entry] = await readHistoryEntries(read, 'a', page);
+      t.match(entry?.diff, { score: { home: { from: 1, to: 3 } } }, 'compared with the first version, read back from the log');
+    });
 });
 
 t.test('each version is compared with the one just before it, not with the first', async (t) => {
   const v3 = v2.replace('"corrected"', '"final"');
-  await given([created('a', 1, v1), replaced('a', 1, 2, v2)]).when([replaced('a', 2, 3, v3)]).thenRead(t, async (read) => {
-    const entries = await readHistoryEntries(read, 'a', page);
-    t.equal(entries.length, 3);
-    t.equal(entries[2]?.diff?.score, null, 'the score did not change since v2');
-    t.same(entries[2]?.diff?.teams, [], 'nor the team names');
-    t.same(entries[2]?.diff?.fields, [{ field: 'note', change: 'changed' }]);
-  });
+  await given([created('a', 1, v1), replaced('a', 1, 2, v2)])
+    .when([replaced('a', 2, 3, v3)])
+    .thenRead(t, async (read) => {
+      const entries = await readHistoryEntries(read, 'a', page);
+      t.equal(entries.length, 3);
+      t.equal(entries[2]?.diff?.score, null, 'the score did not change since v2');
+      t.same(entries[2]?.diff?.teams, [], 'nor the team names');
+      t.same(entries[2]?.diff?.fields, [{ field: 'note', change: 'changed' }]);
+    });
 });
 
 t.test('club sync outcomes are entries with their public details only: club, team, whether copied (never the key or the reason)', async (t) => {
   const accepted = stored('a', 1, 2, { type: 'ClubSyncAccepted', data: { matchId: 'a', clubId: 'c1', teamId: 't1', keyId: 'k-secret', side: 'home' } });
   const skipped = stored('a', 3, 4, { type: 'ClubSyncSkipped', data: { matchId: 'a', clubId: 'c1', teamId: 't1', keyId: null, reason: 'revoked_key' } });
-  await given([created('a', 1, v1)]).when([accepted, replaced('a', 2, 3, v2), skipped]).thenRead(t, async (read) => {
-    const entries = await readHistoryEntries(read, 'a', page);
-    t.same(entries.map((e) => e.type), ['MatchCreated', 'ClubSyncAccepted', 'MatchReplaced', 'ClubSyncSkipped']);
-    t.match(entries[1], { via: null, protection: null, diff: null, details: { clubId: 'c1', teamId: 't1', copied: true } });
-    t.same(entries[3]?.details, { clubId: 'c1', teamId: 't1', copied: false });
-    t.notMatch(JSON.stringify(entries), /k-secret|revoked_key|hmac/, 'no key, reason or hash');
-    t.match(entries[2]?.diff, { fields: [{ field: 'note', change: 'changed' }] }, 'a sync outcome between two versions does not change what is compared');
-  });
+  await given([created('a', 1, v1)])
+    .when([accepted, replaced('a', 2, 3, v2), skipped])
+    .thenRead(t, async (read) => {
+      const entries = await readHistoryEntries(read, 'a', page);
+      t.same(
+        entries.map((e) => e.type),
+        ['MatchCreated', 'ClubSyncAccepted', 'MatchReplaced', 'ClubSyncSkipped'],
+      );
+      t.match(entries[1], { via: null, protection: null, diff: null, details: { clubId: 'c1', teamId: 't1', copied: true } });
+      t.same(entries[3]?.details, { clubId: 'c1', teamId: 't1', copied: false });
+      t.notMatch(JSON.stringify(entries), /k-secret|revoked_key|hmac/, 'no key, reason or hash');
+      t.match(entries[2]?.diff, { fields: [{ field: 'note', change: 'changed' }] }, 'a sync outcome between two versions does not change what is compared');
+    });
 });
 
 t.test('an old version delivered again after a newer one (a redelivery past the checkpoint) changes nothing', async (t) => {
-  await given([created('a', 1, v1), replaced('a', 1, 2, v2)]).when([created('a', 3, v1)], { times: 1 }).thenRead(t, async (read) => {
-    const entries = await readHistoryEntries(read, 'a', page);
-    t.same(entries.map((e) => e.revision), [0, 1]);
-    t.match(entries[1]?.diff, { fields: [{ field: 'note', change: 'changed' }] }, 'the newer diff stays');
-  });
+  await given([created('a', 1, v1), replaced('a', 1, 2, v2)])
+    .when([created('a', 3, v1)], { times: 1 })
+    .thenRead(t, async (read) => {
+      const entries = await readHistoryEntries(read, 'a', page);
+      t.same(
+        entries.map((e) => e.revision),
+        [0, 1],
+      );
+      t.match(entries[1]?.diff, { fields: [{ field: 'note', change: 'changed' }] }, 'the newer diff stays');
+    });
 });
 
 t.test('matches have histories of their own; events of other streams have none', async (t) => {
   const other = recorded('club-x', 0, 3, { type: 'ClubRegistered', data: '{"name":"x"}' });
-  await given([created('a', 1, v1), created('b', 2, v1)]).when([other, replaced('b', 1, 4, v2)]).thenRead(t, async (read) => {
-    t.same((await readHistoryEntries(read, 'a', page)).map((e) => e.revision), [0]);
-    t.same((await readHistoryEntries(read, 'b', page)).map((e) => e.revision), [0, 1]);
-    t.equal((await read.find(MATCH_HISTORY)).length, 3, 'nothing for the club stream');
-  });
+  await given([created('a', 1, v1), created('b', 2, v1)])
+    .when([other, replaced('b', 1, 4, v2)])
+    .thenRead(t, async (read) => {
+      t.same(
+        (await readHistoryEntries(read, 'a', page)).map((e) => e.revision),
+        [0],
+      );
+      t.same(
+        (await readHistoryEntries(read, 'b', page)).map((e) => e.revision),
+        [0, 1],
+      );
+      t.equal((await read.find(MATCH_HISTORY)).length, 3, 'nothing for the club stream');
+    });
 });
 
 t.test('a history reads by revision, oldest or newest first, a page at a time', async (t) => {
   const versions = [created('a', 1, v1), ...[1, 2, 3, 4].map((revision) => replaced('a', revision, revision + 1, v1.replace('first', `v${revision}`)))];
-  await given([]).when(versions).thenRead(t, async (read) => {
-    t.same((await readHistoryEntries(read, 'a', { order: 'newest', limit: 2, offset: 0 })).map((e) => e.revision), [4, 3]);
-    t.same((await readHistoryEntries(read, 'a', { order: 'oldest', limit: 2, offset: 2 })).map((e) => e.revision), [2, 3]);
-  });
+  await given([])
+    .when(versions)
+    .thenRead(t, async (read) => {
+      t.same(
+        (await readHistoryEntries(read, 'a', { order: 'newest', limit: 2, offset: 0 })).map((e) => e.revision),
+        [4, 3],
+      );
+      t.same(
+        (await readHistoryEntries(read, 'a', { order: 'oldest', limit: 2, offset: 2 })).map((e) => e.revision),
+        [2, 3],
+      );
+    });
 });
 
 t.test("a live match: each rally's entry is the diff of its version and the one before, its basis made from the previous one", async (t) => {
   const uploads = liveMatchUploads().slice(0, 40);
   const events = uploads.map((payload, i) => (i === 0 ? created('live', 1, payload) : replaced('live', i, i + 1, payload)));
-  await given([]).when(events).thenRead(t, async (read) => {
-    const entries = await readHistoryEntries(read, 'live', { order: 'oldest', limit: 100, offset: 0 });
-    t.equal(entries.length, uploads.length);
-    const expected = uploads.map((payload, i) => (i === 0 ? null : diffMatch(JSON.parse(uploads[i - 1]!), JSON.parse(payload))));
-    t.same(
-      entries.map((entry) => entry.diff),
-      expected,
-    );
-    t.ok(entries.slice(1).every((entry) => entry.diff !== null && entry.diff.actions.added > 0 && entry.diff.actions.removed + entry.diff.actions.changed === 0), 'each rally: actions added, none removed or edited');
-  });
+  await given([])
+    .when(events)
+    .thenRead(t, async (read) => {
+      const entries = await readHistoryEntries(read, 'live', { order: 'oldest', limit: 100, offset: 0 });
+      t.equal(entries.length, uploads.length);
+      const expected = uploads.map((payload, i) => (i === 0 ? null : diffMatch(JSON.parse(uploads[i - 1]!), JSON.parse(payload))));
+      t.same(
+        entries.map((entry) => entry.diff),
+        expected,
+      );
+      t.ok(
+        entries.slice(1).every((entry) => entry.diff !== null && entry.diff.actions.added > 0 && entry.diff.actions.removed + entry.diff.actions.changed === 0),
+        'each rally: actions added, none removed or edited',
+      );
+    });
 });

@@ -19,7 +19,9 @@ const quiet = { info: () => {}, error: () => {} };
 
 t.test('replaying the log into an empty read model gives the same documents', async (t) => {
   // Generated before the app starts: the generator blocks this process, and the app sheds load after a blocked event loop.
-  const payloads = Array.from({ length: 12 }, (_, i) => fixtureText({ sport: i % 2 ? 'basketball' : 'volleyball', seed: 100 + i, actions: 60, id: `r-${i % 5}` }));
+  const payloads = Array.from({ length: 12 }, (_, i) =>
+    fixtureText({ sport: i % 2 ? 'basketball' : 'volleyball', seed: 100 + i, actions: 60, id: `r-${i % 5}` }),
+  );
   const { app, engine, dataDir } = await startTestApp(t);
   const token = 'rebuild-token-0123456789';
   for (const payload of payloads) {
@@ -74,7 +76,11 @@ for (const adapter of ['sqlite', 'mongodb'] as const) {
     });
     await readModel.ensureIndexes(tally.indexes);
     const append = (stream: string, count: number) =>
-      eventStore.appendToStream(stream, Array.from({ length: count }, () => ({ id: randomUUID(), type: 'X', data: '{}', metadata: { schemaVersion: 1 } })), 'any');
+      eventStore.appendToStream(
+        stream,
+        Array.from({ length: count }, () => ({ id: randomUUID(), type: 'X', data: '{}', metadata: { schemaVersion: 1 } })),
+        'any',
+      );
     for (let i = 0; i < 10; i += 1) await append(`s-${i}`, 1 + (i % 2));
     const live = runProjection(tally, eventStore, readModel, quiet, { batchSize: 2 });
     // Appends go on through the rebuilds (a few hundred at most: each rebuild replays the whole log).
@@ -95,6 +101,10 @@ for (const adapter of ['sqlite', 'mongodb'] as const) {
     t.same((await verifyProjection(tally, eventStore, readModel, scratch, 1)).differences, [], 'every document is what the log says');
     // Not asserted: that the staged names are empty. A commit in flight across a switch may leave
     // an orphan there that nothing reads (docs/decisions.md), as CI once saw on FerretDB.
-    t.same((await readModel.find('tallyAppends', { where: { streamId: 's-3' } })).map((doc) => doc.id), ['s-3'], 'and the index made at start still answers');
+    t.same(
+      (await readModel.find('tallyAppends', { where: { streamId: 's-3' } })).map((doc) => doc.id),
+      ['s-3'],
+      'and the index made at start still answers',
+    );
   });
 }

@@ -54,7 +54,11 @@ async function world(t: Test, adapter: (typeof adapters)[number]) {
   });
   // Event ids are UUIDs in every store (src/eventstore/eventChecks.ts).
   const append = (stream: string, type: string, count = 1) =>
-    eventStore.appendToStream(stream, Array.from({ length: count }, () => ({ id: randomUUID(), type, data: '{}', metadata: { schemaVersion: 1 } })), 'any');
+    eventStore.appendToStream(
+      stream,
+      Array.from({ length: count }, () => ({ id: randomUUID(), type, data: '{}', metadata: { schemaVersion: 1 } })),
+      'any',
+    );
   /** Runs projections until each reached `position` (true when they all did), then stops them. */
   const runUntil = async (projections: Projection[], position: number, batchSize?: number) => {
     const running = runProjections(projections, eventStore, readModel, quiet, batchSize === undefined ? {} : { batchSize });
@@ -100,7 +104,10 @@ for (const adapter of adapters) {
     t.test('a failing projection leaves the group and retries alone; the others go on', async (t) => {
       const { eventStore, readModel, append } = await world(t, adapter);
       let broken = true;
-      const running = runProjections([counter('healthy'), counter('fragile', 'Poison', () => broken)], eventStore, readModel, quiet, { retryDelayMs: 20, maxRetryDelayMs: 40 });
+      const running = runProjections([counter('healthy'), counter('fragile', 'Poison', () => broken)], eventStore, readModel, quiet, {
+        retryDelayMs: 20,
+        maxRetryDelayMs: 40,
+      });
       const [healthy, fragile] = running;
       await append('s-1', 'X');
       await append('s-2', 'Poison');
@@ -130,7 +137,12 @@ for (const adapter of adapters) {
       const running = runProjections([counter('a'), counter('b')], eventStore, readModel, quiet, { retryDelayMs: 20, maxRetryDelayMs: 40 });
       t.ok(await running[0]!.waitFor(2, 10_000), 'the events before it were applied');
       t.notOk(await running[0]!.waitFor(3, 300), 'nothing from the unreadable event on');
-      for (const projection of running) t.match(projection.status().failure, { position: 3, streamId: 's-3', message: /position 3 of stream s-3 cannot be read/ }, `${projection.status().name} says where`);
+      for (const projection of running)
+        t.match(
+          projection.status().failure,
+          { position: 3, streamId: 's-3', message: /position 3 of stream s-3 cannot be read/ },
+          `${projection.status().name} says where`,
+        );
       t.equal(await readModel.count('a'), 2);
       await running[0]!.stop();
     });

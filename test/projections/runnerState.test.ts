@@ -1,5 +1,13 @@
 import t from 'tap';
-import { initialRunnerState, nextRunnerState, planBatch, type RunnerEffect, type RunnerInput, type RunnerState, subscribeAfter } from '../../projections/runnerState.js';
+import {
+  initialRunnerState,
+  nextRunnerState,
+  planBatch,
+  type RunnerEffect,
+  type RunnerInput,
+  type RunnerState,
+  subscribeAfter,
+} from '../../projections/runnerState.js';
 import { recorded } from '../helpers/projectionSpec.js';
 
 const event = (streamId: string, revision: number, position: number) => recorded(streamId, revision, position, { type: 'X', data: '{}' });
@@ -26,7 +34,11 @@ t.test('a group subscribes after its earliest stored checkpoint, from the start 
 t.test('the last append of a delivery is held back until more events come', async (t) => {
   const { state, effects } = after(start({ a: null }), delivered(event('s1', 0, 1), event('s1', 1, 2), event('s2', 0, 3)));
   t.same(positionsOf(effects), [[1, 2]], 'the first append is applied');
-  t.same(state.held.map((e) => e.position), [3], 'the second may go on in the next delivery');
+  t.same(
+    state.held.map((e) => e.position),
+    [3],
+    'the second may go on in the next delivery',
+  );
   t.same(effects[0], { type: 'fellBehind' }, 'events came: the group is not caught up');
   const more = after(state, delivered(event('s2', 1, 4), event('s3', 0, 5)));
   t.same(positionsOf(more.effects), [[3, 4]], 'an append cut over two deliveries is applied whole');
@@ -61,12 +73,20 @@ t.test('a commit moves the committed projections to the batch end, and only them
   const batch = planBatch(state, [event('s', 0, 2), event('s', 1, 3)]);
   if (batch === null) throw new Error('a batch of two events');
   const { state: next, effects } = after(state, { type: 'committed', batch });
-  t.same([...next.stored], [
-    ['behind', 3],
-    ['ahead', 9],
-  ], 'a checkpoint never moves back');
+  t.same(
+    [...next.stored],
+    [
+      ['behind', 3],
+      ['ahead', 9],
+    ],
+    'a checkpoint never moves back',
+  );
   t.same(effects, [{ type: 'reached', projections: ['behind'], position: 3 }]);
-  t.same(positionsOf(after(next, delivered(event('s', 0, 2), event('s', 1, 3), event('t', 0, 4)), { type: 'caughtUp', position: 4 }).effects), [[2, 3], [4]], 'a later batch is planned from the new checkpoints');
+  t.same(
+    positionsOf(after(next, delivered(event('s', 0, 2), event('s', 1, 3), event('t', 0, 4)), { type: 'caughtUp', position: 4 }).effects),
+    [[2, 3], [4]],
+    'a later batch is planned from the new checkpoints',
+  );
   t.same(planBatch(next, [event('s', 0, 2), event('s', 1, 3)])?.shares, [], 'redelivered events: no projection is behind them');
 });
 
@@ -85,5 +105,8 @@ t.test('the reducer is pure: the state it was given is unchanged', async (t) => 
   if (batch === null) throw new Error('a held event');
   after(holding, { type: 'committed', batch }, { type: 'caughtUp', position: 1 });
   t.same({ stored: [...state.stored], held: [...state.held] }, before);
-  t.same(holding.held.map((e) => e.position), [1]);
+  t.same(
+    holding.held.map((e) => e.position),
+    [1],
+  );
 });

@@ -39,7 +39,10 @@ else {
       t.equal(await checkpoints.get(name), 72, `${name} is still at its last checkpoint`);
     }
     const keys = (await claims.indexes()).map((index) => index.key);
-    t.ok(keys.some((key) => JSON.stringify(key) === JSON.stringify({ projection: 1, generation: 1, to: 1 })), 'the prune and reset deletes have their index');
+    t.ok(
+      keys.some((key) => JSON.stringify(key) === JSON.stringify({ projection: 1, generation: 1, to: 1 })),
+      'the prune and reset deletes have their index',
+    );
   });
 
   t.test('checkpoints are read from the primary and claimed with w=majority, whatever the database defaults to', async (t) => {
@@ -65,7 +68,10 @@ else {
   t.test('a guarded bulk is ordered, so a failure leaves a prefix of the changes', async (t) => {
     const { db, commands } = await database(t);
     const target = db.collection<StoredDocument>('ordered');
-    await writeConditionally(target, [1, 2, 3].map((n) => ({ id: `d${n}`, position: n, replacement: { position: n, doc: { id: `d${n}` } } })));
+    await writeConditionally(
+      target,
+      [1, 2, 3].map((n) => ({ id: `d${n}`, position: n, replacement: { position: n, doc: { id: `d${n}` } } })),
+    );
     const updates = commands.filter((event) => event.commandName === 'update');
     t.equal(updates.length, 1, 'one round trip');
     t.equal(updates[0]?.command.ordered, true, 'ordered');

@@ -43,7 +43,10 @@ t.test('indexes survive rebuilds, one per column list, however often the tables 
     await store.commit('p__rebuild', [{ collection: 'clubMatches__rebuild', id: `m${i}`, doc: { id: `m${i}`, clubId: 'c' }, position: i }], i, null);
     await store.promote('p', { projection: 'p__rebuild', collections: [{ live: 'clubMatches', staged: 'clubMatches__rebuild' }] });
     t.equal(indexesOf(file, 'rm_clubMatches'), 1, `after switch ${i} the live table has its index, once`);
-    t.same((await store.find('clubMatches', { where: { clubId: 'c' } })).map((d) => d.id), [`m${i}`]);
+    t.same(
+      (await store.find('clubMatches', { where: { clubId: 'c' } })).map((d) => d.id),
+      [`m${i}`],
+    );
   }
 });
 

@@ -55,7 +55,8 @@ export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader;
       const versionUrl = (revision: number) => `/api/matches/${encodeURIComponent(id)}?revision=${revision}`;
       const revisions = page.entries.map((entry) => entry.revision);
       // Each event's leaf in the transparency log, where it has one yet.
-      const leaves = revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
+      const leaves =
+        revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
       const entries: Static<typeof HistoryEntrySchema>[] = [];
       let bytes = 4096;
       for (const entry of page.entries) {

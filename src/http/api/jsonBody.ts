@@ -29,7 +29,8 @@ function contentEncodingOf(header: string | undefined): string | null {
 const hasBody = (headers: { 'content-length'?: string; 'transfer-encoding'?: string }) =>
   headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'].trim() !== '0');
 
-const unsupportedEncoding = (encoding: string) => unsupported(`Content-Encoding "${encoding}" is not accepted; send the JSON uncompressed (bodies up to MAX_BODY_BYTES)`);
+const unsupportedEncoding = (encoding: string) =>
+  unsupported(`Content-Encoding "${encoding}" is not accepted; send the JSON uncompressed (bodies up to MAX_BODY_BYTES)`);
 
 /** The charset parameter of a Content-Type, lower-cased, or null. */
 function charsetOf(contentType: string | undefined): string | null {
@@ -55,36 +56,32 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
   });
   // A few live matches at a time are sent again and again; ~1.3 bytes of heap per character kept.
   const repeated = createRepeatedBodies({ seenDigests: 1024, keptChars: 4 * 1024 * 1024 });
-  app.addContentTypeParser(
-    /^application\/([\w.-]+\+)?json\s*(;.*)?$/i,
-    { parseAs: 'buffer', bodyLimit },
-    (request, body, done) => {
-      const charset = charsetOf(request.headers['content-type']);
-      if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
-        return done(unsupported(`charset "${charset}" is not accepted; send the JSON as UTF-8 (Content-Type: application/json; charset=utf-8)`));
-      }
-      let text: string;
+  app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'buffer', bodyLimit }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(unsupported(`charset "${charset}" is not accepted; send the JSON as UTF-8 (Content-Type: application/json; charset=utf-8)`));
+    }
+    let text: string;
+    try {
+      text = utf8.decode(typeof body === 'string' ? Buffer.from(body) : body);
+    } catch {
+      return done(validationError('the request body is not valid UTF-8; send the JSON encoded as UTF-8'));
+    }
+    if (text.length === 0) return done(validationError('the request body is empty; send the match as a JSON object'));
+    const trimmed = asJsonText(text.trim());
+    const digest = payloadDigest(trimmed);
+    let value = repeated.get(digest);
+    if (value === undefined) {
       try {
-        text = utf8.decode(typeof body === 'string' ? Buffer.from(body) : body);
-      } catch {
-        return done(validationError('the request body is not valid UTF-8; send the JSON encoded as UTF-8'));
+        value = JSON.parse(text);
+      } catch (error) {
+        return done(validationError(`the request body is not valid JSON: ${(error as Error).message}`));
       }
-      if (text.length === 0) return done(validationError('the request body is empty; send the match as a JSON object'));
-      const trimmed = asJsonText(text.trim());
-      const digest = payloadDigest(trimmed);
-      let value = repeated.get(digest);
-      if (value === undefined) {
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          return done(validationError(`the request body is not valid JSON: ${(error as Error).message}`));
-        }
-        const problem = jsonShapeProblem(value, shape);
-        if (problem !== null) return done(validationError(problem));
-        repeated.parsed(digest, value, trimmed.length);
-      }
-      request.rawJson = { text: trimmed, digest };
-      done(null, value);
-    },
-  );
+      const problem = jsonShapeProblem(value, shape);
+      if (problem !== null) return done(validationError(problem));
+      repeated.parsed(digest, value, trimmed.length);
+    }
+    request.rawJson = { text: trimmed, digest };
+    done(null, value);
+  });
 }

@@ -36,89 +36,135 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
     return head;
   }
 
-  app.get('/api/log/checkpoint', {
-    config,
-    schema: {
-      operationId: 'getLogCheckpoint',
-      tags: ['log'],
-      summary: 'The log\'s latest signed checkpoint',
-      description: 'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), signed with Ed25519 by the key GET /api/log/key names.',
-      produces: ['text/plain'],
-      response: { 200: Type.String() },
+  app.get(
+    '/api/log/checkpoint',
+    {
+      config,
+      schema: {
+        operationId: 'getLogCheckpoint',
+        tags: ['log'],
+        summary: "The log's latest signed checkpoint",
+        description:
+          'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), signed with Ed25519 by the key GET /api/log/key names.',
+        produces: ['text/plain'],
+        response: { 200: Type.String() },
+      },
     },
-  }, async (_request, reply) => {
-    const note = checkpoints.sign(await readTreeHead(readModel));
-    return reply.type(TEXT).header('cache-control', 'no-cache').send(note);
-  });
-
-  app.get('/api/log/key', {
-    config,
-    schema: { operationId: 'getLogKey', tags: ['log'], summary: 'The checkpoints\' verifier key', description: 'As golang.org/x/mod/sumdb/note\'s NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.', produces: ['text/plain'], response: { 200: Type.String() } },
-  }, async (_request, reply) => reply.type(TEXT).send(`${verifierKey}\n`));
-
-  app.get('/api/log/entries/:index', {
-    config,
-    schema: {
-      operationId: 'getLogEntry',
-      tags: ['log'],
-      summary: 'One entry of the log, byte for byte',
-      description: 'The leaf\'s entry: canonical JSON (matchId or clubId, revision, type, recordedAt, payloadSha256 or dataSha256). Its leaf hash is SHA-256(0x00 ‖ these bytes).',
-      params: EntryParams,
-      response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404) },
+    async (_request, reply) => {
+      const note = checkpoints.sign(await readTreeHead(readModel));
+      return reply.type(TEXT).header('cache-control', 'no-cache').send(note);
     },
-  }, async (request, reply) => {
-    const leaf = await readLeaf(readModel, request.params.index);
-    const head = await readTreeHead(readModel);
-    if (leaf === null || leaf.index >= head.size) throw notFound(`the log has no entry ${request.params.index} (it has ${head.size})`);
-    return reply.type(JSON_TYPE).header('cache-control', 'public, max-age=31536000, immutable').send(leaf.entry);
-  });
+  );
 
-  app.get('/api/log/proof/inclusion', {
-    config,
-    schema: { operationId: 'getInclusionProof', tags: ['log'], summary: 'Inclusion proof of a leaf in the tree of a size', querystring: InclusionQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
-  }, async (request) => {
-    const { index, size } = request.query;
-    await headOfAtLeast(size, 'size');
-    if (index >= size) throw validationError(`index ${index} is not in a tree of ${size} entries`);
-    return base64(await inclusionProof(readModel, index, size));
-  });
-
-  app.get('/api/log/proof/consistency', {
-    config,
-    schema: { operationId: 'getConsistencyProof', tags: ['log'], summary: 'Consistency proof between two tree sizes', querystring: ConsistencyQuery, response: { 200: ProofResponse, ...errorResponses(400) } },
-  }, async (request) => {
-    const { from, to } = request.query;
-    if (from > to) throw validationError(`from (${from}) must not be beyond to (${to})`);
-    await headOfAtLeast(to, 'to');
-    return base64(await consistencyProof(readModel, from, to));
-  });
-
-  app.get('/api/matches/:id/payload', {
-    config,
-    compress: false,
-    schema: {
-      operationId: 'getMatchPayload',
-      tags: ['log'],
-      summary: 'A version\'s exact payload bytes and salt',
-      description:
-        'The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: SHA-256(salt ‖ these bytes) is the payloadSha256 of the version\'s log entry. ' +
-        'An empty salt for versions stored before salts. 410 once the match is erased.',
-      params: MatchParams,
-      querystring: PayloadQuery,
-      response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404, 410) },
+  app.get(
+    '/api/log/key',
+    {
+      config,
+      schema: {
+        operationId: 'getLogKey',
+        tags: ['log'],
+        summary: "The checkpoints' verifier key",
+        description: "As golang.org/x/mod/sumdb/note's NewVerifier reads it: <name>+<8 hex digits>+<base64 key>.",
+        produces: ['text/plain'],
+        response: { 200: Type.String() },
+      },
     },
-  }, async (request, reply) => {
-    const { id } = request.params;
-    const { revision } = request.query;
-    const [event] = await eventStore.readStream(matchStreamId(id), { fromRevision: revision, maxCount: 1 });
-    if (event?.revision !== revision || (event.type !== 'MatchCreated' && event.type !== 'MatchReplaced')) throw notFound(`match "${id}" has no version at revision ${revision}`);
-    const erasure = await readErasure(readModel, id);
-    if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
-    const version = decodeMatchEvent(event.type, event.data)!;
-    return reply
-      .type(JSON_TYPE)
-      .header('matchlog-payload-salt', version.data.payloadSalt ?? '')
-      .header('cache-control', 'no-cache')
-      .send(version.data.payload);
-  });
+    async (_request, reply) => reply.type(TEXT).send(`${verifierKey}\n`),
+  );
+
+  app.get(
+    '/api/log/entries/:index',
+    {
+      config,
+      schema: {
+        operationId: 'getLogEntry',
+        tags: ['log'],
+        summary: 'One entry of the log, byte for byte',
+        description:
+          "The leaf's entry: canonical JSON (matchId or clubId, revision, type, recordedAt, payloadSha256 or dataSha256). Its leaf hash is SHA-256(0x00 ‖ these bytes).",
+        params: EntryParams,
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const leaf = await readLeaf(readModel, request.params.index);
+      const head = await readTreeHead(readModel);
+      if (leaf === null || leaf.index >= head.size) throw notFound(`the log has no entry ${request.params.index} (it has ${head.size})`);
+      return reply.type(JSON_TYPE).header('cache-control', 'public, max-age=31536000, immutable').send(leaf.entry);
+    },
+  );
+
+  app.get(
+    '/api/log/proof/inclusion',
+    {
+      config,
+      schema: {
+        operationId: 'getInclusionProof',
+        tags: ['log'],
+        summary: 'Inclusion proof of a leaf in the tree of a size',
+        querystring: InclusionQuery,
+        response: { 200: ProofResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { index, size } = request.query;
+      await headOfAtLeast(size, 'size');
+      if (index >= size) throw validationError(`index ${index} is not in a tree of ${size} entries`);
+      return base64(await inclusionProof(readModel, index, size));
+    },
+  );
+
+  app.get(
+    '/api/log/proof/consistency',
+    {
+      config,
+      schema: {
+        operationId: 'getConsistencyProof',
+        tags: ['log'],
+        summary: 'Consistency proof between two tree sizes',
+        querystring: ConsistencyQuery,
+        response: { 200: ProofResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { from, to } = request.query;
+      if (from > to) throw validationError(`from (${from}) must not be beyond to (${to})`);
+      await headOfAtLeast(to, 'to');
+      return base64(await consistencyProof(readModel, from, to));
+    },
+  );
+
+  app.get(
+    '/api/matches/:id/payload',
+    {
+      config,
+      compress: false,
+      schema: {
+        operationId: 'getMatchPayload',
+        tags: ['log'],
+        summary: "A version's exact payload bytes and salt",
+        description:
+          "The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: SHA-256(salt ‖ these bytes) is the payloadSha256 of the version's log entry. " +
+          'An empty salt for versions stored before salts. 410 once the match is erased.',
+        params: MatchParams,
+        querystring: PayloadQuery,
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404, 410) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { revision } = request.query;
+      const [event] = await eventStore.readStream(matchStreamId(id), { fromRevision: revision, maxCount: 1 });
+      if (event?.revision !== revision || (event.type !== 'MatchCreated' && event.type !== 'MatchReplaced'))
+        throw notFound(`match "${id}" has no version at revision ${revision}`);
+      const erasure = await readErasure(readModel, id);
+      if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
+      const version = decodeMatchEvent(event.type, event.data)!;
+      return reply
+        .type(JSON_TYPE)
+        .header('matchlog-payload-salt', version.data.payloadSalt ?? '')
+        .header('cache-control', 'no-cache')
+        .send(version.data.payload);
+    },
+  );
 };

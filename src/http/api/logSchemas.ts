@@ -6,29 +6,31 @@ import { Revision } from '../querySchemas.js';
 const Base64Hash = Type.String({ description: 'A SHA-256 hash, base64.' });
 
 export const ProofResponse = Type.Object({
-  hashes: Type.Array(Base64Hash, { description: 'The proof\'s hashes in RFC 6962 / RFC 9162 order.' }),
+  hashes: Type.Array(Base64Hash, { description: "The proof's hashes in RFC 6962 / RFC 9162 order." }),
 });
 
 export const InclusionQuery = Type.Object({
-  index: Type.Integer({ minimum: 0, description: 'The leaf\'s index.' }),
+  index: Type.Integer({ minimum: 0, description: "The leaf's index." }),
   size: Type.Integer({ minimum: 1, description: 'The tree size of a checkpoint.' }),
 });
 
 export const ConsistencyQuery = Type.Object({
-  from: Type.Integer({ minimum: 0, description: 'The older checkpoint\'s tree size.' }),
-  to: Type.Integer({ minimum: 0, description: 'The newer checkpoint\'s tree size.' }),
+  from: Type.Integer({ minimum: 0, description: "The older checkpoint's tree size." }),
+  to: Type.Integer({ minimum: 0, description: "The newer checkpoint's tree size." }),
 });
 
 export const EntryParams = Type.Object({ index: Type.Integer({ minimum: 0 }) });
 
-export const PayloadQuery = Type.Object({ revision: Revision('The version\'s stream revision.') });
+export const PayloadQuery = Type.Object({ revision: Revision("The version's stream revision.") });
 
 export const Receipt = Type.Object(
   {
-    logIndex: Type.Union([Type.Integer(), Type.Null()], { description: 'The version\'s leaf index; null when the log had not taken it in yet (READ_YOUR_WRITES_TIMEOUT_MS).' }),
-    entry: Type.String({ description: 'The leaf\'s entry: canonical JSON, hashed as SHA-256(0x00 ‖ entry).' }),
+    logIndex: Type.Union([Type.Integer(), Type.Null()], {
+      description: "The version's leaf index; null when the log had not taken it in yet (READ_YOUR_WRITES_TIMEOUT_MS).",
+    }),
+    entry: Type.String({ description: "The leaf's entry: canonical JSON, hashed as SHA-256(0x00 ‖ entry)." }),
     checkpoint: Type.Union([Type.String(), Type.Null()], { description: 'A signed checkpoint (C2SP signed note) of a tree that includes the leaf.' }),
-    inclusionProof: Type.Union([Type.Array(Base64Hash), Type.Null()], { description: 'The leaf\'s inclusion proof in that checkpoint\'s tree.' }),
+    inclusionProof: Type.Union([Type.Array(Base64Hash), Type.Null()], { description: "The leaf's inclusion proof in that checkpoint's tree." }),
   },
   { description: 'Proof of what the log accepted: verify the checkpoint with GET /api/log/key and the proof with any RFC 6962 library (docs/auditing.md).' },
 );

@@ -39,15 +39,18 @@ export interface MatchApiDeps {
 }
 
 const CLUB_SYNC_DESCRIPTION =
-  'Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club\'s dashboard, ' +
-  'authenticated by the club\'s app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, ' +
+  "Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club's dashboard, " +
+  "authenticated by the club's app key in X-App-Key. A missing or invalid key is never an error: the match is saved either way, " +
   'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
   'or a clubId or teamId that names no club or team of it). The Matchlog-Club-Sync response header (on every upload that names a club and team) ' +
   'says how the key was judged: processed (a valid key), flagged-no-key or flagged-bad-key (copied without a valid key and flagged in the dashboard), ' +
   'or skipped; the last three with "; reason=" missing_key, malformed_key, bad_key, no_such_club or no_such_team. Apps can use it to tell their user the key is mistyped, or to test a connection.';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
-export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts, readModel }) => {
+export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
+  app,
+  { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts, readModel },
+) => {
   const throwIfErased = async (id: string) => {
     const erased = await readErasure(readModel, id);
     if (erased !== null) throw gone(erasedNotice(id, erased.erasedAt));
@@ -61,7 +64,13 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
   });
-  async function upload(request: FastifyRequest, reply: FastifyReply, via: WriteVia, matchId: string, headers: { 'x-write-token'?: string; 'x-app-key'?: string }): Promise<UploadResponse> {
+  async function upload(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    via: WriteVia,
+    matchId: string,
+    headers: { 'x-write-token'?: string; 'x-app-key'?: string },
+  ): Promise<UploadResponse> {
     const raw = request.rawJson;
     if (raw === null) throw validationError('send the match as a JSON object');
     const presentedToken = headers['x-write-token'] ?? null;
@@ -69,20 +78,22 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     if (wait !== null) {
       throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
     }
-    const result = await matches.upload({
-      via,
-      matchId,
-      payload: raw.text,
-      payloadDigest: raw.digest,
-      body: request.body,
-      writeToken: presentedToken,
-      appKey: headers['x-app-key'] ?? null,
-      requestId: request.id,
-      clientAddressClass: classifyClientAddress(request.ip),
-    }).catch((error: unknown) => {
-      if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId, presentedToken);
-      throw error;
-    });
+    const result = await matches
+      .upload({
+        via,
+        matchId,
+        payload: raw.text,
+        payloadDigest: raw.digest,
+        body: request.body,
+        writeToken: presentedToken,
+        appKey: headers['x-app-key'] ?? null,
+        requestId: request.id,
+        clientAddressClass: classifyClientAddress(request.ip),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId, presentedToken);
+        throw error;
+      });
     if (!result.stored) noteInAccessLog(request, { upload: { matchId, revision: result.revision, stored: false } });
     if (result.stored && result.clubSync !== null) {
       const { type, data } = result.clubSync;
@@ -90,7 +101,10 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
     }
     if (result.clubSync !== null) reply.header(CLUB_SYNC_HEADER, clubSyncHeader(result.clubSync));
     const streamId = matchStreamId(matchId);
-    const receipt = result.versionRevision !== null ? await receipts.receiptOf(streamId, result.versionRevision) : await receipts.receiptOfVersionAt(streamId, result.revision);
+    const receipt =
+      result.versionRevision !== null
+        ? await receipts.receiptOf(streamId, result.versionRevision)
+        : await receipts.receiptOfVersionAt(streamId, result.revision);
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
     return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth', receipt } : { id: matchId, url: matchUrl(matchId), receipt };
   }
@@ -129,7 +143,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         summary: 'Create (unprotected) or replace a match',
         description:
           'Replaces the match, or creates it unprotected when it does not exist (even with X-Write-Token). ' +
-          'A protected match needs its X-Write-Token. Answers 200 in both cases. ' + CLUB_SYNC_DESCRIPTION,
+          'A protected match needs its X-Write-Token. Answers 200 in both cases. ' +
+          CLUB_SYNC_DESCRIPTION,
         params: MatchParams,
         body: MatchPayload,
         headers: WriteHeaders,
@@ -164,8 +179,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (app, { m
         operationId: 'getMatch',
         summary: 'View a match',
         description:
-          'The payload as last uploaded, with its metadata. No authentication. ' +
-          'With ?revision=N, the match as it was at revision N, read from the log.',
+          'The payload as last uploaded, with its metadata. No authentication. ' + 'With ?revision=N, the match as it was at revision N, read from the log.',
         params: MatchParams,
         querystring: RevisionQuery,
         response: { 200: MatchView, ...errorResponses(400, 404, 410) },

@@ -30,7 +30,11 @@ export const PAYLOAD_SCHEMAS = {
     position: { type: 'string' },
     team: { type: 'string', description: '"home" or "away".' },
     starter: { type: 'boolean' },
-    stats: { type: 'object', additionalProperties: true, description: 'Counting stats by name (kills, attackErrors, points, fieldGoalsMade…): numbers or numeric strings.' },
+    stats: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Counting stats by name (kills, attackErrors, points, fieldGoalsMade…): numbers or numeric strings.',
+    },
   }),
   Action: open('One play-by-play action.', {
     id: Identifier,
@@ -62,8 +66,14 @@ export const PAYLOAD_SCHEMAS = {
       home_score: Numeric,
       away_score: Numeric,
       // Some apps send a count here ("periods": 4); only a list is read.
-      sets: { anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/ScoreLine' } }, Numeric], description: 'The score by set: a list of lines (a count is accepted and ignored).' },
-      periods: { anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/ScoreLine' } }, Numeric], description: 'The score by period: a list of lines (a count is accepted and ignored).' },
+      sets: {
+        anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/ScoreLine' } }, Numeric],
+        description: 'The score by set: a list of lines (a count is accepted and ignored).',
+      },
+      periods: {
+        anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/ScoreLine' } }, Numeric],
+        description: 'The score by period: a list of lines (a count is accepted and ignored).',
+      },
       playerStats: { type: 'array', items: { $ref: '#/components/schemas/PlayerLine' } },
       actions: { type: 'array', items: { $ref: '#/components/schemas/Action' } },
     },
@@ -71,12 +81,19 @@ export const PAYLOAD_SCHEMAS = {
 };
 
 /** The examples of an upload, by name. */
-const NAMED_EXAMPLES = Object.fromEntries(
-  PAYLOAD_EXAMPLES.map((value) => [`${value.sport}`, { summary: `A ${value.sport} match (${value.status})`, value }]),
-);
+const NAMED_EXAMPLES = Object.fromEntries(PAYLOAD_EXAMPLES.map((value) => [`${value.sport}`, { summary: `A ${value.sport} match (${value.status})`, value }]));
 
 type Doc = {
-  paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: unknown; examples?: unknown; example?: unknown }> }; responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+  paths?: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content?: Record<string, { schema?: unknown; examples?: unknown; example?: unknown }> };
+        responses?: Record<string, { headers?: Record<string, unknown> }>;
+      }
+    >
+  >;
   components?: { schemas?: Record<string, unknown> };
 };
 
@@ -94,7 +111,10 @@ const CLUB_SYNC_HEADER_DOC = {
 export function documentUploads<T extends object>(document: T): T {
   const doc = document as Doc;
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...PAYLOAD_SCHEMAS } };
-  for (const [path, method, status] of [['/api/matches', 'post', '201'], ['/api/matches/{id}', 'put', '200']] as const) {
+  for (const [path, method, status] of [
+    ['/api/matches', 'post', '201'],
+    ['/api/matches/{id}', 'put', '200'],
+  ] as const) {
     const success = doc.paths?.[path]?.[method]?.responses?.[status];
     if (success !== undefined) success.headers = { ...success.headers, [CLUB_SYNC_HEADER]: CLUB_SYNC_HEADER_DOC };
     const media = doc.paths?.[path]?.[method]?.requestBody?.content?.['application/json'];

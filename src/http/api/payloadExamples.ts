@@ -16,7 +16,16 @@ export const PAYLOAD_EXAMPLES = [
       { set: 4, home: 22, away: 25 },
       { set: 5, home: 8, away: 6 },
     ],
-    playerStats: [{ playerId: 'h-07', number: 7, name: 'Ana Jensen', position: 'OH', team: 'home', stats: { kills: 14, attackErrors: 4, attacks: 38, aces: 2, serviceErrors: 3, digs: 9 } }],
+    playerStats: [
+      {
+        playerId: 'h-07',
+        number: 7,
+        name: 'Ana Jensen',
+        position: 'OH',
+        team: 'home',
+        stats: { kills: 14, attackErrors: 4, attacks: 38, aces: 2, serviceErrors: 3, digs: 9 },
+      },
+    ],
     actions: [{ seq: 412, set: 5, team: 'home', playerId: 'h-07', skill: 'attack', evaluation: '#', score: { home: 8, away: 6 } }],
   },
   {
@@ -32,9 +41,33 @@ export const PAYLOAD_EXAMPLES = [
       { period: 4, home: 24, away: 22 },
     ],
     playerStats: [
-      { playerId: 'h-04', number: 4, name: 'Marta Moreau', team: 'home', stats: { minutes: 31.5, points: 21, fieldGoalsMade: 8, fieldGoalsAttempted: 15, threePointersMade: 3, threePointersAttempted: 7, freeThrowsMade: 2, freeThrowsAttempted: 2, reboundsOffensive: 1, reboundsDefensive: 5, assists: 6, steals: 2, blocks: 0, turnovers: 3, foulsPersonal: 2 } },
+      {
+        playerId: 'h-04',
+        number: 4,
+        name: 'Marta Moreau',
+        team: 'home',
+        stats: {
+          minutes: 31.5,
+          points: 21,
+          fieldGoalsMade: 8,
+          fieldGoalsAttempted: 15,
+          threePointersMade: 3,
+          threePointersAttempted: 7,
+          freeThrowsMade: 2,
+          freeThrowsAttempted: 2,
+          reboundsOffensive: 1,
+          reboundsDefensive: 5,
+          assists: 6,
+          steals: 2,
+          blocks: 0,
+          turnovers: 3,
+          foulsPersonal: 2,
+        },
+      },
     ],
-    actions: [{ seq: 388, period: 4, clock: 'PT0M12.40S', team: 'away', playerId: 'a-11', actionType: '3pt', shotResult: 'made', scoreHome: 83, scoreAway: 88 }],
+    actions: [
+      { seq: 388, period: 4, clock: 'PT0M12.40S', team: 'away', playerId: 'a-11', actionType: '3pt', shotResult: 'made', scoreHome: 83, scoreAway: 88 },
+    ],
   },
   {
     id: '2026-03-07-rovers-vs-city',
@@ -45,7 +78,15 @@ export const PAYLOAD_EXAMPLES = [
     away_team_name: 'Northgate City',
     home_score: 2,
     away_score: 1,
-    playerStats: [{ playerId: 'r-9', number: 9, name: 'Jonas Berg', team: 'home', stats: { minutes: 90, goals: 2, shots: 5, shotsOnTarget: 3, passes: 24, passesCompleted: 19, yellowCards: 1 } }],
+    playerStats: [
+      {
+        playerId: 'r-9',
+        number: 9,
+        name: 'Jonas Berg',
+        team: 'home',
+        stats: { minutes: 90, goals: 2, shots: 5, shotsOnTarget: 3, passes: 24, passesCompleted: 19, yellowCards: 1 },
+      },
+    ],
     actions: [{ period: 2, minute: 78, team: 'home', playerId: 'r-9', type: 'Shot', result: 'Goal', score: { home: 2, away: 1 } }],
   },
 ];

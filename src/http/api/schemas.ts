@@ -12,8 +12,14 @@ export const MatchParams = Type.Object({ id: MatchId });
 export const MatchPayload = Type.Object(
   {
     id: Type.Optional(MatchId),
-    clubId: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Club to sync into (with teamId): a string or number; null or blank means none.' })),
-    teamId: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Team of the club (with clubId): a string or number; null or blank means none.' })),
+    clubId: Type.Optional(
+      Type.Union([Type.String(), Type.Number(), Type.Null()], {
+        description: 'Club to sync into (with teamId): a string or number; null or blank means none.',
+      }),
+    ),
+    teamId: Type.Optional(
+      Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'Team of the club (with clubId): a string or number; null or blank means none.' }),
+    ),
     season: Type.Optional(Type.Unknown()),
     category: Type.Optional(Type.Unknown()),
     competition: Type.Optional(Type.Unknown()),
@@ -33,7 +39,9 @@ export const MatchPayload = Type.Object(
 export const WriteHeaders = Type.Object({
   // No pattern here: the format matters only where the token is bound (the decider checks it there).
   'x-write-token': Type.Optional(
-    Type.String({ description: `Binds on the creating POST, where ${WRITE_TOKEN_RULE}. Elsewhere only compared: any other value on a protected match is a 403; ignored on unprotected matches and PUT-create.` }),
+    Type.String({
+      description: `Binds on the creating POST, where ${WRITE_TOKEN_RULE}. Elsewhere only compared: any other value on a protected match is a 403; ignored on unprotected matches and PUT-create.`,
+    }),
   ),
   'x-app-key': Type.Optional(Type.String({ description: "The club's app key, for club sync." })),
 });
@@ -64,8 +72,7 @@ export const ErrorBody = Type.Object({
   message: Type.String({ description: 'What went wrong and what to fix.' }),
 });
 
-export const errorResponses = (...codes: number[]) =>
-  Object.fromEntries(codes.map((code) => [code, { ...ErrorBody, description: 'Error' }]));
+export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, { ...ErrorBody, description: 'Error' }]));
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NumberChange = Type.Object({ from: Nullable(Type.Number()), to: Nullable(Type.Number()) });
@@ -73,11 +80,19 @@ const NumberChange = Type.Object({ from: Nullable(Type.Number()), to: Nullable(T
 export const MatchDiffSchema = Type.Object(
   {
     score: Nullable(Type.Object({ home: NumberChange, away: NumberChange })),
-    teams: Type.Array(Type.Object({ side: Type.Union([Type.Literal('home'), Type.Literal('away')]), from: Nullable(Type.String()), to: Nullable(Type.String()) }), {
-      description: 'Team names that changed.',
-    }),
+    teams: Type.Array(
+      Type.Object({ side: Type.Union([Type.Literal('home'), Type.Literal('away')]), from: Nullable(Type.String()), to: Nullable(Type.String()) }),
+      {
+        description: 'Team names that changed.',
+      },
+    ),
     players: Type.Array(
-      Type.Object({ player: Type.String(), change: Type.Union([Type.Literal('renamed'), Type.Literal('renumbered')]), from: Nullable(Type.String()), to: Nullable(Type.String()) }),
+      Type.Object({
+        player: Type.String(),
+        change: Type.Union([Type.Literal('renamed'), Type.Literal('renumbered')]),
+        from: Nullable(Type.String()),
+        to: Nullable(Type.String()),
+      }),
       { description: 'Players renamed or given another shirt number.' },
     ),
     lines: Type.Array(Type.Object({ label: Type.String(), home: NumberChange, away: NumberChange })),
@@ -102,11 +117,15 @@ export const HistoryEntrySchema = Type.Object({
   version: Type.Optional(Type.String({ description: "This version's full payload: GET this URL (/api/matches/:id?revision=N)." })),
   diff: Type.Optional(Nullable(MatchDiffSchema)),
   details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Public fields of other events.' })),
-  logIndex: Type.Optional(Type.Integer({ description: 'The event\'s leaf in the transparency log: GET /api/log/entries/{logIndex} and its inclusion proof (docs/auditing.md).' })),
+  logIndex: Type.Optional(
+    Type.Integer({ description: "The event's leaf in the transparency log: GET /api/log/entries/{logIndex} and its inclusion proof (docs/auditing.md)." }),
+  ),
 });
 
 export const HistoryQuerySchema = Type.Object({
-  order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { default: 'oldest', description: 'oldest first (default) or newest first' })),
+  order: Type.Optional(
+    Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { default: 'oldest', description: 'oldest first (default) or newest first' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'events per page, 1-100' })),
   from: Type.Optional(Revision("first revision of the page, from the previous page's `next`")),
 });
@@ -116,7 +135,9 @@ export const HistoryResponse = Type.Object({
   url: Type.String(),
   protected: Type.Boolean({ description: 'When true, every write after creation was made with the match’s write token.' }),
   head: Type.Integer({ description: 'The newest revision.' }),
-  next: Nullable(Type.Integer({ description: 'Pass as `from` for the next page; null on the last page. Pages end early to stay under 1 MiB and a bounded amount of work.' })),
+  next: Nullable(
+    Type.Integer({ description: 'Pass as `from` for the next page; null on the last page. Pages end early to stay under 1 MiB and a bounded amount of work.' }),
+  ),
   entries: Type.Array(HistoryEntrySchema),
 });
 

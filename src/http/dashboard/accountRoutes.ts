@@ -52,7 +52,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesDeps> = async
       return reply.redirect('/dashboard?done=welcome', 303);
     } catch (error) {
       const refused = formRefusal(error, ['validation', 'conflict']);
-      return reply.code(refused.statusCode).type(html).send(renderSignUpPage({ csrfToken: reply.generateCsrf(), clubName, email, error: refused.message }));
+      return reply
+        .code(refused.statusCode)
+        .type(html)
+        .send(renderSignUpPage({ csrfToken: reply.generateCsrf(), clubName, email, error: refused.message }));
     }
   });
 

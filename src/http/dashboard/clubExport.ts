@@ -30,7 +30,11 @@ export function playersTable(players: PlayerTotals[], teamName: (teamId: string)
   for (const teamId of new Set(players.map((p) => p.teamId))) {
     const team = players.filter((p) => p.teamId === teamId);
     const room = CSV_ROWS - rows.length;
-    const box = boxScore(team[0]?.sport ?? null, team.map((p) => p.totals), { rows: room });
+    const box = boxScore(
+      team[0]?.sport ?? null,
+      team.map((p) => p.totals),
+      { rows: room },
+    );
     moreColumns += box.moreStats;
     const names = box.columns.flatMap(columnNames);
     for (const name of names) {
@@ -87,7 +91,24 @@ export function matchesTable(all: ClubMatchDoc[], teamName: (teamId: string) => 
   const matches = all.length > CSV_ROWS ? all.slice(0, CSV_ROWS) : all;
   return {
     ...omission(all.length - matches.length, 0),
-    columns: ['matchId', 'date', 'home', 'away', 'homeScore', 'awayScore', 'scoreUnit', 'team', 'teamId', 'side', 'counted', 'season', 'category', 'competition', 'sync', 'url'],
+    columns: [
+      'matchId',
+      'date',
+      'home',
+      'away',
+      'homeScore',
+      'awayScore',
+      'scoreUnit',
+      'team',
+      'teamId',
+      'side',
+      'counted',
+      'season',
+      'category',
+      'competition',
+      'sync',
+      'url',
+    ],
     rows: matches.map((m) => [
       m.matchId,
       m.startedAt?.slice(0, 10) ?? null,
@@ -116,16 +137,24 @@ export function matchesTable(all: ClubMatchDoc[], teamName: (teamId: string) => 
  * A cut table ends with one comment row (starting with #) that says what was left out.
  */
 export const toCsv = (table: ExportTable): string =>
-  stringify([table.columns, ...table.rows.map(clippedCells), ...(table.omitted ? [[omittedNote(table.omitted)]] : [])], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
+  stringify([table.columns, ...table.rows.map(clippedCells), ...(table.omitted ? [[omittedNote(table.omitted)]] : [])], {
+    bom: true,
+    escape_formulas: true,
+    record_delimiter: 'windows',
+  });
 
 /** Text cells cut to CSV_CELL_CHARS: a name of a few hundred KB in every row would make a file of gigabytes. */
 const clippedCells = (row: (string | number | null)[]) => row.map((value) => (typeof value === 'string' ? clip(value, CSV_CELL_CHARS) : value));
 
 /** The CSV's last row when the table was cut: what is missing, and the caps. */
 export function omittedNote({ rows, columns }: { rows: number; columns: number }): string {
-  const parts = [rows > 0 ? `${rows} more ${rows === 1 ? 'row' : 'rows'}` : '', columns > 0 ? `${columns} more stat ${columns === 1 ? 'column' : 'columns'}` : ''].filter(Boolean);
+  const parts = [
+    rows > 0 ? `${rows} more ${rows === 1 ? 'row' : 'rows'}` : '',
+    columns > 0 ? `${columns} more stat ${columns === 1 ? 'column' : 'columns'}` : '',
+  ].filter(Boolean);
   return `# truncated: ${parts.join(' and ')} not in this file (at most ${CSV_ROWS} rows and ${CSV_COLUMNS} stat columns; at most ${UNKNOWN_STAT_COLUMNS} stats per team that are not in its sport's list); narrow the filter for the rest`;
 }
 
 /** The JSON twin: the same rows as objects keyed by the CSV's column names, in the same order. */
-export const toJsonRows = (table: ExportTable) => table.rows.map(clippedCells).map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i] ?? null])));
+export const toJsonRows = (table: ExportTable) =>
+  table.rows.map(clippedCells).map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i] ?? null])));

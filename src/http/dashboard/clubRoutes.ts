@@ -34,7 +34,10 @@ declare module 'fastify' {
  * data (overview, players, stats, matches), teams, Connect, exports and the admin's decisions
  * about a match. Each section's schemas sit beside its routes.
  */
-export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (app, { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement }) => {
+export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (
+  app,
+  { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement },
+) => {
   app.decorateRequest('dashboardClub', null);
   // Added before the sections are registered, so it runs for each of their routes.
   app.addHook('preHandler', async (request, reply) => {

@@ -61,5 +61,4 @@ export async function signedInClub(
   return club !== null && sessionIsLive(session, club, now) ? club : null;
 }
 
-export const sessionCookieOptions = (secure: boolean) =>
-  ({ path: DASHBOARD_PATH, httpOnly: true, sameSite: 'lax', secure, signed: true }) as const;
+export const sessionCookieOptions = (secure: boolean) => ({ path: DASHBOARD_PATH, httpOnly: true, sameSite: 'lax', secure, signed: true }) as const;

@@ -8,7 +8,9 @@ const liveScript = renderedBody(readFileSync(new URL('./assets/live.js', import.
 /** The embed snippet's script, which other sites load to size the widget's frame. */
 const embedScript = renderedBody(readFileSync(new URL('./assets/embed.js', import.meta.url), 'utf8'), 'text/javascript; charset=utf-8');
 /** Each kind of page's stylesheet, by name, at its fingerprinted address. */
-const stylesheets = new Map(Object.values(STYLESHEETS).map((sheet) => [sheet.name, { href: sheet.href, body: renderedBody(sheet.css, 'text/css; charset=utf-8') }]));
+const stylesheets = new Map(
+  Object.values(STYLESHEETS).map((sheet) => [sheet.name, { href: sheet.href, body: renderedBody(sheet.css, 'text/css; charset=utf-8') }]),
+);
 
 /** A fingerprinted address never changes its content: browsers and caches keep it a year without asking again. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -60,10 +60,18 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     const address = request.ip;
     // Refused before any read: a refusal costs nothing but the answer.
     if ((byAddress.get(address) ?? 0) >= maxStreamsPerAddress) {
-      throw new DomainError('too_many_requests', `too many live update streams from your address (MAX_LIVE_STREAMS_PER_ADDRESS is ${maxStreamsPerAddress}); reload the page for the latest, or retry later`, REFUSED_RETRY_AFTER);
+      throw new DomainError(
+        'too_many_requests',
+        `too many live update streams from your address (MAX_LIVE_STREAMS_PER_ADDRESS is ${maxStreamsPerAddress}); reload the page for the latest, or retry later`,
+        REFUSED_RETRY_AFTER,
+      );
     }
     if (held >= maxStreams) {
-      throw new DomainError('unavailable', 'the server is holding as many live update streams as it can (MAX_LIVE_STREAMS); reload the page for the latest, or retry later', REFUSED_RETRY_AFTER);
+      throw new DomainError(
+        'unavailable',
+        'the server is holding as many live update streams as it can (MAX_LIVE_STREAMS); reload the page for the latest, or retry later',
+        REFUSED_RETRY_AFTER,
+      );
     }
     held += 1;
     byAddress.set(address, (byAddress.get(address) ?? 0) + 1);

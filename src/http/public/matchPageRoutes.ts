@@ -45,7 +45,10 @@ export interface MatchPageDeps {
  * and the old ones alike, and kept as bytes (and compressed bytes) with an ETag for conditional
  * GETs; a render that fails is kept as its error page, so repeating the request costs nothing.
  */
-export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readModel, currentPublicView, eventStore, matchUrl, compress, cache, renderers = {} }) => {
+export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
+  app,
+  { readModel, currentPublicView, eventStore, matchUrl, compress, cache, renderers = {} },
+) => {
   app.addHook('onRequest', async (_request, reply) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
@@ -160,18 +163,26 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return sendRendered(request, reply, body, compress);
   }
 
-  app.get<{ Params: { id: string }; Querystring: Static<typeof MatchPageQuery> }>('/match/:id', { schema: { hide: true, querystring: MatchPageQuery } }, async (request, reply) => {
-    if (request.query.revision !== undefined) return serveRevision(request, reply, request.query.revision);
-    if (request.query.part === 'plays') return servePlays(request, reply);
-    return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
-  });
+  app.get<{ Params: { id: string }; Querystring: Static<typeof MatchPageQuery> }>(
+    '/match/:id',
+    { schema: { hide: true, querystring: MatchPageQuery } },
+    async (request, reply) => {
+      if (request.query.revision !== undefined) return serveRevision(request, reply, request.query.revision);
+      if (request.query.part === 'plays') return servePlays(request, reply);
+      return serveCurrent(request, reply, request.query.part === 'main' ? 'main' : 'page');
+    },
+  );
 
   // Only the widget may be framed, by any site: its own CSP says so, without X-Frame-Options.
-  app.get<{ Params: { id: string }; Querystring: Static<typeof EmbedQuery> }>('/match/:id/embed', { schema: { hide: true, querystring: EmbedQuery } }, async (request, reply) => {
-    allowFraming(reply);
-    reply.header('content-security-policy', EMBED_CSP);
-    return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
-  });
+  app.get<{ Params: { id: string }; Querystring: Static<typeof EmbedQuery> }>(
+    '/match/:id/embed',
+    { schema: { hide: true, querystring: EmbedQuery } },
+    async (request, reply) => {
+      allowFraming(reply);
+      reply.header('content-security-policy', EMBED_CSP);
+      return serveCurrent(request, reply, request.query.part === 'main' ? 'embedMain' : 'embed');
+    },
+  );
 
   /** A card as a kept PNG body, drawn once per key. */
   const cardBody = (request: FastifyRequest, key: string, draw: () => Promise<{ payloadText: string; quiet: boolean; old: boolean }>) =>
@@ -183,23 +194,35 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     });
 
   // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one) as a PNG card, made once per revision and kept with the pages.
-  app.get<{ Params: { id: string }; Querystring: Static<typeof CardQuery> }>('/match/:id/card.png', { schema: { hide: true, querystring: CardQuery } }, async (request, reply) => {
-    const { id } = request.params;
-    const doc = isMatchId(id) ? await currentPublicView(id) : null;
-    if (doc === null) throw await noMatch(id);
-    const asked = request.query.revision ?? doc.revision;
-    let body: RenderedBody;
-    if (asked === doc.revision) {
-      const quiet = isQuiet(doc.updatedAt, Date.now());
-      body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => ({ payloadText: await readPublicPayload(eventStore, doc), quiet, old: false }));
-    } else {
-      const old = await readMatchAt(eventStore, id, asked);
-      body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({ payloadText: old.version.content.payloadText, quiet: false, old: true }));
-    }
-    // Previews fetch the card once; each page names its revision's card, so a later version is a new address.
-    reply.header('cache-control', 'public, max-age=300').header('content-security-policy', "default-src 'none'");
-    return sendRendered(request, reply, body, false);
-  });
+  app.get<{ Params: { id: string }; Querystring: Static<typeof CardQuery> }>(
+    '/match/:id/card.png',
+    { schema: { hide: true, querystring: CardQuery } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const doc = isMatchId(id) ? await currentPublicView(id) : null;
+      if (doc === null) throw await noMatch(id);
+      const asked = request.query.revision ?? doc.revision;
+      let body: RenderedBody;
+      if (asked === doc.revision) {
+        const quiet = isQuiet(doc.updatedAt, Date.now());
+        body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => ({
+          payloadText: await readPublicPayload(eventStore, doc),
+          quiet,
+          old: false,
+        }));
+      } else {
+        const old = await readMatchAt(eventStore, id, asked);
+        body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({
+          payloadText: old.version.content.payloadText,
+          quiet: false,
+          old: true,
+        }));
+      }
+      // Previews fetch the card once; each page names its revision's card, so a later version is a new address.
+      reply.header('cache-control', 'public, max-age=300').header('content-security-policy', "default-src 'none'");
+      return sendRendered(request, reply, body, false);
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
@@ -232,13 +255,18 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
   }
 
   // The timeline needs only the team names of the current version, which the public view keeps: no payload is read.
-  app.get<{ Params: { id: string }; Querystring: Static<typeof HistoryPageQuery> }>('/match/:id/history', { schema: { hide: true, querystring: HistoryPageQuery } }, async (request) => {
-    const { id } = request.params;
-    const { order = 'newest', from } = request.query;
-    if (!isMatchId(id)) throw await noMatch(id);
-    const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === undefined ? {} : { from }) });
-    const revisions = page.entries.map((entry) => entry.revision);
-    const logIndexes = revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
-    return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)), logIndexes });
-  });
+  app.get<{ Params: { id: string }; Querystring: Static<typeof HistoryPageQuery> }>(
+    '/match/:id/history',
+    { schema: { hide: true, querystring: HistoryPageQuery } },
+    async (request) => {
+      const { id } = request.params;
+      const { order = 'newest', from } = request.query;
+      if (!isMatchId(id)) throw await noMatch(id);
+      const page = await readMatchHistory(readModel, id, { order, limit: 50, ...(from === undefined ? {} : { from }) });
+      const revisions = page.entries.map((entry) => entry.revision);
+      const logIndexes =
+        revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
+      return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)), logIndexes });
+    },
+  );
 };

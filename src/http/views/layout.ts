@@ -1,4 +1,4 @@
-import { html, SafeHtml } from './html.js';
+import { html, type SafeHtml } from './html.js';
 import { STYLESHEETS, type StylesheetName } from './stylesheets.js';
 
 export interface LayoutOptions {

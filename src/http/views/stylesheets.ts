@@ -38,4 +38,3 @@ export const STYLESHEETS: Record<StylesheetName, Stylesheet> = {
   history: stylesheet('history'),
   dashboard: stylesheet('dashboard'),
 };
-

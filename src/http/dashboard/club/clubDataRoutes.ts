@@ -53,10 +53,12 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
     const club = clubOf(request);
     const all = await readSeasonTotals(readModel, club.clubId);
     const filter = filterOf(club, request.query);
-    const chosen = all.filter((doc) => (['teamId', 'season', 'category', 'competition'] as const).every((field) => filter[field] === undefined || doc[field] === filter[field]));
-    return reply.type(HTML).send(
-      renderStatsPage(frame(request, reply, 'stats'), { teams: club.teams, filter, options: seasonOptions(all), players: playerTotalsOf(chosen) }),
+    const chosen = all.filter((doc) =>
+      (['teamId', 'season', 'category', 'competition'] as const).every((field) => filter[field] === undefined || doc[field] === filter[field]),
     );
+    return reply
+      .type(HTML)
+      .send(renderStatsPage(frame(request, reply, 'stats'), { teams: club.teams, filter, options: seasonOptions(all), players: playerTotalsOf(chosen) }));
   });
 
   app.get('/player', { schema: { querystring: PlayerQuery } }, async (request, reply) => {
@@ -90,9 +92,18 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
       countClubMatches(readModel, club.clubId, { teamId, side: null }),
     ]);
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    return reply
-      .type(HTML)
-      .send(renderMatchesPage(frame(request, reply, 'matches'), { teams: club.teams, teamId, matches, page, pages, sideUnknown, matchUrl, info: doneMessage(request.query.done) }));
+    return reply.type(HTML).send(
+      renderMatchesPage(frame(request, reply, 'matches'), {
+        teams: club.teams,
+        teamId,
+        matches,
+        page,
+        pages,
+        sideUnknown,
+        matchUrl,
+        info: doneMessage(request.query.done),
+      }),
+    );
   });
 
   app.get('/matches/:matchId', { schema: { params: MatchParams, querystring: Done } }, async (request, reply) => {
@@ -100,6 +111,14 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
     const { matchId } = request.params;
     const match = await syncedMatch(readModel, club.clubId, matchId);
     const fromLog = await readClubMatchFromLog(eventStore, match);
-    return reply.type(HTML).send(renderMatchPage(frame(request, reply, 'matches'), { teams: club.teams, match, fromLog, matchUrl: matchUrl(matchId), info: doneMessage(request.query.done) }));
+    return reply.type(HTML).send(
+      renderMatchPage(frame(request, reply, 'matches'), {
+        teams: club.teams,
+        match,
+        fromLog,
+        matchUrl: matchUrl(matchId),
+        info: doneMessage(request.query.done),
+      }),
+    );
   });
 };

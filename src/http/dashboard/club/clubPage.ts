@@ -54,8 +54,9 @@ const DONE: Record<string, string> = {
   'aliases-saved': 'Aliases saved: uploads naming the team this way are matched to it.',
   'key-required': 'From now on, every sync into your club needs a valid app key; syncs without one are skipped.',
   'key-not-required': 'Syncs without a valid app key follow the service-wide setting again.',
-  'side-settled': "Side saved: the match counts for your team, and later uploads of it keep this side.",
-  'side-settled-remembered': 'Side saved, and its name remembered as a name of your team (under Teams): later matches naming your team this way are matched to it.',
+  'side-settled': 'Side saved: the match counts for your team, and later uploads of it keep this side.',
+  'side-settled-remembered':
+    'Side saved, and its name remembered as a name of your team (under Teams): later matches naming your team this way are matched to it.',
   'side-settled-aliases-full': 'Side saved, but its name was not remembered: the team already has 10 other names. Remove one under Teams to add it.',
   'match-excluded': 'The match no longer counts in players and stats.',
   'match-included': 'The match counts in players and stats again.',

@@ -40,7 +40,9 @@ export const connectRoutes: FastifyPluginAsyncTypebox<ConnectRoutesDeps> = async
       );
   }
 
-  app.get('/connect', { schema: { querystring: Done } }, async (request, reply) => keysPage(request, reply, { info: doneMessage(request.query.done), error: null }));
+  app.get('/connect', { schema: { querystring: Done } }, async (request, reply) =>
+    keysPage(request, reply, { info: doneMessage(request.query.done), error: null }),
+  );
 
   app.post('/connect/keys', { schema: { body: NewKeyBody } }, async (request, reply) => {
     const club = clubOf(request);
@@ -51,7 +53,14 @@ export const connectRoutes: FastifyPluginAsyncTypebox<ConnectRoutesDeps> = async
         // Shown in the response to this POST, never stored: a reload cannot show it again.
         return reply
           .type(HTML)
-          .send(renderNewKeyPage(frame(request, reply, 'connect'), { key: issued.key, keyId: issued.keyId, label: label.trim() }, { clubId: club.clubId, teams: club.teams }, publicBaseUrl));
+          .send(
+            renderNewKeyPage(
+              frame(request, reply, 'connect'),
+              { key: issued.key, keyId: issued.keyId, label: label.trim() },
+              { clubId: club.clubId, teams: club.teams },
+              publicBaseUrl,
+            ),
+          );
       },
       (messages, status) => keysPage(request, reply, messages, status),
     );
@@ -71,7 +80,11 @@ export const connectRoutes: FastifyPluginAsyncTypebox<ConnectRoutesDeps> = async
   app.get('/connect/sync-status', { schema: { querystring: SyncQuery } }, async (request, reply) => {
     const club = clubOf(request);
     const page = request.query.page ?? 1;
-    const { rows, total } = await readSyncLog(readModel, club.clubId, { outcome: request.query.outcome, limit: SYNC_PAGE_SIZE, offset: (page - 1) * SYNC_PAGE_SIZE });
+    const { rows, total } = await readSyncLog(readModel, club.clubId, {
+      outcome: request.query.outcome,
+      limit: SYNC_PAGE_SIZE,
+      offset: (page - 1) * SYNC_PAGE_SIZE,
+    });
     return reply.type(HTML).send(
       renderSyncStatusPage(frame(request, reply, 'connect'), {
         rows,

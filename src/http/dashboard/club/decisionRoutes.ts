@@ -13,7 +13,11 @@ export interface DecisionRoutesDeps {
 }
 
 const backTo = (returnTo: ReturnTo, matchId: string, done: string) =>
-  returnTo === 'match' ? `/dashboard/matches/${encodeURIComponent(matchId)}?done=${done}` : returnTo === 'sync' ? `/dashboard/connect/sync-status?done=${done}` : `/dashboard/matches?done=${done}`;
+  returnTo === 'match'
+    ? `/dashboard/matches/${encodeURIComponent(matchId)}?done=${done}`
+    : returnTo === 'sync'
+      ? `/dashboard/connect/sync-status?done=${done}`
+      : `/dashboard/matches?done=${done}`;
 
 /** The admin's decisions about a match: recorded in the club's stream, so a rebuild gives the same numbers. */
 export const decisionRoutes: FastifyPluginAsyncTypebox<DecisionRoutesDeps> = async (app, { clubs, readModel }) => {

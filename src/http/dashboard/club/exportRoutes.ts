@@ -31,10 +31,18 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesDeps> = async (
         const club = clubOf(request);
         const rows = await table(club, request.query);
         const parts = [club.name, name, request.query.season].filter((part): part is string => part !== undefined && part !== '');
-        const file = `${parts.join(' ').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').toLowerCase() || name}.${format}`;
+        const file = `${
+          parts
+            .join(' ')
+            .replace(/[^\p{L}\p{N}]+/gu, '-')
+            .replace(/^-|-$/g, '')
+            .toLowerCase() || name
+        }.${format}`;
         reply.header('content-disposition', `attachment; filename="${file.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file)}`);
         if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(toCsv(rows));
-        return reply.type('application/json; charset=utf-8').send({ columns: rows.columns, rows: toJsonRows(rows), ...(rows.omitted ? { omitted: rows.omitted } : {}) });
+        return reply
+          .type('application/json; charset=utf-8')
+          .send({ columns: rows.columns, rows: toJsonRows(rows), ...(rows.omitted ? { omitted: rows.omitted } : {}) });
       });
     }
   }

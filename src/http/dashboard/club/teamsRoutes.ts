@@ -10,10 +10,15 @@ import { AliasesBody, TeamNameBody, TeamParams } from './teamsSchemas.js';
 export const teamsRoutes: FastifyPluginAsyncTypebox<{ clubs: ClubCommands }> = async (app, { clubs }) => {
   async function teamsPage(request: FastifyRequest, reply: FastifyReply, messages: Messages, status = 200) {
     const club = clubOf(request);
-    return reply.code(status).type(HTML).send(renderTeamsPage(frame(request, reply, 'teams'), { clubId: club.clubId, teams: club.teams }, messages));
+    return reply
+      .code(status)
+      .type(HTML)
+      .send(renderTeamsPage(frame(request, reply, 'teams'), { clubId: club.clubId, teams: club.teams }, messages));
   }
 
-  app.get('/teams', { schema: { querystring: Done } }, async (request, reply) => teamsPage(request, reply, { info: doneMessage(request.query.done), error: null }));
+  app.get('/teams', { schema: { querystring: Done } }, async (request, reply) =>
+    teamsPage(request, reply, { info: doneMessage(request.query.done), error: null }),
+  );
 
   app.post('/teams', { schema: { body: TeamNameBody } }, async (request, reply) =>
     submitForm(

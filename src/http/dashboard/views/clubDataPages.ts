@@ -37,13 +37,15 @@ export interface HomePage {
  */
 function syncCard(page: HomePage): SafeHtml {
   const { lastCopied, latestAttempt } = page;
-  const copied = lastCopied === null
-    ? html`<p>No match copied into your dashboard yet.</p>`
-    : html`<p>Last match copied ${when(lastCopied.at)}${lastCopied.outcome === 'unauthenticated' ? html` <span class="outcome-unauthenticated">(without a valid app key: flagged)</span>` : html` <span class="outcome-synced">(app key valid)</span>`}.</p>`;
+  const copied =
+    lastCopied === null
+      ? html`<p>No match copied into your dashboard yet.</p>`
+      : html`<p>Last match copied ${when(lastCopied.at)}${lastCopied.outcome === 'unauthenticated' ? html` <span class="outcome-unauthenticated">(without a valid app key: flagged)</span>` : html` <span class="outcome-synced">(app key valid)</span>`}.</p>`;
   const newer = latestAttempt !== null && latestAttempt.outcome === 'skipped' && (lastCopied === null || latestAttempt.position > lastCopied.position);
-  const attempt = newer && latestAttempt !== null
-    ? html`<p class="muted">Latest attempt, ${when(latestAttempt.at)}: <span class="outcome-skipped">skipped</span>, because ${reasonText(latestAttempt)}. That match was saved and has its public page; only its copy into your dashboard was skipped.</p>`
-    : '';
+  const attempt =
+    newer && latestAttempt !== null
+      ? html`<p class="muted">Latest attempt, ${when(latestAttempt.at)}: <span class="outcome-skipped">skipped</span>, because ${reasonText(latestAttempt)}. That match was saved and has its public page; only its copy into your dashboard was skipped.</p>`
+      : '';
   return html`<div class="card wide" data-testid="sync-card"><a href="/dashboard/connect/sync-status">Sync status</a>${copied}${attempt}</div>`;
 }
 
@@ -60,14 +62,16 @@ ${notice(page.info)}
 <div class="card"><span class="big">${page.players}</span><a href="/dashboard/players">players</a></div>
 ${syncCard(page)}
 </div>
-${page.matches > 0
-  ? html`<p class="muted">Connecting another scoring app? Its settings are under <a href="/dashboard/connect">Connect</a>.</p>`
-  : html`<h2>Getting started</h2>
+${
+  page.matches > 0
+    ? html`<p class="muted">Connecting another scoring app? Its settings are under <a href="/dashboard/connect">Connect</a>.</p>`
+    : html`<h2>Getting started</h2>
 <ol>
 <li>Under <a href="/dashboard/teams">Teams</a>, add your teams; each gets a <code>teamId</code>.</li>
 <li>Under <a href="/dashboard/connect">Connect</a>, generate an app key for your scoring app.</li>
 <li>In the app, enter the club id, the team id and the app key. Matches it uploads appear under <a href="/dashboard/matches">Matches</a>, <a href="/dashboard/players">Players</a> and <a href="/dashboard/stats">Stats</a>; every attempt is listed under <a href="/dashboard/connect/sync-status">Connect → Sync status</a>.</li>
-</ol>`}`,
+</ol>`
+}`,
   );
 }
 
@@ -104,13 +108,21 @@ ${downloads('matches', 'the match list', { team: page.teamId })}
 ${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
 ${page.matches
   .filter((m) => m.side === null)
-  .map((m) => html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted nowrap">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, { ...m, teamName: names.get(m.teamId) ?? m.teamId }, 'matches')}</div>`)}
-${page.matches.length === 0
-  ? html`<p class="muted">No synced match yet.</p>`
-  : scrollRegion('matches', html`<table class="matches">
+  .map(
+    (m) =>
+      html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted nowrap">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, { ...m, teamName: names.get(m.teamId) ?? m.teamId }, 'matches')}</div>`,
+  )}
+${
+  page.matches.length === 0
+    ? html`<p class="muted">No synced match yet.</p>`
+    : scrollRegion(
+        'matches',
+        html`<table class="matches">
 <thead><tr><th scope="col">Match</th><th scope="col">In stats</th><th scope="col">Date</th><th scope="col" class="num">Score</th><th scope="col">Team</th><th scope="col">Season · category · competition</th><th scope="col" class="num">Players</th><th scope="col" class="num">Actions</th><th scope="col">Sync</th><th scope="col"><span class="visually-hidden">Public page</span></th></tr></thead>
 <tbody>${page.matches.map(
-      (m) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
+          (
+            m,
+          ) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
 <th scope="row"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></th>
 <td>${standing(m)}</td>
 <td class="date">${m.startedAt?.slice(0, 10) ?? ''}</td>
@@ -120,16 +132,25 @@ ${page.matches.length === 0
 <td class="num">${m.side === null ? '' : countedPlayers({ ...m, excluded: false }).length}</td><td class="num">${m.actionCount}</td>
 <td><span class="outcome-${m.outcome}">${m.outcome === 'synced' ? 'synced' : 'without valid key'}</span></td>
 <td><a href="${page.matchUrl(m.matchId)}">public page</a></td></tr>`,
-    )}</tbody></table>`)}
+        )}</tbody></table>`,
+      )
+}
 ${pager(page.page, page.pages, link)}`,
   );
 }
 
 /** A side's players in the match, in the same vocabulary as the public page, as bounded (PLAYERS_PER_SIDE, UNKNOWN_STAT_COLUMNS). */
 function playerLines(sport: string | null, title: string, players: ClubPlayerCopy[], jsonHref: string): SafeHtml {
-  const box = boxScore(sport, players.map((p) => statsOf(p.stats)), { rows: PLAYERS_PER_SIDE });
+  const box = boxScore(
+    sport,
+    players.map((p) => statsOf(p.stats)),
+    { rows: PLAYERS_PER_SIDE },
+  );
   const rows = players.slice(0, PLAYERS_PER_SIDE);
-  const notes = [rows.length < players.length ? more(players.length - rows.length, 'player', 'players') : '', box.moreStats > 0 ? more(box.moreStats, 'stat', 'stats') : ''].filter(Boolean);
+  const notes = [
+    rows.length < players.length ? more(players.length - rows.length, 'player', 'players') : '',
+    box.moreStats > 0 ? more(box.moreStats, 'stat', 'stats') : '',
+  ].filter(Boolean);
   return html`${scrollRegion(
     title,
     html`<table class="match-players">
@@ -157,9 +178,14 @@ function playersOfMatch(match: ClubMatchDoc, fromLog: ClubMatchFromLog | null): 
   const sideName = (side: 'home' | 'away') => (side === 'home' ? shown(match.home.name, 'Home') : shown(match.away.name, 'Away'));
   const players = match.side === null ? (fromLog?.players ?? match.players) : clubPlayers(match.players, match.side);
   if (players.length === 0) return html`<h2>Players</h2><p class="muted">The payload had no players.</p>`;
-  if (match.side !== null) return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players, jsonHref)}`;
+  if (match.side !== null)
+    return html`<h2>Players (${players.length})</h2>${playerLines(match.sport, `players of ${sideName(match.side)}`, players, jsonHref)}`;
   const groups = [
-    ...(['home', 'away'] as const).map((side) => ({ title: `${sideName(side)} (${side})`, label: `players of ${sideName(side)}`, players: players.filter((p) => p.team === side) })),
+    ...(['home', 'away'] as const).map((side) => ({
+      title: `${sideName(side)} (${side})`,
+      label: `players of ${sideName(side)}`,
+      players: players.filter((p) => p.team === side),
+    })),
     { title: 'Side not given', label: 'players whose side the payload does not give', players: players.filter((p) => p.team !== 'home' && p.team !== 'away') },
   ];
   return html`${groups.map((group) => (group.players.length === 0 ? '' : html`<h2>${group.title}</h2>${playerLines(match.sport, group.label, group.players, jsonHref)}`))}`;
@@ -182,28 +208,41 @@ ${notice(page.info)}
 <p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
 <p class="scoreboard" aria-label="score"><span class="team">${shown(match.home.name, 'Home')}</span> <span class="score">${score(match)}</span> <span class="team">${shown(match.away.name, 'Away')}</span></p>
 <section class="standing" aria-label="in the club's numbers">
-<p>${match.side === null
-  ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
-  : match.excluded
-    ? html`<strong class="excluded">Excluded</strong> from players and stats.`
-    : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`}</p>
+<p>${
+      match.side === null
+        ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
+        : match.excluded
+          ? html`<strong class="excluded">Excluded</strong> from players and stats.`
+          : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`
+    }</p>
 ${matchDecisionControls(frame.csrfToken, { ...match, teamName: names.get(match.teamId) ?? match.teamId }, 'match')}
 </section>
-${lines.length > 0
-  ? scrollRegion('score by set or period', html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
+${
+  lines.length > 0
+    ? scrollRegion(
+        'score by set or period',
+        html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
 <tbody><tr><th scope="row">${shown(match.home.name, 'Home')}</th>${lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
-<tr><th scope="row">${shown(match.away.name, 'Away')}</th>${lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`)
-  : ''}
+<tr><th scope="row">${shown(match.away.name, 'Away')}</th>${lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`,
+      )
+    : ''
+}
 ${lines.length < match.lines.length ? html`<p class="muted">${more(match.lines.length - lines.length, 'set or period', 'sets or periods')} not shown.</p>` : ''}
 ${playersOfMatch(match, fromLog)}
 <h2>Actions (${fromLog?.actions.length ?? 0})</h2>
-${fromLog === null || fromLog.actions.length === 0
-  ? html`<p class="muted">The payload had no play-by-play.</p>`
-  : scrollRegion('play-by-play', html`<table class="actions">
+${
+  fromLog === null || fromLog.actions.length === 0
+    ? html`<p class="muted">The payload had no play-by-play.</p>`
+    : scrollRegion(
+        'play-by-play',
+        html`<table class="actions">
 <thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th><th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
 <tbody>${actions.map(
-      (a) => html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
-    )}</tbody></table>`)}
+          (a) =>
+            html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
+        )}</tbody></table>`,
+      )
+}
 ${moreActions > 0 ? html`<p class="muted">${more(moreActions, 'action', 'actions')} not shown: <a href="${page.matchUrl}">the public page</a> has them all, page by page.</p>` : ''}`,
   );
 }

@@ -77,9 +77,11 @@ export function renderKeysPage(frame: Frame, page: KeysPage): string {
 <td>${used ? html`${when(used.lastUsedAt)} <span class="muted">(${used.uses} ${used.uses === 1 ? 'sync' : 'syncs'})</span>` : html`<span class="muted">never</span>`}</td>
 <td>${when(key.issuedAt)}</td>
 <td><code class="id">${key.keyId}</code></td>
-<td>${key.revokedAt === null
-      ? html`<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline">${csrfField(frame.csrfToken)}<button type="submit" class="danger">Revoke</button></form>`
-      : ''}</td>
+<td>${
+      key.revokedAt === null
+        ? html`<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline">${csrfField(frame.csrfToken)}<button type="submit" class="danger">Revoke</button></form>`
+        : ''
+    }</td>
 </tr>`;
   });
   return dashboardPage(
@@ -99,11 +101,16 @@ ${csrfField(frame.csrfToken)}
 </form>
 ${requirementSection(frame, page.requirement)}
 <h2>App keys</h2>
-${page.keys.length === 0
-  ? html`<p class="muted">No app key yet.</p>`
-  : scrollRegion('app keys', html`<table class="app-keys">
+${
+  page.keys.length === 0
+    ? html`<p class="muted">No app key yet.</p>`
+    : scrollRegion(
+        'app keys',
+        html`<table class="app-keys">
 <thead><tr><th scope="col">Starts with</th><th scope="col">Label</th><th scope="col">Status</th><th scope="col">Last use</th><th scope="col">Created</th><th scope="col">Id</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
-<tbody>${rows}</tbody></table>`)}`,
+<tbody>${rows}</tbody></table>`,
+      )
+}`,
   );
 }
 
@@ -154,7 +161,10 @@ export function reasonText(row: Pick<SyncLogDoc, 'reason' | 'keyId' | 'teamId'>)
 
 function outcomeCell(row: SyncLogDoc, keys: Map<string, AppKeyRecord>, page: Pick<SyncStatusPage, 'excludedMatches' | 'settledSides' | 'csrfToken'>): SafeHtml {
   const settled = Object.hasOwn(page.settledSides, row.matchId);
-  const standing = row.outcome === 'skipped' ? '' : standingNote({ ...row, side: settled ? page.settledSides[row.matchId] : row.side }, Object.hasOwn(page.excludedMatches, row.matchId), page.csrfToken);
+  const standing =
+    row.outcome === 'skipped'
+      ? ''
+      : standingNote({ ...row, side: settled ? page.settledSides[row.matchId] : row.side }, Object.hasOwn(page.excludedMatches, row.matchId), page.csrfToken);
   return html`${outcomeText(row, keys)}${standing}`;
 }
 
@@ -224,14 +234,18 @@ ${notice(page.info)}
 <p class="muted">Every upload that tried to sync with this club, newest first.</p>
 <p class="requirement" data-testid="key-requirement">App key: ${requirementText(page.requirement)} <a href="/dashboard/connect">Change</a></p>
 <nav class="sub" aria-label="filter by outcome">${filters.map((f) => html`<a href="/dashboard/connect/sync-status${query({ outcome: f.outcome })}"${current(f.outcome === page.outcome)}>${f.label}</a>`)}</nav>
-${page.rows.length === 0
-  ? html`<p class="muted">No sync ${page.outcome === undefined ? 'yet' : 'with this outcome'}.</p>`
-  : html`<div class="scroll" tabindex="0" role="region" aria-label="sync status (scrolls sideways)"><table class="sync-status">
+${
+  page.rows.length === 0
+    ? html`<p class="muted">No sync ${page.outcome === undefined ? 'yet' : 'with this outcome'}.</p>`
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="sync status (scrolls sideways)"><table class="sync-status">
 <thead><tr><th scope="col">Match</th><th scope="col">Outcome</th><th scope="col">Team</th><th scope="col" class="num">Players copied</th><th scope="col" class="num">Actions copied</th></tr></thead>
-<tbody>${rows}</tbody></table></div>`}
-${pages > 1
-  ? html`<p class="pager">${page.page > 1 ? html`<a href="${link(page.page - 1)}">← Newer</a>` : ''} <span>Page ${page.page} of ${pages}</span> ${page.page < pages ? html`<a href="${link(page.page + 1)}">Older →</a>` : ''}</p>`
-  : ''}`,
+<tbody>${rows}</tbody></table></div>`
+}
+${
+  pages > 1
+    ? html`<p class="pager">${page.page > 1 ? html`<a href="${link(page.page - 1)}">← Newer</a>` : ''} <span>Page ${page.page} of ${pages}</span> ${page.page < pages ? html`<a href="${link(page.page + 1)}">Older →</a>` : ''}</p>`
+    : ''
+}`,
   );
 }
 
@@ -243,18 +257,23 @@ export function renderTeamsPage(frame: Frame, club: ClubOverview, messages: { in
 ${notice(messages.info)}
 ${notice(messages.error, 'error')}
 <p>Each team has a <code>teamId</code>: a scoring app sends it with your <code>clubId</code> (<code class="id">${club.clubId}</code>) to sync a match into that team.</p>
-${club.teams.length === 0
-  ? html`<p class="muted">No team yet.</p>`
-  : html`${scrollRegion('teams', html`<table class="teams">
+${
+  club.teams.length === 0
+    ? html`<p class="muted">No team yet.</p>`
+    : html`${scrollRegion(
+        'teams',
+        html`<table class="teams">
 <thead><tr><th>teamId</th><th>Name</th><th>Rename</th><th>Also known as</th></tr></thead>
 <tbody>${club.teams.map(
-      (team) => html`<tr><td><code class="id">${team.teamId}</code></td><td>${team.name}</td>
+          (team) => html`<tr><td><code class="id">${team.teamId}</code></td><td>${team.name}</td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}" class="inline">${csrfField(frame.csrfToken)}
 <input type="text" name="name" value="${team.name}" required maxlength="${TEAM_NAME_MAX}" aria-label="new name of ${team.name}"><button type="submit" class="quiet">Rename</button></form></td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}/aliases" class="inline aliases">${csrfField(frame.csrfToken)}
 <textarea name="aliases" rows="${Math.max(2, team.aliases.length + 1)}" maxlength="1000" aria-label="other names of ${team.name}, one per line">${team.aliases.join('\n')}</textarea><button type="submit" class="quiet">Save</button></form></td></tr>`,
-    )}</tbody></table>`)}
-<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, then by the name, one of these aliases (one per line), or your club's name alone or followed by the team's ("${frame.clubName} ${club.teams[0]?.name ?? ''}"); case, accents, punctuation and age groups such as "U18" or "Girls" are ignored. When it still cannot tell, the match is marked "side unknown" and counts for neither side until you settle it under Matches, where "remember this name" adds the name here.</p>`}
+        )}</tbody></table>`,
+      )}
+<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, then by the name, one of these aliases (one per line), or your club's name alone or followed by the team's ("${frame.clubName} ${club.teams[0]?.name ?? ''}"); case, accents, punctuation and age groups such as "U18" or "Girls" are ignored. When it still cannot tell, the match is marked "side unknown" and counts for neither side until you settle it under Matches, where "remember this name" adds the name here.</p>`
+}
 <h2>Add a team</h2>
 <form method="post" action="/dashboard/teams" class="inline">
 ${csrfField(frame.csrfToken)}

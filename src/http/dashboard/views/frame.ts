@@ -60,7 +60,8 @@ export function query(values: Record<string, string | number | undefined | null>
  * A wide table in a box that scrolls sideways on phones: focusable so it scrolls from the
  * keyboard, named for screen readers; the first column stays in view, a shadow cues the scroll.
  */
-export const scrollRegion = (label: string, table: SafeHtml) => html`<div class="scroll" tabindex="0" role="region" aria-label="${label} (scrolls sideways)">${table}</div>`;
+export const scrollRegion = (label: string, table: SafeHtml) =>
+  html`<div class="scroll" tabindex="0" role="region" aria-label="${label} (scrolls sideways)">${table}</div>`;
 
 /** Links to the CSV (for spreadsheets) and JSON of what a page shows, with its filter. */
 export function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {

@@ -34,9 +34,11 @@ ${csrfField(csrfToken)}<input type="hidden" name="returnTo" value="${returnTo}">
 export function countingForm(csrfToken: string, match: MatchStanding, returnTo: ReturnTo): SafeHtml {
   return html`<form method="post" action="/dashboard/matches/${match.matchId}/counting" class="inline">
 ${csrfField(csrfToken)}<input type="hidden" name="returnTo" value="${returnTo}">
-${match.excluded
-  ? html`<span class="excluded">Excluded from players and stats</span> <button type="submit" name="counted" value="yes" class="quiet">Include again</button>`
-  : html`<button type="submit" name="counted" value="no" class="quiet">Exclude from players and stats</button>`}
+${
+  match.excluded
+    ? html`<span class="excluded">Excluded from players and stats</span> <button type="submit" name="counted" value="yes" class="quiet">Include again</button>`
+    : html`<button type="submit" name="counted" value="no" class="quiet">Exclude from players and stats</button>`
+}
 </form>`;
 }
 

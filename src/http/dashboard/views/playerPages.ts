@@ -23,7 +23,9 @@ const who = (player: Pick<PlayerTotals, 'number' | 'name' | 'playerId' | 'key'>)
 /** At most DASHBOARD_ROWS of a team's players, and a line saying how many more the downloads have. */
 const bounded = <T>(rows: T[]) => (rows.length > DASHBOARD_ROWS ? rows.slice(0, DASHBOARD_ROWS) : rows);
 const moreRows = (rows: unknown[]) =>
-  rows.length > DASHBOARD_ROWS ? html`<p class="muted">${more(rows.length - DASHBOARD_ROWS, 'player', 'players')} not shown: the CSV and JSON downloads list them.</p>` : '';
+  rows.length > DASHBOARD_ROWS
+    ? html`<p class="muted">${more(rows.length - DASHBOARD_ROWS, 'player', 'players')} not shown: the CSV and JSON downloads list them.</p>`
+    : '';
 const cell = (c: BoxCell) => html`<td class="num">${c.text}</td>`;
 const columnHeads = (box: BoxScore) => box.columns.map((c) => html`<th scope="col" class="num"><abbr title="${c.title}">${c.abbr}</abbr></th>`);
 const byTeam = (players: PlayerTotals[]) => [...new Set(players.map((p) => p.teamId))];
@@ -45,7 +47,8 @@ ${scrollRegion(
   html`<table class="players" data-team="${id}">
 <thead><tr><th scope="col">Player</th><th scope="col">Position</th><th scope="col" class="num"><abbr title="Matches played">MP</abbr></th><th scope="col">Player id</th></tr></thead>
 <tbody>${bounded(team).map(
-    (p) => html`<tr class="player"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td>${clip(p.position ?? '', SHORT_SHOWN)}</td><td class="num">${p.matchesPlayed}</td><td><code>${clip(p.playerId ?? '', NAME_SHOWN)}</code></td></tr>`,
+    (p) =>
+      html`<tr class="player"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td>${clip(p.position ?? '', SHORT_SHOWN)}</td><td class="num">${p.matchesPlayed}</td><td><code>${clip(p.playerId ?? '', NAME_SHOWN)}</code></td></tr>`,
   )}</tbody>
 </table>`,
 )}${moreRows(team)}`;
@@ -67,7 +70,11 @@ function select(name: string, label: string, values: { value: string; label: str
 
 /** One team's season totals: the sport's known columns in standard order, unknown stats after, a totals row. */
 function teamStats(teamName: string, players: PlayerTotals[]): SafeHtml {
-  const box = boxScore(players[0]?.sport ?? null, players.map((p) => p.totals), { rows: DASHBOARD_ROWS });
+  const box = boxScore(
+    players[0]?.sport ?? null,
+    players.map((p) => p.totals),
+    { rows: DASHBOARD_ROWS },
+  );
   return html`<h2>${teamName}</h2>
 ${scrollRegion(
   `season totals of ${teamName}`,
@@ -87,7 +94,12 @@ export function renderStatsPage(frame: Frame, page: StatsPage): string {
     'Stats',
     html`<h1>Stats</h1>
 <form method="get" action="/dashboard/stats" class="filters">
-${select('team', 'Team', page.teams.map((t) => ({ value: t.teamId, label: t.name })), page.filter.teamId)}
+${select(
+  'team',
+  'Team',
+  page.teams.map((t) => ({ value: t.teamId, label: t.name })),
+  page.filter.teamId,
+)}
 ${select('season', 'Season', opts(page.options.seasons), page.filter.season)}
 ${select('category', 'Category', opts(page.options.categories), page.filter.category)}
 ${select('competition', 'Competition', opts(page.options.competitions), page.filter.competition)}
@@ -95,7 +107,16 @@ ${select('competition', 'Competition', opts(page.options.competitions), page.fil
 </form>
 ${downloads('players', 'players and season totals', { team: page.filter.teamId, season: page.filter.season, category: page.filter.category, competition: page.filter.competition })}
 <p class="muted">Totals over the matches that count. Percentages are worked out from the totals where their inputs exist (e.g. hitting % = (kills − attack errors) / attack attempts); a blank means no match gave that stat. Hover an abbreviation for its name; a player's name opens their match by match lines.</p>
-${page.players.length === 0 ? html`<p class="muted">No stats for this selection.</p>` : byTeam(page.players).map((id) => teamStats(names.get(id) ?? id, page.players.filter((p) => p.teamId === id)))}`,
+${
+  page.players.length === 0
+    ? html`<p class="muted">No stats for this selection.</p>`
+    : byTeam(page.players).map((id) =>
+        teamStats(
+          names.get(id) ?? id,
+          page.players.filter((p) => p.teamId === id),
+        ),
+      )
+}`,
   );
 }
 
@@ -122,7 +143,8 @@ ${scrollRegion(
   html`<table class="player-lines">
 <thead><tr><th scope="col">Match</th>${columnHeads(box)}</tr></thead>
 <tbody>${page.lines.map(
-    (line, i) => html`<tr><th scope="row"><a href="/dashboard/matches/${line.matchId}">${line.startedAt?.slice(0, 10) ?? ''} ${line.opponent === null ? line.matchId : `vs ${clip(line.opponent, NAME_SHOWN)}`}</a></th>${(lines[i] ?? []).map(cell)}</tr>`,
+    (line, i) =>
+      html`<tr><th scope="row"><a href="/dashboard/matches/${line.matchId}">${line.startedAt?.slice(0, 10) ?? ''} ${line.opponent === null ? line.matchId : `vs ${clip(line.opponent, NAME_SHOWN)}`}</a></th>${(lines[i] ?? []).map(cell)}</tr>`,
   )}</tbody>
 <tfoot><tr><th scope="row">All matches</th>${(season ?? []).map(cell)}</tr></tfoot>
 </table>`,

@@ -4,7 +4,14 @@
 (function () {
   'use strict';
 
-  var timeFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  var timeFormat = new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 
   function localTimes(root) {
     root.querySelectorAll('time[data-local]').forEach(function (el) {
@@ -24,7 +31,9 @@
 
   // Each body sorts on its own (starters, then the bench below its heading row).
   function sortTable(table, index, direction) {
-    Array.prototype.forEach.call(table.tBodies, function (body) { sortBody(body, index, direction); });
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      sortBody(body, index, direction);
+    });
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
       if (i === index) th.setAttribute('aria-sort', direction);
       else th.removeAttribute('aria-sort');
@@ -32,7 +41,9 @@
   }
 
   function sortBody(body, index, direction) {
-    var rows = Array.prototype.filter.call(body.rows, function (row) { return !row.classList.contains('group'); });
+    var rows = Array.prototype.filter.call(body.rows, function (row) {
+      return !row.classList.contains('group');
+    });
     rows.sort(function (a, b) {
       var x = cellValue(a, index);
       var y = cellValue(b, index);
@@ -42,7 +53,9 @@
       var order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
       return direction === 'ascending' ? order : -order;
     });
-    rows.forEach(function (row) { body.appendChild(row); });
+    rows.forEach(function (row) {
+      body.appendChild(row);
+    });
   }
 
   var sortState = {};
@@ -68,7 +81,7 @@
 
   function scrollCues(root) {
     root.querySelectorAll('.scroll:not(.fit)').forEach(function (box) {
-      if (box.scrollWidth <= box.clientWidth + 1 || box.previousElementSibling && box.previousElementSibling.classList.contains('scroll-cue')) return;
+      if (box.scrollWidth <= box.clientWidth + 1 || (box.previousElementSibling && box.previousElementSibling.classList.contains('scroll-cue'))) return;
       var cue = document.createElement('p');
       cue.className = 'scroll-cue';
       cue.setAttribute('aria-hidden', 'true');
@@ -120,7 +133,9 @@
 
     function openDetails(root) {
       var open = {};
-      root.querySelectorAll('details').forEach(function (d, i) { open[i] = d.open; });
+      root.querySelectorAll('details').forEach(function (d, i) {
+        open[i] = d.open;
+      });
       return open;
     }
 
@@ -141,7 +156,9 @@
           if (!(got > revision)) return;
           var wasOpen = openDetails(current);
           var fresh = document.importNode(next, true);
-          fresh.querySelectorAll('details').forEach(function (d, i) { if (i in wasOpen && i > 0) d.open = wasOpen[i]; });
+          fresh.querySelectorAll('details').forEach(function (d, i) {
+            if (i in wasOpen && i > 0) d.open = wasOpen[i];
+          });
           current.replaceWith(fresh);
           revision = got;
           bar.setAttribute('data-revision', String(got));
@@ -149,7 +166,9 @@
           enhance(fresh);
           status();
         })
-        .catch(function () { say('Could not load the update; reload the page.', false); })
+        .catch(function () {
+          say('Could not load the update; reload the page.', false);
+        })
         .then(function () {
           fetching = null;
           if (wanted > revision && wanted !== target) swap();
@@ -199,7 +218,9 @@
       });
     }
     connect();
-    setInterval(function () { if (updatedAt !== null) status(); }, 20000);
+    setInterval(function () {
+      if (updatedAt !== null) status();
+    }, 20000);
   }
 
   // Inside another site's frame (the embed), tell the parent page how tall the widget is, so the

@@ -41,9 +41,17 @@ function fullHistoryPage({ id, teams, page, order, logIndexes = new Map() }: His
   const cards = page.entries.map((e) => {
     const what = e.content
       ? html`<strong>${WRITE_LABEL[e.type] ?? e.type}</strong> by ${e.content.via}${e.content.protection ? html` (${e.content.protection})` : ''}`
-      : html`<strong>${e.type}</strong>${e.details ? html` <code>${Object.entries(e.details).map(([k, v]) => `${k}=${String(v)}`).join(' ')}</code>` : ''}`;
+      : html`<strong>${e.type}</strong>${
+          e.details
+            ? html` <code>${Object.entries(e.details)
+                .map(([k, v]) => `${k}=${String(v)}`)
+                .join(' ')}</code>`
+            : ''
+        }`;
     const changes = e.content ? (e.diff ? clip(describeDiff(e.diff), CHANGE_SHOWN).split('; ') : ['first version']) : [];
-    const from = [e.clientAddressClass ? `${e.clientAddressClass} address` : '', e.requestId ? html`request <code>${e.requestId}</code>` : ''].filter((part) => part !== '');
+    const from = [e.clientAddressClass ? `${e.clientAddressClass} address` : '', e.requestId ? html`request <code>${e.requestId}</code>` : ''].filter(
+      (part) => part !== '',
+    );
     return html`<li>
 <div class="when"><span class="rev">Revision ${e.revision}</span>${timeTag(e.recordedAt)}</div>
 <p class="what">${what}${e.content ? html` · <a href="/match/${id}?revision=${e.revision}">view revision ${e.revision}</a>` : ''}${logIndexes.has(e.revision) ? html` · log entry <a href="/api/log/entries/${logIndexes.get(e.revision)}">${logIndexes.get(e.revision)}</a>` : ''}</p>
@@ -51,12 +59,17 @@ ${changes.length > 0 ? html`<ul class="changes" aria-label="What changed">${chan
 ${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>` : ''}
 </li>`;
   });
-  const next = page.next === null ? '' : html`<a href="/match/${id}/history?order=${order}&amp;from=${page.next}">${order === 'newest' ? 'Older events →' : 'Newer events →'}</a>`;
+  const next =
+    page.next === null
+      ? ''
+      : html`<a href="/match/${id}/history?order=${order}&amp;from=${page.next}">${order === 'newest' ? 'Older events →' : 'Newer events →'}</a>`;
   return layout(
     `History of ${title}`,
     html`<h1>History of ${title}</h1>
 <p class="muted">Match <code>${id}</code> · ${page.head + 1} events in the log · ${
-      page.protected ? 'write-protected: every change after creation was made with the match’s write token' : 'not write-protected: anyone with the id could change it'
+      page.protected
+        ? 'write-protected: every change after creation was made with the match’s write token'
+        : 'not write-protected: anyone with the id could change it'
     }</p>
 <nav class="pages"><a href="/match/${id}">Current version</a><a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
 <p class="muted small">Times are shown in your time zone when the page’s script runs, in UTC otherwise.</p>

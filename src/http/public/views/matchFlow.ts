@@ -87,7 +87,12 @@ const H = 130;
 const PAD = { left: 22, right: 8, top: 8, bottom: 20 };
 
 /** Football's score as two step lines from 0–0 at kick-off to the final whistle; null without goals or minutes. */
-export function goalChart(actions: readonly ActionLine[], homeName: string, awayName: string, final: { home: number | null; away: number | null }): SafeHtml | null {
+export function goalChart(
+  actions: readonly ActionLine[],
+  homeName: string,
+  awayName: string,
+  final: { home: number | null; away: number | null },
+): SafeHtml | null {
   const steps = goalSteps(actions);
   if (steps.length < 2) return null;
   const last = steps.at(-1)!;
@@ -102,8 +107,15 @@ export function goalChart(actions: readonly ActionLine[], homeName: string, away
   };
   const ticks = [0, 45, 90, ...(end > 100 ? [105, 120].filter((m) => m <= end) : [])];
   const grid = [
-    ...Array.from({ length: top + 1 }, (_, g) => `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(g).toFixed(1)}" y2="${y(g).toFixed(1)}" class="grid"/><text x="${PAD.left - 5}" y="${(y(g) + 4).toFixed(1)}" text-anchor="end">${g}</text>`),
-    ...ticks.map((m) => `<line x1="${x(m).toFixed(1)}" x2="${x(m).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/><text x="${x(m).toFixed(1)}" y="${H - 6}" text-anchor="middle">${m}'</text>`),
+    ...Array.from(
+      { length: top + 1 },
+      (_, g) =>
+        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(g).toFixed(1)}" y2="${y(g).toFixed(1)}" class="grid"/><text x="${PAD.left - 5}" y="${(y(g) + 4).toFixed(1)}" text-anchor="end">${g}</text>`,
+    ),
+    ...ticks.map(
+      (m) =>
+        `<line x1="${x(m).toFixed(1)}" x2="${x(m).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/><text x="${x(m).toFixed(1)}" y="${H - 6}" text-anchor="middle">${m}'</text>`,
+    ),
   ].join('');
   const label = `Goals over the match: ${steps
     .slice(1)
@@ -146,8 +158,14 @@ export function leadTracker(actions: readonly ActionLine[], homeName: string, aw
   };
   const starts = points.filter((p, i) => i === 0 || p.phase !== points[i - 1]!.phase);
   const grid = [
-    ...[most, 0, -most].map((lead) => `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(lead).toFixed(1)}" y2="${y(lead).toFixed(1)}" class="grid${lead === 0 ? ' zero' : ''}"/><text x="${PAD.left - 5}" y="${(y(lead) + 4).toFixed(1)}" text-anchor="end">${Math.abs(lead)}</text>`),
-    ...starts.map((p) => `<line x1="${x(p.at).toFixed(1)}" x2="${x(p.at).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/><text x="${(x(p.at) + 3).toFixed(1)}" y="${H - 6}">${escapeSvg(p.phase ?? '')}</text>`),
+    ...[most, 0, -most].map(
+      (lead) =>
+        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(lead).toFixed(1)}" y2="${y(lead).toFixed(1)}" class="grid${lead === 0 ? ' zero' : ''}"/><text x="${PAD.left - 5}" y="${(y(lead) + 4).toFixed(1)}" text-anchor="end">${Math.abs(lead)}</text>`,
+    ),
+    ...starts.map(
+      (p) =>
+        `<line x1="${x(p.at).toFixed(1)}" x2="${x(p.at).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/><text x="${(x(p.at) + 3).toFixed(1)}" y="${H - 6}">${escapeSvg(p.phase ?? '')}</text>`,
+    ),
   ].join('');
   const biggest = (side: Side) => Math.max(0, ...leads.map((l) => (side === 'home' ? l : -l)));
   const lastPoint = all.at(-1)!;

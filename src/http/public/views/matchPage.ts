@@ -31,7 +31,8 @@ export interface MatchPageView {
 }
 
 /** The state the page shows (matchStatus.ts): live only while the payload says so and uploads keep coming. */
-export const statusOf = (view: MatchPageView): ShownStatus | null => shownStatus(view.summary.status, { quiet: view.quiet === true, old: view.asOf !== undefined });
+export const statusOf = (view: MatchPageView): ShownStatus | null =>
+  shownStatus(view.summary.status, { quiet: view.quiet === true, old: view.asOf !== undefined });
 
 /** A team's name as pages show it: cut to NAME_SHOWN characters (the JSON has it whole). */
 export const teamName = (name: string | null, fallback: string) => clip(name ?? fallback, NAME_SHOWN);
@@ -57,7 +58,8 @@ export function headline(id: string, s: MatchSummary): string {
 }
 
 /** A name short enough for a narrow column: the payload's own short name (a tricode), else the name's first distinctive word or initials. */
-const shortName = (t: TeamSummary, other: TeamSummary, fallback: string) => clip(t.short ?? (t.name === null ? fallback : teamShortName(t.name, other.name)), SHORT_SHOWN);
+const shortName = (t: TeamSummary, other: TeamSummary, fallback: string) =>
+  clip(t.short ?? (t.name === null ? fallback : teamShortName(t.name, other.name)), SHORT_SHOWN);
 const homeShort = (s: MatchSummary) => shortName(s.home, s.away, 'Home');
 const awayShort = (s: MatchSummary) => shortName(s.away, s.home, 'Away');
 
@@ -123,7 +125,10 @@ function goalsUnderScore(view: MatchPageView): SafeHtml | string {
     const items = [...lines.values()].map((l) => {
       const marks = l.marks.filter(Boolean).join(', ');
       const label = l.kind === 'ownGoal' ? `${l.name ?? 'Own goal'}${l.name === null ? '' : ' (og)'}` : (l.name ?? (l.kind === 'goal' ? 'Goal' : ''));
-      const card = l.kind === 'goal' || l.kind === 'ownGoal' ? '' : html`<span class="card ${l.kind}" aria-hidden="true"></span><span class="visually-hidden">${l.kind === 'redCard' ? 'Red card' : l.kind === 'secondYellow' ? 'Second yellow card' : 'Yellow card'}: </span>`;
+      const card =
+        l.kind === 'goal' || l.kind === 'ownGoal'
+          ? ''
+          : html`<span class="card ${l.kind}" aria-hidden="true"></span><span class="visually-hidden">${l.kind === 'redCard' ? 'Red card' : l.kind === 'secondYellow' ? 'Second yellow card' : 'Yellow card'}: </span>`;
       return html`<li class="${l.kind === 'goal' || l.kind === 'ownGoal' ? 'goal' : 'booking'}">${card}${label}${marks ? html` <span class="mark">${marks}</span>` : ''}</li>`;
     });
     return html`<ul class="events ${key}" aria-label="${key === 'home' ? teamName(s.home.name, 'Home') : teamName(s.away.name, 'Away')}: goals and cards">${items}</ul>`;
@@ -148,7 +153,7 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
   const row = (side: 'home' | 'away', t: TeamSummary) =>
     html`<tr><th scope="row" class="team-cell ${side}"><span class="dot" aria-hidden="true"></span>${teamCell(side, t)}</th>${lines.map(
       (l) => html`<td class="num${won(l, side) ? ' won' : ''}${l.label === s.current ? ' current' : ''}">${scoreText(l[side])}</td>`,
-    )}<td class="num total">${isSets ? scoreText(t.score) : t.score ?? total(side)}</td></tr>`;
+    )}<td class="num total">${isSets ? scoreText(t.score) : (t.score ?? total(side))}</td></tr>`;
   const phase = isSets ? 'set' : sportOf(s.sport) === 'football' ? 'half' : 'period';
   return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${phase}</h2>
 <div class="scroll fit"><table class="line-score">
@@ -213,14 +218,20 @@ function lineUp(sport: string | null, players: PlayerLine[]): { starters: Player
 /** The name cell's text: the whole name, and on narrow screens its initialled form ("A.-K. Papadopoulou-Schmidt") when that differs. */
 function nameCell(full: string, short: string | null): SafeHtml {
   // Initials never split at their hyphen ("A.-K."): a non-breaking hyphen (U+2011) joins them.
-  return short === null || short === full ? html`<span class="name">${full}</span>` : html`<span class="name full">${full}</span><span class="name short">${short.replace(/(?<=^|[\s-])(\p{L}\.)-(?=\p{L}\.)/gu, '$1\u2011')}</span>`;
+  return short === null || short === full
+    ? html`<span class="name">${full}</span>`
+    : html`<span class="name full">${full}</span><span class="name short">${short.replace(/(?<=^|[\s-])(\p{L}\.)-(?=\p{L}\.)/gu, '$1\u2011')}</span>`;
 }
 
 function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: ReadonlyMap<string, number>): SafeHtml {
   const { starters, bench } = lineUp(view.summary.sport, players);
   const ordered = bench.length === 0 ? starters : [...starters, ...bench];
   // Totals count every player; rows and columns are capped (PLAYERS_PER_SIDE, UNKNOWN_STAT_COLUMNS).
-  const box = boxScore(view.summary.sport, ordered.map((p) => p.stats), { rows: PLAYERS_PER_SIDE, order });
+  const box = boxScore(
+    view.summary.sport,
+    ordered.map((p) => p.stats),
+    { rows: PLAYERS_PER_SIDE, order },
+  );
   const shown = ordered.length > PLAYERS_PER_SIDE ? ordered.slice(0, PLAYERS_PER_SIDE) : ordered;
   const shorts = shortNames(
     shown.map((p) => (p.name === null ? null : clip(p.name, NAME_SHOWN))),
@@ -442,7 +453,8 @@ export function renderMatchMain(view: MatchPageView): string {
 }
 
 function tooLargeMain(view: MatchPageView): string {
-  const plays = view.asOf === undefined && view.summary.actionCount > 0 ? html`, or read <a href="${playsUrl(view.id, 1)}">its play-by-play page by page</a>` : '';
+  const plays =
+    view.asOf === undefined && view.summary.actionCount > 0 ? html`, or read <a href="${playsUrl(view.id, 1)}">its play-by-play page by page</a>` : '';
   return html`<div id="match-main" data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
 <h1 class="visually-hidden">${matchTitle(view.id, view.summary)}</h1>
 ${view.asOf ? provenance(view) : ''}
@@ -481,7 +493,16 @@ function sharingCard(view: MatchPageView): SafeHtml {
   const title = headline(view.id, s);
   const shown = statusOf(view);
   const status = shown === 'live' ? `Live${s.current ? `, ${s.current}` : ''}` : shown === 'final' ? 'Final' : null;
-  const description = [status, s.lines.length > 0 ? shownLines(s).map((l) => `${scoreText(l.home)}–${scoreText(l.away)}`).join(', ') : null, s.competition, s.venue]
+  const description = [
+    status,
+    s.lines.length > 0
+      ? shownLines(s)
+          .map((l) => `${scoreText(l.home)}–${scoreText(l.away)}`)
+          .join(', ')
+      : null,
+    s.competition,
+    s.venue,
+  ]
     .filter((x): x is string => x !== null)
     .map((x) => clip(x, NAME_SHOWN * 4))
     .join(' · ');

@@ -11,7 +11,8 @@ export const CARD_HEIGHT = 630;
 const CARD_NAME = 60;
 
 /** A font size at which `text` fits `width` pixels (bold DejaVu Sans averages about 0.66 em a character). */
-const fitting = (text: string, width: number, largest: number) => Math.max(Math.round(largest / 3), Math.min(largest, Math.floor(width / (0.66 * Math.max(text.length, 1)))));
+const fitting = (text: string, width: number, largest: number) =>
+  Math.max(Math.round(largest / 3), Math.min(largest, Math.floor(width / (0.66 * Math.max(text.length, 1)))));
 
 /**
  * The match as an SVG card for link previews, laid out as a scoreboard: a row per team (name,
@@ -25,7 +26,8 @@ export function shareCardSvg(s: MatchSummary, status: ShownStatus | null): strin
     return html`<text x="60" y="${y}" font-size="${fitting(shown, 860, 64)}" font-weight="700" fill="${colour}">${shown}</text><text x="${CARD_WIDTH - 60}" y="${y + 10}" text-anchor="end" font-size="110" font-weight="800" fill="#111827">${score(n)}</text>`;
   };
   const meta = [status === null ? null : SHOWN_STATUS_WORDS[status], s.competition, s.category].filter((x): x is string => x !== null).join(' · ');
-  const lines = s.lines.length > 0 && s.lines.length <= 7 ? s.lines.map((l) => `${l.label.replace(/^Set /, 'S')} ${score(l.home)}–${score(l.away)}`).join(' · ') : '';
+  const lines =
+    s.lines.length > 0 && s.lines.length <= 7 ? s.lines.map((l) => `${l.label.replace(/^Set /, 'S')} ${score(l.home)}–${score(l.away)}`).join(' · ') : '';
   return html`<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">
 <rect width="100%" height="100%" fill="#ffffff"/>
 <rect width="100%" height="16" fill="#0f766e"/>
