@@ -22,8 +22,8 @@ import { defineProjection, type EventLog, type ProjectionView, readEventAt } fro
  * Names that come from payloads (stat names, player ids) are stored as values, never as field
  * names, so that no payload can produce a field a document store refuses (`$x`, `a.b`).
  */
-export const CLUB_DASHBOARD = 'clubDashboard';
-export const CLUB_MATCHES = collectionOf<ClubMatchDoc>('clubMatches');
+const CLUB_DASHBOARD = 'clubDashboard';
+const CLUB_MATCHES = collectionOf<ClubMatchDoc>('clubMatches');
 
 /** A stat line as stored: [stat name, value] pairs. */
 export type StatPairs = [string, number][];
@@ -86,7 +86,7 @@ export interface ClubMatchFromLog {
   players: ClubPlayerCopy[];
 }
 
-export const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${matchId}`;
+const clubMatchDocId = (clubId: string, matchId: string) => `${clubId}:${matchId}`;
 
 /** The sync outcome a copy was made from, in its match's stream. */
 const copyOutcome = (copy: Pick<ClubMatchDoc, 'matchId' | 'revision'>) => ({ streamId: matchStreamId(copy.matchId), revision: copy.revision });
@@ -109,7 +109,7 @@ const keptPlayers = ({ players, tracked }: Pick<SyncSource, 'players' | 'tracked
 type ProcessedSync = Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' | 'ClubSyncUnauthenticated' }>;
 
 /** Pure: the club's copy of a match from its payload and a processed sync outcome. */
-export function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded: Pick<RecordedEvent, 'revision' | 'recordedAt'>, excluded = false) {
+function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded: Pick<RecordedEvent, 'revision' | 'recordedAt'>, excluded = false) {
   const { summary } = source;
   const { clubId, teamId, matchId, side } = event.data;
   const id = clubMatchDocId(clubId, matchId);
@@ -146,7 +146,7 @@ const DECISION_EVENT_TYPES = ['MatchSideSettled', 'MatchExcluded', 'MatchInclude
  * Pure: the copy after one of the admin's decisions. A settled side takes its players from the
  * payload the copy was made from (`source`, read from the log), as a sync with that side would.
  */
-export function decidedCopy(copy: ClubMatchDoc, decision: ClubEvent, source: SyncSource | null): ClubMatchDoc {
+function decidedCopy(copy: ClubMatchDoc, decision: ClubEvent, source: SyncSource | null): ClubMatchDoc {
   switch (decision.type) {
     case 'MatchSideSettled':
       if (source === null) throw new Error(`the side of match ${copy.matchId} was settled without the payload its copy was made from`);

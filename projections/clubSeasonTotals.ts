@@ -12,9 +12,9 @@ import type { ProjectionView } from './projection.js';
 export const CLUB_SEASON_TOTALS = collectionOf<SeasonTotalsDoc>('clubSeasonTotals');
 
 /** [stat name, total, number of matches that gave the stat] */
-export type StatTotal = [string, number, number];
+type StatTotal = [string, number, number];
 
-export interface SeasonGroup {
+interface SeasonGroup {
   clubId: string;
   teamId: string;
   season: string | null;
@@ -67,7 +67,7 @@ export const playerMergeKey = (matchId: string, key: string) => (key.startsWith(
 const totalsId = (group: SeasonGroup, key: string) => JSON.stringify([group.clubId, group.teamId, group.season, group.category, group.competition, key]);
 
 /** Pure: a player's totals after adding (sign 1) or taking away (sign -1) one match line; null once no match is left. */
-export function withLine(current: SeasonTotalsDoc | null, copy: CountedCopy, player: CountedCopy['players'][number], sign: 1 | -1): SeasonTotalsDoc | null {
+function withLine(current: SeasonTotalsDoc | null, copy: CountedCopy, player: CountedCopy['players'][number], sign: 1 | -1): SeasonTotalsDoc | null {
   const key = playerMergeKey(copy.matchId, player.key);
   const group: SeasonGroup = { clubId: copy.clubId, teamId: copy.teamId, season: copy.season, category: copy.category, competition: copy.competition };
   const at = copy.startedAt ?? copy.syncedAt;
@@ -184,7 +184,7 @@ export function seasonOptions(docs: SeasonTotalsDoc[]) {
   return { seasons: distinct((d) => d.season), categories: distinct((d) => d.category), competitions: distinct((d) => d.competition) };
 }
 
-export function numberOrder(a: string | null, b: string | null): number {
+function numberOrder(a: string | null, b: string | null): number {
   const x = a === null ? Number.POSITIVE_INFINITY : Number(a);
   const y = b === null ? Number.POSITIVE_INFINITY : Number(b);
   if (Number.isNaN(x) || Number.isNaN(y)) return (a ?? '').localeCompare(b ?? '');

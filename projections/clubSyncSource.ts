@@ -73,7 +73,7 @@ export async function syncSourceBefore(
 }
 
 /** The payload's club-sync content, or null when the payload does not name a club and team. */
-export function syncSourceOf(payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>, eventId: string, payload: JsonText): SyncSource | null {
+function syncSourceOf(payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>, eventId: string, payload: JsonText): SyncSource | null {
   // A payload parsed already is asked directly; else the text is scanned before it is parsed.
   const decoded = payloads.parsed(eventId) ?? (mayNameClub(payload) ? payloads.decoded(eventId, payload) : null);
   if (decoded === null || clubSyncTarget(decoded.body) === null) return null;

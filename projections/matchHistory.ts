@@ -35,7 +35,7 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-export function evolveMatchHistory(
+function evolveMatchHistory(
   basis: BasisDoc | null,
   recorded: RecordedEvent,
   payloads: Payloads,

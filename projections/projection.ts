@@ -55,7 +55,7 @@ export interface Projection {
 }
 
 /** An event of the log whose type is one of `Types`. */
-export type EventOf<Types extends string> = RecordedEvent & { readonly type: Types };
+type EventOf<Types extends string> = RecordedEvent & { readonly type: Types };
 
 /**
  * A projection declared with the event types it handles (as Emmett's `CanHandle<T>`): `apply`

@@ -9,7 +9,7 @@ import { defineProjection } from './projection.js';
 
 export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
 /** Erased matches (docs/auditing.md): their pages and API answer 410 Gone, saying when. */
-export const ERASED_MATCHES = collectionOf<ErasedMatchDoc>('erasedMatches');
+const ERASED_MATCHES = collectionOf<ErasedMatchDoc>('erasedMatches');
 
 export interface ErasedMatchDoc {
   id: string;
@@ -57,7 +57,7 @@ export async function readPublicView(reader: Pick<ReadModelReader, 'get'>, id: s
 }
 
 /** A public view with its payload's JSON text, exactly as uploaded. */
-export type PublicMatch = PublicViewDoc & { payload: JsonText };
+type PublicMatch = PublicViewDoc & { payload: JsonText };
 
 /**
  * The payload a public view refers to, read from the event at its revision. The log keeps every
@@ -84,7 +84,7 @@ export async function readPublicMatch(
 }
 
 /** Pure: the document after `event`, or the same document if the event was already applied. */
-export function evolvePublicView(
+function evolvePublicView(
   doc: PublicViewDoc | null,
   event: MatchEvent,
   recorded: RecordedEvent,

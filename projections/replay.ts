@@ -50,10 +50,10 @@ export async function replayUntil(
   return { events, position: checkpoint, until };
 }
 
-export const STAGED_SUFFIX = '__rebuild';
+const STAGED_SUFFIX = '__rebuild';
 
 /** The same projection writing under staged names, so a rebuild never touches what readers see. */
-export function stagedProjection(projection: Projection): Projection {
+function stagedProjection(projection: Projection): Projection {
   const staged = (collection: string) => `${collection}${STAGED_SUFFIX}`;
   return {
     name: staged(projection.name),

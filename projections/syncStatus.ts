@@ -10,9 +10,9 @@ import { defineProjection } from './projection.js';
  * how much was copied), and when each app key was last used. Rows for club ids that name no
  * club are not kept: no one could ever see them.
  */
-export const SYNC_STATUS = 'syncStatus';
-export const SYNC_LOG = collectionOf<SyncLogDoc>('clubSyncLog');
-export const APP_KEY_USAGE = collectionOf<AppKeyUsageDoc>('appKeyUsage');
+const SYNC_STATUS = 'syncStatus';
+const SYNC_LOG = collectionOf<SyncLogDoc>('clubSyncLog');
+const APP_KEY_USAGE = collectionOf<AppKeyUsageDoc>('appKeyUsage');
 
 export type SyncOutcome = 'synced' | 'unauthenticated' | 'skipped';
 export const SYNC_OUTCOMES: SyncOutcome[] = ['synced', 'unauthenticated', 'skipped'];
@@ -68,7 +68,7 @@ function copiedOf(source: SyncSource): Copied {
 }
 
 /** Pure: the Sync status row of one sync outcome. */
-export function syncLogRow(event: ClubSyncEvent, pending: Copied | null, recorded: Pick<RecordedEvent, 'revision' | 'position' | 'recordedAt'>): SyncLogDoc {
+function syncLogRow(event: ClubSyncEvent, pending: Copied | null, recorded: Pick<RecordedEvent, 'revision' | 'position' | 'recordedAt'>): SyncLogDoc {
   const { clubId, teamId, matchId, keyId } = event.data;
   const outcome = outcomeOf(event);
   const copied = outcome !== 'skipped' && pending !== null;
@@ -93,7 +93,7 @@ export function syncLogRow(event: ClubSyncEvent, pending: Copied | null, recorde
 }
 
 /** Pure: a key's usage after an accepted sync; unchanged when this event was already counted. */
-export function keyUsageAfter(
+function keyUsageAfter(
   current: AppKeyUsageDoc | null,
   event: Extract<ClubSyncEvent, { type: 'ClubSyncAccepted' }>,
   recorded: Pick<RecordedEvent, 'position' | 'recordedAt'>,

@@ -14,7 +14,7 @@ import type { Projection } from './projection.js';
  * Storage: a document per leaf (its entry, and the hashes of the complete subtrees that end at
  * it: about two hashes a leaf), and one head (size, root and frontier). Nothing is rewritten.
  */
-export const TRANSPARENCY_LOG = 'transparencyLog';
+const TRANSPARENCY_LOG = 'transparencyLog';
 
 const HEAD_ID = 'head';
 

@@ -9,7 +9,7 @@ import { type DocumentRef, type EventLog, handles, type Projection, type Project
  * The runner commits `changes()` together with the checkpoint. Documents are values: a
  * projection builds a new one to change it rather than mutating what `get` returned.
  */
-export function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, payloads: DecodedPayloads = createDecodedPayloads()) {
+function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, payloads: DecodedPayloads = createDecodedPayloads()) {
   const pending = new Map<string, DocumentChange>();
   /** Documents read ahead for the batch (null: known not to exist). */
   const loaded = new Map<string, AnyDocument | null>();

@@ -34,7 +34,7 @@ function help(io: CliIo) {
 }
 
 /** This install's version, from the package.json above this file (src/cli/ or dist/src/cli/). */
-export function matchlogVersion(): string {
+function matchlogVersion(): string {
   for (let dir = new URL('.', import.meta.url); dir.pathname !== '/'; dir = new URL('..', dir)) {
     const file = new URL('package.json', dir);
     if (!existsSync(file)) continue;

@@ -30,7 +30,7 @@ import { conflict, DomainError, validationError } from '../domain/errors.js';
 import type { EventMetadata, EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
 
-export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
+const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
   initialState: initialClubState,
   decide: decideClub,
   evolve: evolveClub,
@@ -38,7 +38,7 @@ export const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
   decode: (recorded) => decodeClubEvent(recorded.type, recorded.data),
 };
 
-export const adminEmailDecider: Decider<AdminEmailState, ClaimAdminEmail, AdminEmailClaimed> = {
+const adminEmailDecider: Decider<AdminEmailState, ClaimAdminEmail, AdminEmailClaimed> = {
   initialState: initialAdminEmailState,
   decide: decideAdminEmail,
   evolve: evolveAdminEmail,

@@ -4,7 +4,7 @@ import { createLru } from '../platform/lru.js';
 import type { AppendResult, EventMetadata, EventStore, Position, RecordedEvent } from '../eventstore/eventStore.js';
 import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 
-export interface EncodedEvent {
+interface EncodedEvent {
   type: string;
   /** JSON text. */
   data: string;

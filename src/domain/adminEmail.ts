@@ -11,7 +11,7 @@ import { conflict } from './errors.js';
  * between, the claim names a club that never came to be; such a claim is released to the
  * next sign-up once it is older than `UNFINISHED_CLAIM_MS`.
  */
-export const UNFINISHED_CLAIM_MS = 15 * 60 * 1000;
+const UNFINISHED_CLAIM_MS = 15 * 60 * 1000;
 
 const AdminEmailClaimedV1 = Type.Object({
   schemaVersion: Type.Literal(1),

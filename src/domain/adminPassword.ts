@@ -7,8 +7,8 @@ import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:c
  * `scrypt$ln=15,r=8,p=1$<salt base64url>$<hash base64url>`.
  */
 export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;
-export const PASSWORD_RULE = `a password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`;
+const PASSWORD_MAX = 200;
+const PASSWORD_RULE = `a password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`;
 
 const LOG_N = 15;
 const R = 8;

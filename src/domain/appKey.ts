@@ -15,7 +15,7 @@ import { customAlphabet } from 'nanoid';
  * Only a SHA-256 hash of the whole key is stored: the key is random enough that a keyed or
  * slow hash would add nothing, and any process can verify a key without a shared secret.
  */
-export const APP_KEY_PREFIX = 'mlk_';
+const APP_KEY_PREFIX = 'mlk_';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const newKeyId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 10);

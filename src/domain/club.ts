@@ -53,7 +53,7 @@ export const initialClubState = (): ClubState => ({ exists: false });
 
 /** Most keys a club may have active at once: enough for rotation and several devices. */
 export const MAX_ACTIVE_APP_KEYS = 20;
-export const APP_KEY_LABEL_MAX = 60;
+const APP_KEY_LABEL_MAX = 60;
 /** Enough for the names one team goes by across apps and seasons. */
 export const MAX_TEAM_ALIASES = 10;
 
@@ -258,7 +258,7 @@ export function evolveClub(state: ClubState, event: ClubEvent): ClubState {
 }
 
 /** Why a presented app key does not authenticate a sync for this club. */
-export type AppKeyProblem = 'missing_key' | 'malformed_key' | 'unknown_key' | 'wrong_key' | 'revoked_key';
+type AppKeyProblem = 'missing_key' | 'malformed_key' | 'unknown_key' | 'wrong_key' | 'revoked_key';
 
 export type AppKeyVerdict = { valid: true; keyId: string } | { valid: false; problem: AppKeyProblem; keyId: string | null };
 

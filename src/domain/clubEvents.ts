@@ -58,7 +58,7 @@ export type ClubEvent = {
 
 const isClubEventType = (type: string): type is ClubEventType => Object.hasOwn(envelopes, type);
 
-export const CLUB_EVENT_SCHEMA_VERSION = 1;
+const CLUB_EVENT_SCHEMA_VERSION = 1;
 
 export function encodeClubEvent(event: ClubEvent): string {
   return JSON.stringify({ schemaVersion: CLUB_EVENT_SCHEMA_VERSION, ...event.data });

@@ -23,7 +23,7 @@ export interface MatchDiff {
 /** Longest list a diff carries, so that one history entry stays small whatever the payload. */
 export const DIFF_LIST_MAX = 100;
 
-export interface Change<T> {
+interface Change<T> {
   from: T;
   to: T;
 }

@@ -7,7 +7,7 @@ const WriteVia = Type.Union([Type.Literal('POST'), Type.Literal('PUT')]);
 export type Protection = Static<typeof Protection>;
 export type WriteVia = Static<typeof WriteVia>;
 
-export const MATCH_EVENT_SCHEMA_VERSION = 1;
+const MATCH_EVENT_SCHEMA_VERSION = 1;
 
 /**
  * Unsalted SHA-256 of the payload text (src/domain/payloadDigest.ts): written by releases before
@@ -95,7 +95,7 @@ export interface MatchErased {
   data: Omit<Static<typeof MatchErasedEnvelope>, 'schemaVersion'>;
 }
 
-export function encodeMatchErased(event: MatchErased): string {
+function encodeMatchErased(event: MatchErased): string {
   return JSON.stringify({ schemaVersion: MATCH_EVENT_SCHEMA_VERSION, ...event.data });
 }
 
@@ -118,13 +118,13 @@ interface VersionContent {
 }
 
 /** The match was stored for the first time; its protection is fixed here for good. */
-export interface MatchCreated {
+interface MatchCreated {
   type: 'MatchCreated';
   data: Envelope<'MatchCreated'> & VersionContent;
 }
 
 /** A later upload replaced the stored payload as a whole. */
-export interface MatchReplaced {
+interface MatchReplaced {
   type: 'MatchReplaced';
   data: Envelope<'MatchReplaced'> & VersionContent;
 }
@@ -145,7 +145,7 @@ export type MatchStreamEvent = MatchEvent | ClubSyncEvent | MatchErased;
 
 const isClubSyncEventType = (type: string): type is ClubSyncEventType => Object.hasOwn(syncEnvelopes, type);
 export const CLUB_SYNC_EVENT_TYPES = Object.keys(syncEnvelopes) as ClubSyncEventType[];
-export { isClubSyncEventType };
+;
 
 export const isMatchEventType = (type: string): type is MatchEventType => Object.hasOwn(envelopes, type);
 

@@ -170,7 +170,7 @@ function teams(g: Obj): { home: TeamSummary; away: TeamSummary; scoreUnit: Match
 }
 
 /** How a sport names its periods: Q1 in basketball, 1st half in football, Period 1 elsewhere. */
-export function periodLabel(sport: string | null, n: number): string {
+function periodLabel(sport: string | null, n: number): string {
   const kind = sport?.toLowerCase() ?? '';
   if (kind === 'basketball') return n <= 4 ? `Q${n}` : `OT${n - 4 > 1 ? n - 4 : ''}`;
   if (kind === 'football' || kind === 'soccer') return n === 1 ? '1st half' : n === 2 ? '2nd half' : n <= 4 ? `Extra time ${n - 2}` : 'Penalties';
@@ -386,7 +386,7 @@ function countActions(entries: unknown[]): number {
  * counts minutes elapsed, so 65:42 is 66'), stoppage time after each half's end ("45+2'").
  * Without `second`, `minute` is taken as the mark itself.
  */
-export function minuteMark(minute: number, second: number | null, period: number | null): string {
+function minuteMark(minute: number, second: number | null, period: number | null): string {
   const m = second === null ? minute : Math.floor(minute) + 1;
   const end = period === 1 ? 45 : period === 2 ? 90 : period === 3 ? 105 : period === 4 ? 120 : null;
   return end !== null && m > end ? `${end}+${m - end}'` : `${m}'`;
@@ -501,7 +501,7 @@ function startedAt(g: Obj): string | null {
 }
 
 /** Longest team name a public view keeps for titles. */
-export const TEAM_NAME_MAX = 200;
+const TEAM_NAME_MAX = 200;
 
 /**
  * The team names summarizeMatch would give (cut to TEAM_NAME_MAX), reading only the fields

@@ -36,7 +36,7 @@ type Range = [start: number, end: number];
 const largestPowerOfTwoBelow = (n: number) => 2 ** Math.floor(Math.log2(n - 1));
 
 /** The complete subtrees whose hashes make the hash of [start, end) (a range RFC 6962's recursion reaches). */
-export function subtreesOf([start, end]: Range): SubtreeRef[] {
+function subtreesOf([start, end]: Range): SubtreeRef[] {
   const width = end - start;
   const level = Math.log2(width);
   if (Number.isInteger(level) && start % width === 0) return [{ level, index: start / width }];

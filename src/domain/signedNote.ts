@@ -44,7 +44,7 @@ function cutPlus<N extends 3 | 5>(text: string, count: N): (N extends 3 ? [strin
 /** A key name as note allows: not empty, no space, no "+". */
 export const isKeyName = (name: string) => name.length > 0 && !/[\s+]/u.test(name);
 
-export const noteKeyHash = (name: string, publicKey: Buffer) =>
+const noteKeyHash = (name: string, publicKey: Buffer) =>
   createHash('sha256')
     .update(name)
     .update(Buffer.from([0x0a, ED25519]))

@@ -198,7 +198,7 @@ export function sportOf(name: string | null): Sport | null {
   return null;
 }
 
-export interface BoxColumn {
+interface BoxColumn {
   id: string;
   abbr: string;
   /** Full name, for `<abbr title>` and legends. */
@@ -258,7 +258,7 @@ function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>
 
 const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
-export function formatStat(value: number | null, format: StatFormat): string {
+function formatStat(value: number | null, format: StatFormat): string {
   if (value === null) return '';
   switch (format) {
     case 'minutes': {
@@ -275,7 +275,7 @@ export function formatStat(value: number | null, format: StatFormat): string {
 }
 
 /** "attackErrors" → "Attack errors", "attack.kills" → "Attack kills". */
-export function statLabel(key: string): string {
+function statLabel(key: string): string {
   const words = key
     .replace(/[._]/g, ' ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

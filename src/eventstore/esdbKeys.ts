@@ -20,10 +20,10 @@ import { KEY_BYTES, newStreamKey } from './payloadCipher.js';
 export type StreamKey = { state: 'key'; key: Buffer } | { state: 'none' } | { state: 'erased' };
 
 /** Streams whose data is sealed: the service's match streams. */
-export const SEALED_STREAM_PREFIX = 'match-';
+const SEALED_STREAM_PREFIX = 'match-';
 const KEY_STREAM_PREFIX = 'matchkey-';
 export const isSealedStream = (streamId: string) => streamId.startsWith(SEALED_STREAM_PREFIX);
-export const keyStreamOf = (streamId: string) => `${KEY_STREAM_PREFIX}${streamId.slice(SEALED_STREAM_PREFIX.length)}`;
+const keyStreamOf = (streamId: string) => `${KEY_STREAM_PREFIX}${streamId.slice(SEALED_STREAM_PREFIX.length)}`;
 const KEY_EVENT_TYPE = 'MatchPayloadKey';
 
 export interface EsdbKeyOptions {

@@ -156,4 +156,4 @@ export function toStoredEvent(event: EsdbRecordedEvent): EsdbStoredEvent {
   }
 }
 
-export const unreadableEvent = (streamId: string, position: string, problem: string) => new UnreadableEventError(streamId, position, problem);
+const unreadableEvent = (streamId: string, position: string, problem: string) => new UnreadableEventError(streamId, position, problem);

@@ -14,7 +14,7 @@ import {
 import { type AllSubscription, type Position, type RecordedEvent, type SubscriptionItem, UnreadableEventError } from './eventStore.js';
 import { namedWithPrefix } from './streamPrefixes.js';
 
-export interface EsdbSubscriptionLogger {
+interface EsdbSubscriptionLogger {
   error(obj: object, msg: string): void;
 }
 

@@ -28,7 +28,7 @@ export const MIN_VERSION_BYTES = 1024;
  * suffix); beyond it the version is a keyframe. Fossil's matcher costs ~0.6 µs a byte of one core,
  * so a 3 MB version changed all through would block the write path for seconds.
  */
-export const MAX_DELTA_MATCHED_BYTES = 256 * 1024;
+const MAX_DELTA_MATCHED_BYTES = 256 * 1024;
 
 export interface DeltaOptions {
   /** A keyframe at least every this many versions of a stream (K); 1: every version a keyframe; 0: versions stored as given (as before deltas). */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 /** Bodies up to this are read and discarded after an early refusal; larger ones close the connection. */
-export const DRAIN_MAX_BYTES = 256 * 1024 * 1024;
+const DRAIN_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
  * An error answered before the request body has arrived (413, 503, 415...) must reach the

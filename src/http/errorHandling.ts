@@ -20,7 +20,7 @@ export const statusOf: Record<DomainErrorCode, number> = {
   storage_full: 507,
 };
 
-export function errorBody(statusCode: number, message: string) {
+function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 

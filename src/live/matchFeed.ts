@@ -1,6 +1,6 @@
 import type { ChangeSignal, Touched } from './changeSignal.js';
 
-export type RevisionListener = (revision: number) => void;
+type RevisionListener = (revision: number) => void;
 
 export interface MatchFeed {
   /**

@@ -25,7 +25,7 @@ export interface TracingOptions {
 }
 
 /** Tracing is on only when the standard OTLP endpoint variables say where to send spans. */
-export const tracingWanted = (env: Record<string, string | undefined>) => Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+const tracingWanted = (env: Record<string, string | undefined>) => Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 
 /**
  * OpenTelemetry, opt-in: null (and no OpenTelemetry module loaded, no exporter made) unless

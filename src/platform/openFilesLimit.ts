@@ -20,7 +20,7 @@ export function openFilesLimit(limitsFile = '/proc/self/limits'): number | null 
  * files (SQLite database, WAL and shared memory, temporary files) or pools (MongoDB,
  * EventStoreDB), logs, a projection worker's pipes. An eighth of the limit, 64 to 1,024.
  */
-export const descriptorHeadroom = (limit: number) => Math.min(1024, Math.max(64, Math.floor(limit / 8)));
+const descriptorHeadroom = (limit: number) => Math.min(1024, Math.max(64, Math.floor(limit / 8)));
 
 /** How many client connections fit under the limit with the headroom kept (at least 1). */
 export const connectionBudget = (limit: number) => Math.max(1, limit - descriptorHeadroom(limit));

@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { redactUrl } from '../platform/redactUrl.js';
 import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
 
-export type ClubSyncEnforcement = 'log' | 'enforce';
+type ClubSyncEnforcement = 'log' | 'enforce';
 
-export type { RateLimit };
+;
 
 export interface Config {
   port: number;

@@ -23,9 +23,9 @@ export interface MatchDiff {
 }
 
 /** Longest list a diff carries, so that one history entry stays small whatever the payload. */
-export const DIFF_LIST_MAX = 100;
+const DIFF_LIST_MAX = 100;
 
-export interface Change<T> {
+interface Change<T> {
   from: T;
   to: T;
 }
@@ -54,7 +54,7 @@ const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
 /** `summary` is summarizeMatch(payload), when the caller has it already. */
-export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload)): DiffBasis {
+function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload)): DiffBasis {
   const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
   const actions = Array.isArray(obj.actions) ? obj.actions : [];
@@ -179,7 +179,7 @@ function fieldsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['fields'] {
 /** Pure and total: any two JSON values give a diff, never an exception, and no recursion on their depth. */
 export const diffMatch = (before: unknown, after: unknown): MatchDiff => diffBases(diffBasis(before), diffBasis(after));
 
-export function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
+function diffBases(a: DiffBasis, b: DiffBasis): MatchDiff {
   const pairs = pairPlayers(a, b);
   let omitted = 0;
   const capped = <T>(list: T[]): T[] => {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium } from 'playwright-core';
 import t, { type Test } from 'tap';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null when Chromium is installed. */
-export function chromiumMissing(): string | null {
+function chromiumMissing(): string | null {
   return existsSync(CHROMIUM_PATH) ? null : `Chromium not found at ${CHROMIUM_PATH} (install Debian's chromium package; .ci/run does)`;
 }
 

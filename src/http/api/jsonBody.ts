@@ -6,7 +6,7 @@ import { type JsonShapeLimits, jsonShapeProblem } from './jsonShape.js';
 import { createRepeatedBodies } from './repeatedBodies.js';
 
 /** A JSON body's text as received (trimmed), for storing without re-serialising, and its digest. */
-export interface RawJson {
+interface RawJson {
   text: JsonText;
   digest: string;
 }

@@ -12,7 +12,7 @@ const Numeric = { anyOf: [{ type: 'number' }, { type: 'string' }], description: 
 const Identifier = { anyOf: [{ type: 'string' }, { type: 'number' }] };
 const open = (description: string, properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: true, description, properties });
 
-export const PAYLOAD_SCHEMAS = {
+const PAYLOAD_SCHEMAS = {
   Team: open('One side of the match.', {
     name: { type: 'string' },
     shortName: { type: 'string', description: 'Shown where the full name does not fit (tricode).' },

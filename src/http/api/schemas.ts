@@ -4,7 +4,7 @@ import { WRITE_TOKEN_RULE } from '../../domain/writeToken.js';
 import { Revision } from '../querySchemas.js';
 import { Receipt } from './logSchemas.js';
 
-export const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
+const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_RULE, examples: ['2026-03-01-lakeside-vs-hillcrest'] });
 
 export const MatchParams = Type.Object({ id: MatchId });
 
@@ -66,7 +66,7 @@ export const MatchView = Type.Object({
   latestRevision: Type.Optional(Type.Integer({ description: 'With ?revision=N: the newest revision, to tell an old version from the current one.' })),
 });
 
-export const ErrorBody = Type.Object({
+const ErrorBody = Type.Object({
   statusCode: Type.Integer(),
   error: Type.String(),
   message: Type.String({ description: 'What went wrong and what to fix.' }),
@@ -77,7 +77,7 @@ export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.m
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NumberChange = Type.Object({ from: Nullable(Type.Number()), to: Nullable(Type.Number()) });
 
-export const MatchDiffSchema = Type.Object(
+const MatchDiffSchema = Type.Object(
   {
     score: Nullable(Type.Object({ home: NumberChange, away: NumberChange })),
     teams: Type.Array(

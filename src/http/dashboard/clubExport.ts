@@ -147,7 +147,7 @@ export const toCsv = (table: ExportTable): string =>
 const clippedCells = (row: (string | number | null)[]) => row.map((value) => (typeof value === 'string' ? clip(value, CSV_CELL_CHARS) : value));
 
 /** The CSV's last row when the table was cut: what is missing, and the caps. */
-export function omittedNote({ rows, columns }: { rows: number; columns: number }): string {
+function omittedNote({ rows, columns }: { rows: number; columns: number }): string {
   const parts = [
     rows > 0 ? `${rows} more ${rows === 1 ? 'row' : 'rows'}` : '',
     columns > 0 ? `${columns} more stat ${columns === 1 ? 'column' : 'columns'}` : '',

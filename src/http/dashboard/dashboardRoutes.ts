@@ -19,7 +19,7 @@ export interface ClubDashboardDeps extends ClubRoutesDeps {
   rateLimits?: { login: AttemptLimit; signUp: AttemptLimit };
 }
 
-export const CSRF_COOKIE = 'matchlog_csrf';
+const CSRF_COOKIE = 'matchlog_csrf';
 const DEFAULT_RATE_LIMITS = { login: { max: 10, timeWindowMs: 60_000 }, signUp: { max: 10, timeWindowMs: 60 * 60_000 } };
 
 /** An error answer as a dashboard page (also for addresses under /dashboard that no route has). */

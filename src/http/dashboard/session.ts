@@ -21,7 +21,7 @@ export const sessionValue = (session: Session) => `v1.${session.clubId}.${sessio
 
 const VALUE = /^v1\.([0-9a-z]{16})\.(\d{13})\.(\d{13})$/;
 
-export function parseSessionValue(value: string): Session | null {
+function parseSessionValue(value: string): Session | null {
   const match = VALUE.exec(value);
   if (match === null) return null;
   const [, clubId = '', issuedAt, expiresAt] = match;
@@ -29,7 +29,7 @@ export function parseSessionValue(value: string): Session | null {
 }
 
 /** A session counts while it has not expired and the admin has not logged out since it began. */
-export function sessionIsLive(session: Session, club: ExistingClub, now: number): boolean {
+function sessionIsLive(session: Session, club: ExistingClub, now: number): boolean {
   if (now >= session.expiresAt || session.issuedAt > now + 60_000) return false;
   return club.sessionsEndedAt === null || session.issuedAt > Date.parse(club.sessionsEndedAt);
 }

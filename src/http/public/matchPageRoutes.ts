@@ -23,7 +23,7 @@ import { isQuiet, shownStatus } from './views/matchStatus.js';
 import { shareCardPng, shareCardSvg } from './views/shareCard.js';
 import { CardQuery, EmbedQuery, HistoryPageQuery, MatchPageQuery } from './pageSchemas.js';
 
-export type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
+type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
 
 export interface MatchPageDeps {
   readModel: ReadModelReader;

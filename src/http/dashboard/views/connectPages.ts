@@ -29,7 +29,7 @@ ${club.teams.length === 0 ? html`<p class="notice">Your club has no team yet: <a
 }
 
 /** Whether syncs without a valid key are processed: the service-wide mode and the club's own choice. */
-export interface KeyRequirement {
+interface KeyRequirement {
   globalEnforcement: SyncEnforcement;
   /** Since when the club requires a key for every sync; null when it leaves it to the service-wide mode. */
   requiredSince: string | null;
@@ -133,7 +133,7 @@ ${connectNav('keys')}
   );
 }
 
-export const OUTCOME_LABELS: Record<SyncOutcome, string> = {
+const OUTCOME_LABELS: Record<SyncOutcome, string> = {
   synced: 'synced',
   unauthenticated: 'processed without valid authentication',
   skipped: 'skipped: no valid key',

@@ -13,7 +13,7 @@ const RUNNING = /^(\d+)–(\d+)$/;
 const MARK = /^(\d+)(?:\+(\d+))?'$/;
 
 /** The minute of a football mark ("67'" → 67, "45+2'" → 47), or null. */
-export function markMinute(clock: string | null): number | null {
+function markMinute(clock: string | null): number | null {
   const m = clock === null ? null : MARK.exec(clock);
   return m === null ? null : Number(m[1]) + Number(m[2] ?? 0);
 }

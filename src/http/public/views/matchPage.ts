@@ -35,7 +35,7 @@ export const statusOf = (view: MatchPageView): ShownStatus | null =>
   shownStatus(view.summary.status, { quiet: view.quiet === true, old: view.asOf !== undefined });
 
 /** A team's name as pages show it: cut to NAME_SHOWN characters (the JSON has it whole). */
-export const teamName = (name: string | null, fallback: string) => clip(name ?? fallback, NAME_SHOWN);
+const teamName = (name: string | null, fallback: string) => clip(name ?? fallback, NAME_SHOWN);
 
 /** The team names a title needs: a summary's, or the ones the public view keeps (history page). */
 export type TeamNames = { home: Pick<TeamSummary, 'name'>; away: Pick<TeamSummary, 'name'> };
@@ -45,7 +45,7 @@ export function matchTitle(id: string, s: TeamNames): string {
 }
 
 const historyUrl = (id: string) => `/match/${id}/history`;
-export const jsonUrl = (view: Pick<MatchPageView, 'id' | 'asOf'>) => `/api/matches/${view.id}${view.asOf ? `?revision=${view.asOf.revision}` : ''}`;
+const jsonUrl = (view: Pick<MatchPageView, 'id' | 'asOf'>) => `/api/matches/${view.id}${view.asOf ? `?revision=${view.asOf.revision}` : ''}`;
 /** Sets or periods a page renders (PHASES_SHOWN); the rest are counted in a note. */
 const shownLines = (s: MatchSummary) => (s.lines.length > PHASES_SHOWN ? s.lines.slice(0, PHASES_SHOWN) : s.lines);
 const scoreText = (n: number | null) => (n === null ? '–' : String(n));
@@ -306,7 +306,7 @@ function breakable(text: string): SafeHtml | string {
 const RECENT_ACTIONS = 15;
 
 /** Where a page of plays is, on its own: page 1 has the newest. */
-export const playsUrl = (id: string, page: number) => `/match/${id}?part=plays&page=${page}`;
+const playsUrl = (id: string, page: number) => `/match/${id}?part=plays&page=${page}`;
 
 /**
  * One page of the play-by-play (playsPage: at most PLAYS_PER_PAGE rows, PLAYS_PAGE_BYTES,
@@ -426,7 +426,7 @@ const baseOf = (publicUrl: string) => publicUrl.slice(0, publicUrl.lastIndexOf('
 export const EMBED_HEIGHT = 400;
 
 /** The snippet a club pastes: the frame, and a script that makes it as tall as the widget (postMessage). */
-export function embedSnippet(view: Pick<MatchPageView, 'publicUrl' | 'summary' | 'id'>): string {
+function embedSnippet(view: Pick<MatchPageView, 'publicUrl' | 'summary' | 'id'>): string {
   return `<iframe src="${view.publicUrl}/embed" title="Live score: ${headline(view.id, view.summary).replace(/[<>&"]/g, '')}" width="360" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" data-matchlog-embed></iframe>
 <script src="${baseOf(view.publicUrl)}/assets/embed.js" async></script>`;
 }
