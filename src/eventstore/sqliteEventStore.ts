@@ -8,7 +8,7 @@ import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
 import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
 import { createStreamEnds } from './streamEnds.js';
-import { DEFAULT_DELTA_OPTIONS, type DeltaOptions, deflateNewVersions } from './storedVersions.js';
+import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from './storedVersions.js';
 
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
 const RECENT_APPENDS_CHARS = 1.5 * 1024 * 1024;
@@ -55,8 +55,7 @@ export interface SqliteEventStoreOptions {
  * share one fsync; each append still succeeds or fails on its own (a savepoint per append).
  *
  * Storage: a stream's versions after its first are stored as deltas against the one before,
- * with a keyframe at least every `deltas.keyframeInterval` (./storedVersions.ts); its first is
- * deflated on the thread pool before the append joins a group. A delta is
+ * with a keyframe at least every `deltas.keyframeInterval` (./storedVersions.ts). A delta is
  * written in the same transaction as, or a later one than, every version it needs, so each
  * committed version can be rebuilt whatever the moment a crash came; reads give whole data.
  *
@@ -70,8 +69,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   // so an erased payload leaves no stale copy in the file (docs/auditing.md). The log only appends:
   // little is ever freed outside an erasure.
   db.pragma('secure_delete = ON');
-  const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
-  const table = openEventTable(db, deltas);
+  const table = openEventTable(db, options.deltas ?? DEFAULT_DELTA_OPTIONS);
   const stillOpened = file === ':memory:' ? () => true : sameFileCheck(file);
   const removed = () => storageFull('unwritable', new Error(`the event store file ${file} was removed or replaced since the server opened it`));
 
@@ -130,9 +128,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       if (closed) throw new Error('event store is closed');
       const invalid = invalidAppend(streamId, events);
       if (invalid) throw invalid;
-      // A new stream's first version is a keyframe: deflated now, off the event loop, it costs the commit a quarter of the bytes.
-      const deflated = expectedRevision === 'no_stream' ? await deflateNewVersions(events, deltas.keyframeInterval) : undefined;
-      return appends.submit({ streamId, events, expectedRevision, ...(deflated ? { deflated } : {}) }).catch(refusedWrite);
+      return appends.submit({ streamId, events, expectedRevision }).catch(refusedWrite);
     },
 
     async readStream(streamId, options = {}) {

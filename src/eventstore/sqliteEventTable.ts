@@ -88,8 +88,6 @@ export interface StreamAppend {
   streamId: string;
   events: NewEvent[];
   expectedRevision: ExpectedRevision;
-  /** The events already deflated, by index (storedVersions.deflateNewVersions), for those stored as keyframes. */
-  deflated?: (Buffer | undefined)[];
 }
 
 /** What the write path knows of a stream: where it ends and its newest version. */
@@ -237,7 +235,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
      * `keepPending` once it committed or `dropPending` if it did not. The events inserted are
      * added to `recorded` as a read would return them.
      */
-    append({ streamId, events, expectedRevision, deflated }: StreamAppend, recordedAt: string, recorded: RecordedEvent[]): AppendResult {
+    append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string, recorded: RecordedEvent[]): AppendResult {
       const already = alreadyAppended(streamId, events);
       if (already) return already;
       const current = statements.head.get(streamId)?.revision ?? null;
@@ -248,9 +246,9 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       const inTransaction = pending.get(streamId);
       const hasVersion = events.some((event) => event.data.length >= MIN_VERSION_BYTES);
       let tip = !hasVersion || current === null ? null : inTransaction?.head === current ? inTransaction.version : findTip(streamId, current);
-      for (const [i, event] of events.entries()) {
+      for (const event of events) {
         revision += 1;
-        const encoded = encodeVersion(event.data, revision, tip, deltas.keyframeInterval, deflated?.[i]);
+        const encoded = encodeVersion(event.data, revision, tip, deltas.keyframeInterval);
         tip = encoded.tip;
         const info = statements.insert.run({
           streamId,

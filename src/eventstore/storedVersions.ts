@@ -1,5 +1,4 @@
-import { promisify } from 'node:util';
-import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { applyDelta, BadDeltaError, makeDelta } from './fossilDelta.js';
 import { ERASED_DATA, type Revision } from './eventStore.js';
 
@@ -7,11 +6,9 @@ import { ERASED_DATA, type Revision } from './eventStore.js';
  * How an event's data is stored, apart from what it means (docs/decisions.md: storage
  * encodings). The port's events always carry their whole data; an adapter stores a stream's
  * versions (events of at least MIN_VERSION_BYTES, in practice a match's payloads) as:
- * - `null`: the data as given: every event before this encoding, small events, versions that
- *   deflate to no fewer bytes, and first versions not deflated beforehand (EventStoreDB's);
- * - `deflate`: a keyframe, deflated (zlib level 1): on SQLite a stream's first version is
- *   deflated on the thread pool before its append is queued (deflateNewVersions), a later
- *   keyframe in the commit;
+ * - `null`: the data as given: every event before this encoding, small events, and keyframes
+ *   that are the stream's first version (a create costs what it did);
+ * - `deflate`: a later keyframe, deflated (zlib level 1);
  * - `delta`: a Fossil delta (./fossilDelta.ts) against the stream's previous version,
  *   `baseRevision`; at most `keyframeInterval - 1` deltas follow a keyframe, as git bounds
  *   its delta chains, so any version is rebuilt from at most that many steps;
@@ -53,44 +50,26 @@ export interface VersionTip {
   bytes: Buffer;
 }
 
-const deflateOnPool = promisify(deflateRaw);
-
-/**
- * The first versions of new streams, deflated on the thread pool (undefined for events that are
- * no version): a created match's payload then takes a quarter of the bytes to write and fsync,
- * and the commit that holds the event loop writes only those.
- */
-export function deflateNewVersions(events: readonly { data: string }[], keyframeInterval: number): Promise<(Buffer | undefined)[]> {
-  return Promise.all(
-    events.map((event) => (keyframeInterval === 0 || event.data.length < MIN_VERSION_BYTES ? undefined : deflateOnPool(event.data, { level: 1 }))),
-  );
-}
-
-/**
- * The event at `revision` as it is stored, and the stream's newest version after it;
- * `deflated` is the version already deflated (deflateNewVersions), used if it is a keyframe.
- */
+/** The event at `revision` as it is stored, and the stream's newest version after it. */
 export function encodeVersion(
   text: string,
   revision: Revision,
   previous: VersionTip | null,
   keyframeInterval: number,
-  deflated?: Buffer,
 ): { stored: StoredData; tip: VersionTip | null } {
   if (text.length < MIN_VERSION_BYTES || keyframeInterval === 0) return { stored: { data: text, encoding: null, baseRevision: null }, tip: previous };
   const bytes = Buffer.from(text);
-  // A first version not deflated beforehand is stored as given: a create costs no deflate on the event loop.
-  if (previous === null && deflated === undefined) return { stored: { data: text, encoding: null, baseRevision: null }, tip: { revision, depth: 0, bytes } };
-  if (previous !== null && previous.depth + 1 < keyframeInterval) {
+  if (previous === null) return { stored: { data: text, encoding: null, baseRevision: null }, tip: { revision, depth: 0, bytes } };
+  if (previous.depth + 1 < keyframeInterval) {
     const delta = makeDelta(previous.bytes, bytes, MAX_DELTA_MATCHED_BYTES);
     // A delta above half the version would make reads rebuild much for little gain.
     if (delta !== null && delta.length * 2 <= bytes.length) {
       return { stored: { data: delta, encoding: 'delta', baseRevision: previous.revision }, tip: { revision, depth: previous.depth + 1, bytes } };
     }
   }
-  const keyframe = deflated ?? deflateRawSync(bytes, { level: 1 });
+  const deflated = deflateRawSync(bytes, { level: 1 });
   const stored: StoredData =
-    keyframe.length < bytes.length ? { data: keyframe, encoding: 'deflate', baseRevision: null } : { data: text, encoding: null, baseRevision: null };
+    deflated.length < bytes.length ? { data: deflated, encoding: 'deflate', baseRevision: null } : { data: text, encoding: null, baseRevision: null };
   return { stored, tip: { revision, depth: 0, bytes } };
 }
 

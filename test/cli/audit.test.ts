@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
@@ -145,15 +144,12 @@ t.test(
       .all()
       .map((row) => row.encoding);
     stored.close();
-    t.same([encodings[0], new Set(encodings.slice(1))], ['deflate', new Set(['delta', 'deflate'])], 'a deflated keyframe, then deltas and deflated keyframes');
+    t.same([encodings[0], new Set(encodings.slice(1))], [null, new Set(['delta', 'deflate'])], 'a keyframe, then deltas and deflated keyframes');
     const ok = await runMatchlog(['verify'], { DATA_DIR: dataDir });
     t.equal(ok.code, 0, ok.stdout);
     t.match(ok.stdout, /payloads: 40 version\(s\) match their digests/);
     const db = new Database(join(dataDir, 'events.sqlite'));
-    // The first version edited as someone with the file would: inflated, changed, deflated again.
-    const first = db.prepare<[], { data: Buffer }>("SELECT data FROM events WHERE stream_id = 'match-live' AND revision = 0").get()!;
-    const edited = inflateRawSync(first.data).toString('utf8').replace('"setsWon":0', '"setsWon":3');
-    db.prepare("UPDATE events SET data = ? WHERE stream_id = 'match-live' AND revision = 0").run(deflateRawSync(edited));
+    db.prepare(`UPDATE events SET data = replace(data, '"setsWon":0', '"setsWon":3') WHERE stream_id = 'match-live' AND revision = 0`).run();
     db.close();
     const { code, stdout } = await runMatchlog(['verify'], { DATA_DIR: dataDir });
     t.equal(code, 1, stdout);
