@@ -16,8 +16,11 @@ export function modulePath(path) {
 /** Imports a module of the project, built or from source as above. */
 export const load = (path) => import(modulePath(path));
 
-/** Node's arguments to run the server (`src/bin/server`). */
-export const serverArgs = () => [...loaderArgs, modulePath('src/bin/server.js')];
+/**
+ * Node's arguments to run the server (`src/bin/server`), with BENCH_SERVER_NODE_ARGS before the
+ * script, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's server.
+ */
+export const serverArgs = () => [...loaderArgs, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), modulePath('src/bin/server.js')];
 
 /** Node's arguments to run the `matchlog` CLI with `args`. */
 export const cliArgs = (...args) => [...loaderArgs, modulePath('src/bin/matchlog.js'), ...args];
