@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from './autocannon.mjs';
 import { load, serverArgs } from './build.mjs';
-import { fullMatches, liveVersions } from './liveMatch.mjs';
+import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
 import { diskBytes } from './diskBytes.mjs';
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Match day (issue 34): M live volleyball matches at once, each re-uploaded by its own scoring
-// app with one more rally per upload (test/bench/liveMatch.mjs) every `--every` seconds, V live
+// app with one more rally per upload (test/fixtures/liveMatch.mjs) every `--every` seconds, V live
 // viewers per match on raw sockets from many 127.0.0.x addresses (in child processes,
 // matchdayViewers.mjs), each fetching the page's live part on every new revision as the page's
 // script does, and page views with a browser's headers. One server on the embedded default, with
@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loaderArgs, serverArgs } from './build.mjs';
-import { fullMatches, liveVersions } from './liveMatch.mjs';
+import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
 
 const { values: opts } = parseArgs({
