@@ -36,13 +36,15 @@ interface FailedSchema {
   minimum?: unknown;
   maximum?: unknown;
   const?: unknown;
-  anyOf?: { const?: unknown }[];
+  anyOf?: { const?: unknown; type?: unknown }[];
 }
 
 /** What a value must be, in words: the whole numbers or the choices a schema allows, else Ajv's own words. */
 function ruleOf(keyword: string, schema: FailedSchema | undefined, ajvMessage: string | undefined): string {
   const choices = schema?.anyOf?.every((branch) => branch.const !== undefined) ? schema.anyOf.map((branch) => String(branch.const)) : null;
   if (keyword === 'anyOf' && choices !== null) return `must be one of ${choices.join(', ')}`;
+  const types = schema?.anyOf?.every((branch) => typeof branch.type === 'string') ? schema.anyOf.map((branch) => String(branch.type)) : null;
+  if (keyword === 'anyOf' && types !== null) return `must be ${types.slice(0, -1).join(', ')}${types.length > 1 ? ' or ' : ''}${types.at(-1)}`;
   if (keyword === 'const' && schema?.const !== undefined) return `must be ${String(schema.const)}`;
   if (schema?.type === 'integer' && ['type', 'minimum', 'maximum'].includes(keyword) && typeof schema.minimum === 'number') {
     return typeof schema.maximum === 'number'

@@ -32,7 +32,7 @@ function documentedCodes(): Map<string, { status: number; message: string }> {
 
 /** The domain's codes, as src/domain/errors.ts declares them (the type the mapping's table is keyed by). */
 const errorsTs = read('src/domain/errors.ts');
-const domainCodes = [...(/type DomainErrorCode = ([^;]+);/.exec(errorsTs)?.[1] ?? '').matchAll(/'(\w+)'/g)].map((match) => match[1]!);
+const domainCodes = [...(/type DomainErrorCode =\s*([^;]+);/.exec(errorsTs)?.[1] ?? '').matchAll(/'(\w+)'/g)].map((match) => match[1]!);
 /** Fastify's and its plugins' codes the mapping words itself (src/http/errorHandling.ts). */
 const fastifyCodes = [...read('src/http/errorHandling.ts').matchAll(/^\s+(FST_[A-Z_]+): \{/gm)].map((match) => match[1]!);
 
