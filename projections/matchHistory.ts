@@ -1,5 +1,5 @@
-import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis } from '../src/domain/matchDiff.js';
-import { asJsonText } from '../src/domain/jsonText.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases } from '../src/domain/matchDiff.js';
+import { diffBasisOfText } from '../src/domain/matchDiffText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
@@ -26,7 +26,7 @@ interface BasisDoc {
 /** A basis ready to compare with: made, in the current layout. */
 type MadeBasis = BasisDoc & { basis: DiffBasis };
 
-type Payloads = Pick<DecodedPayloads, 'decoded'>;
+type Payloads = Pick<DecodedPayloads, 'parsed'>;
 
 const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
@@ -35,7 +35,11 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, payloads: Payloads): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+export function evolveMatchHistory(
+  basis: BasisDoc | null,
+  recorded: RecordedEvent,
+  payloads: Payloads,
+): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);
@@ -54,18 +58,19 @@ export function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEve
   const entry = { ...base, via: event.content.via, protection: event.content.protection, details: null };
   // The first version: no diff, and its basis waits until a next version needs it.
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
-  if (!isMade(basis)) throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
+  if (!isMade(basis))
+    throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
   const next = versionBasis(payloads, recorded.id, event.content.payloadText, basis.basis);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
 /**
- * What a diff needs of one version, from its payload (parsed once for all projections); the
- * previous version's basis spares fingerprinting the actions the two share (same result).
+ * What a diff needs of one version, from its payload's text (the request's parse, when the
+ * writer handed it over, spares parsing the rest); the previous version's basis spares parsing
+ * and fingerprinting the actions the two share (same result).
  */
 function versionBasis(payloads: Payloads, eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  const payload = payloads.decoded(eventId, asJsonText(payloadText));
-  return diffBasis(payload.body, payload.summary(), previous);
+  return diffBasisOfText(payloadText, previous, payloads.parsed(eventId));
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });

@@ -80,8 +80,7 @@ function select(text: string, at: number, selection: JsonSelection): { value: un
   if (text.charCodeAt(i) === CLOSE_OBJECT) return { value: members, end: i + 1 };
   for (;;) {
     const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
-    const raw = text.slice(i, keyEnd);
-    const key: string = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    const key = memberName(text, i, keyEnd);
     i = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
     const wanted = Object.hasOwn(selection, key) ? selection[key] : undefined;
     if (wanted === undefined) {
@@ -96,3 +95,65 @@ function select(text: string, at: number, selection: JsonSelection): { value: un
     i = skipSpace(text, expect(text, i, COMMA));
   }
 }
+
+/** The name of the member whose quoted name spans `start` to `end`, unescaped. */
+function memberName(text: string, start: number, end: number): string {
+  const raw = text.slice(start, end);
+  return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+}
+
+/** A member of an object's JSON text: its name, unescaped, and where its value's text starts and ends. */
+export interface JsonMember {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The members of the object `text` holds, in text order and duplicates included (JSON.parse keeps
+ * the first one's place and the last one's value); null when the text holds another kind of value.
+ * `valueEndOf` may say where a member's value ends, knowing something of it (null: the scan finds
+ * out). The text must be valid JSON, as for selectJson.
+ */
+export function objectMembers(text: string, valueEndOf: (name: string, start: number) => number | null = () => null): JsonMember[] | null {
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== OPEN_OBJECT) return null;
+  const members: JsonMember[] = [];
+  i = skipSpace(text, i + 1);
+  if (text.charCodeAt(i) === CLOSE_OBJECT) return members;
+  for (;;) {
+    const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
+    const name = memberName(text, i, keyEnd);
+    const start = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
+    const end = valueEndOf(name, start) ?? valueEnd(text, start);
+    members.push({ name, start, end });
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) === CLOSE_OBJECT) return members;
+    i = skipSpace(text, expect(text, i, COMMA));
+  }
+}
+
+/**
+ * The elements of the array whose `[` is at `at`, read from `from`: just past the `[` (all of
+ * them), or just past one of its elements (those after it). `bounds` holds each element's start
+ * and end, in pairs; `end` is just past the `]`. The text must be valid JSON, as for selectJson.
+ */
+export function arrayElements(text: string, at: number, from = at + 1): { bounds: number[]; end: number } {
+  const bounds: number[] = [];
+  let i = skipSpace(text, from);
+  if (text.charCodeAt(i) === CLOSE_ARRAY) return { bounds, end: i + 1 };
+  if (from !== at + 1) i = skipSpace(text, expect(text, i, COMMA));
+  for (;;) {
+    const end = valueEnd(text, i);
+    bounds.push(i, end);
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) === CLOSE_ARRAY) return { bounds, end: i + 1 };
+    i = skipSpace(text, expect(text, i, COMMA));
+  }
+}
+
+/** Whether `text` has a character that may follow a whole value inside an array at `at`: space, a comma or the `]`. */
+export const endsArrayElement = (text: string, at: number) => {
+  const c = text.charCodeAt(at);
+  return c === COMMA || c === CLOSE_ARRAY || isSpace(c);
+};
