@@ -102,35 +102,33 @@ function memberName(text: string, start: number, end: number): string {
   return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
 }
 
-/** A member of an object's JSON text: its name, unescaped, and where its value's text starts and ends. */
-export interface JsonMember {
-  name: string;
-  start: number;
-  end: number;
-}
-
 /**
- * The members of the object `text` holds, in text order and duplicates included (JSON.parse keeps
- * the first one's place and the last one's value); null when the text holds another kind of value.
- * `valueEndOf` may say where a member's value ends, knowing something of it (null: the scan finds
- * out). The text must be valid JSON, as for selectJson.
+ * Visits the members called `name` of the object `text` holds, in text order (duplicates too:
+ * JSON.parse keeps the last one's value); `visit(start)` may say where the value starting there
+ * ends, knowing something of it (null: the scan finds out). The other members are skipped, no
+ * string made of them: a 290,000-key payload costs a scan, not 290,000 names. False when the
+ * text holds another kind of value. The text must be valid JSON, as for selectJson.
  */
-export function objectMembers(text: string, valueEndOf: (name: string, start: number) => number | null = () => null): JsonMember[] | null {
+export function visitMembers(text: string, name: string, visit: (start: number) => number | null): boolean {
   let i = skipSpace(text, 0);
-  if (text.charCodeAt(i) !== OPEN_OBJECT) return null;
-  const members: JsonMember[] = [];
+  if (text.charCodeAt(i) !== OPEN_OBJECT) return false;
   i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === CLOSE_OBJECT) return members;
+  if (text.charCodeAt(i) === CLOSE_OBJECT) return true;
   for (;;) {
     const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
-    const name = memberName(text, i, keyEnd);
     const start = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
-    const end = valueEndOf(name, start) ?? valueEnd(text, start);
-    members.push({ name, start, end });
+    const end = (isName(text, i, keyEnd, name) ? visit(start) : null) ?? valueEnd(text, start);
     i = skipSpace(text, end);
-    if (text.charCodeAt(i) === CLOSE_OBJECT) return members;
+    if (text.charCodeAt(i) === CLOSE_OBJECT) return true;
     i = skipSpace(text, expect(text, i, COMMA));
   }
+}
+
+/** Whether the quoted member name from `start` to `end` is `name`; only a longer one may spell it with escapes. */
+function isName(text: string, start: number, end: number, name: string): boolean {
+  const length = end - start - 2;
+  if (length === name.length) return text.startsWith(name, start + 1);
+  return length > name.length && text.slice(start, end).includes('\\') && JSON.parse(text.slice(start, end)) === name;
 }
 
 /**

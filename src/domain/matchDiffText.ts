@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { arrayElements, endsArrayElement, objectMembers } from './jsonSelect.js';
+import { arrayElements, endsArrayElement, visitMembers } from './jsonSelect.js';
 import { FINGERPRINT_CHARS } from './jsonFingerprint.js';
 import { actionEntry, basisWith, type DiffBasis, diffBasis, NO_ACTIONS_TEXT } from './matchDiff.js';
 import { type MatchSummary, summarizeMatch } from './matchPayload.js';
@@ -28,32 +28,29 @@ const NO_ACTIONS: ActionsPart = { actions: '', actionsText: { chars: 1, digest: 
  * actions and fields exactly as there, and `actionsText` the digest of this text's actions
  * (equal texts prove equal actions whichever text the previous basis digested). The actions the
  * previous version's basis covers with the same text keep their fingerprints unparsed and only
- * those after them are parsed, one by one; the rest of the payload is parsed without its actions,
- * unless `parsed` holds it already (the write path). A live match's next version parses its new
- * rallies and a few KB of teams, sets and players, not its whole play-by-play.
+ * those after them are parsed, one by one; the rest of the payload is parsed without its actions.
+ * A live match's next version parses its new rallies and a few KB of teams, sets and players, not
+ * its whole play-by-play. A payload `parsed` already (the write path) is read as before, from the
+ * object: a scan of its text would cost a wide payload more than the parse it spares.
  */
 export function diffBasisOfText(text: string, previous: DiffBasis | null, parsed?: Parsed): DiffBasis {
-  // JSON.parse keeps the last member of a name: so does this.
-  const actions: { last: ActionsOfText | null } = { last: null };
-  const members = objectMembers(text, (name, start) => {
-    if (name !== 'actions') return null;
+  if (parsed !== undefined) return diffBasis(parsed.body, parsed.summary(), previous);
+  // JSON.parse keeps the last member of a name: so does this. Each list is left out of the light text below.
+  const actions: { last: ActionsOfText | null; lists: [start: number, end: number][] } = { last: null, lists: [] };
+  const isObject = visitMembers(text, 'actions', (start) => {
     actions.last = text.charCodeAt(start) === OPEN_ARRAY ? actionsOfText(text, start, previous) : null;
+    if (actions.last !== null) actions.lists.push([start, actions.last.end]);
     return actions.last?.end ?? null;
   });
-  if (members === null) {
-    // Not an object: no actions nor fields, only what summarizeMatch makes of it.
-    const body = parsed?.body ?? JSON.parse(text);
-    return diffBasis(body, parsed?.summary() ?? summarizeMatch(body));
-  }
+  // Not an object: no actions nor fields, only what summarizeMatch makes of it.
+  if (!isObject) return diffBasis(JSON.parse(text));
   const part = actions.last?.part ?? NO_ACTIONS;
-  if (parsed !== undefined) return basisWith(parsed.body, parsed.summary(), part);
   // The payload with `[]` for its actions: the same fields in the same order, and the same summary unless it read the actions.
   let light = '';
   let at = 0;
-  for (const member of members) {
-    if (member.name !== 'actions' || text.charCodeAt(member.start) !== OPEN_ARRAY) continue;
-    light += `${text.slice(at, member.start)}[]`;
-    at = member.end;
+  for (const [start, end] of actions.lists) {
+    light += `${text.slice(at, start)}[]`;
+    at = end;
   }
   const body = JSON.parse(at === 0 ? text : light + text.slice(at));
   const summary = summarizeMatch(body);
