@@ -1,5 +1,5 @@
-import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, diffBasis } from '../src/domain/matchDiff.js';
-import { asJsonText } from '../src/domain/jsonText.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases } from '../src/domain/matchDiff.js';
+import { diffBasisOfText } from '../src/domain/matchDiffText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
@@ -26,7 +26,7 @@ interface BasisDoc {
 /** A basis ready to compare with: made, in the current layout. */
 type MadeBasis = BasisDoc & { basis: DiffBasis };
 
-type Payloads = Pick<DecodedPayloads, 'decoded'>;
+type Payloads = Pick<DecodedPayloads, 'parsed'>;
 
 const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
@@ -35,11 +35,7 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-function evolveMatchHistory(
-  basis: BasisDoc | null,
-  recorded: RecordedEvent,
-  payloads: Payloads,
-): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, payloads: Payloads): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);
@@ -65,12 +61,12 @@ function evolveMatchHistory(
 }
 
 /**
- * What a diff needs of one version, from its payload (parsed once for all projections); the
- * previous version's basis spares fingerprinting the actions the two share (same result).
+ * What a diff needs of one version, from its payload's text (the request's parse, when the
+ * writer handed it over, spares parsing the rest); the previous version's basis spares parsing
+ * and fingerprinting the actions the two share (same result).
  */
 function versionBasis(payloads: Payloads, eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  const payload = payloads.decoded(eventId, asJsonText(payloadText));
-  return diffBasis(payload.body, payload.summary(), previous);
+  return diffBasisOfText(payloadText, previous, payloads.parsed(eventId));
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });

@@ -80,8 +80,7 @@ function select(text: string, at: number, selection: JsonSelection): { value: un
   if (text.charCodeAt(i) === CLOSE_OBJECT) return { value: members, end: i + 1 };
   for (;;) {
     const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
-    const raw = text.slice(i, keyEnd);
-    const key: string = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    const key = memberName(text, i, keyEnd);
     i = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
     const wanted = Object.hasOwn(selection, key) ? selection[key] : undefined;
     if (wanted === undefined) {
@@ -96,3 +95,63 @@ function select(text: string, at: number, selection: JsonSelection): { value: un
     i = skipSpace(text, expect(text, i, COMMA));
   }
 }
+
+/** The name of the member whose quoted name spans `start` to `end`, unescaped. */
+function memberName(text: string, start: number, end: number): string {
+  const raw = text.slice(start, end);
+  return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+}
+
+/**
+ * Visits the members called `name` of the object `text` holds, in text order (duplicates too:
+ * JSON.parse keeps the last one's value); `visit(start)` may say where the value starting there
+ * ends, knowing something of it (null: the scan finds out). The other members are skipped, no
+ * string made of them: a 290,000-key payload costs a scan, not 290,000 names. False when the
+ * text holds another kind of value. The text must be valid JSON, as for selectJson.
+ */
+export function visitMembers(text: string, name: string, visit: (start: number) => number | null): boolean {
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== OPEN_OBJECT) return false;
+  i = skipSpace(text, i + 1);
+  if (text.charCodeAt(i) === CLOSE_OBJECT) return true;
+  for (;;) {
+    const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
+    const start = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
+    const end = (isName(text, i, keyEnd, name) ? visit(start) : null) ?? valueEnd(text, start);
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) === CLOSE_OBJECT) return true;
+    i = skipSpace(text, expect(text, i, COMMA));
+  }
+}
+
+/** Whether the quoted member name from `start` to `end` is `name`; only a longer one may spell it with escapes. */
+function isName(text: string, start: number, end: number, name: string): boolean {
+  const length = end - start - 2;
+  if (length === name.length) return text.startsWith(name, start + 1);
+  return length > name.length && text.slice(start, end).includes('\\') && JSON.parse(text.slice(start, end)) === name;
+}
+
+/**
+ * The elements of the array whose `[` is at `at`, read from `from`: just past the `[` (all of
+ * them), or just past one of its elements (those after it). `bounds` holds each element's start
+ * and end, in pairs; `end` is just past the `]`. The text must be valid JSON, as for selectJson.
+ */
+export function arrayElements(text: string, at: number, from = at + 1): { bounds: number[]; end: number } {
+  const bounds: number[] = [];
+  let i = skipSpace(text, from);
+  if (text.charCodeAt(i) === CLOSE_ARRAY) return { bounds, end: i + 1 };
+  if (from !== at + 1) i = skipSpace(text, expect(text, i, COMMA));
+  for (;;) {
+    const end = valueEnd(text, i);
+    bounds.push(i, end);
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) === CLOSE_ARRAY) return { bounds, end: i + 1 };
+    i = skipSpace(text, expect(text, i, COMMA));
+  }
+}
+
+/** Whether `text` has a character that may follow a whole value inside an array at `at`: space, a comma or the `]`. */
+export const endsArrayElement = (text: string, at: number) => {
+  const c = text.charCodeAt(at);
+  return c === COMMA || c === CLOSE_ARRAY || isSpace(c);
+};

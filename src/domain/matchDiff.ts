@@ -47,9 +47,10 @@ export interface DiffBasis extends Scored {
   /** Per action, the hash of its key then its fingerprint, FINGERPRINT_CHARS each, concatenated (~16 bytes an action). */
   actions: string;
   /**
-   * The actions' JSON text without its closing bracket: its length and SHA-256. A next version
-   * whose actions' text starts with it (a live match: one more rally) keeps those actions'
-   * fingerprints and fingerprints only the ones after them.
+   * A JSON text of the actions up to the end of the last one (JSON.stringify's without its closing
+   * bracket, or the payload's own text: ./matchDiffText.ts): its length and SHA-256 of its UTF-8.
+   * A next version whose actions' text starts with it and has an action's end there (a live
+   * match: one more rally) keeps those actions' fingerprints and fingerprints only the ones after.
    */
   actionsText: { chars: number; digest: string };
   /** The first DIFF_BASIS_FIELDS other top-level fields, each with its fingerprint. */
@@ -72,7 +73,7 @@ const actionKey = (a: unknown, i: number) =>
   isObj(a) && (typeof a.id === 'string' || typeof a.id === 'number') ? `id:${a.id}` : isObj(a) && typeof a.seq === 'number' ? `seq:${a.seq}` : `#${i}`;
 
 /** An action's key hash then fingerprint. */
-const actionEntry = (a: unknown, i: number) => shortHash(actionKey(a, i)) + jsonFingerprint(a);
+export const actionEntry = (a: unknown, i: number) => shortHash(actionKey(a, i)) + jsonFingerprint(a);
 
 /** The actions' JSON text without its closing bracket; null for actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH). */
 function openActionsText(actions: unknown[]): string | null {
@@ -85,7 +86,7 @@ function openActionsText(actions: unknown[]): string | null {
 }
 
 /** A text no next version's actions start with. */
-const NO_ACTIONS_TEXT: DiffBasis['actionsText'] = { chars: -1, digest: '' };
+export const NO_ACTIONS_TEXT: DiffBasis['actionsText'] = { chars: -1, digest: '' };
 
 /**
  * Fingerprints of the actions and the digest of their text. JSON.stringify of an array is its
@@ -162,9 +163,15 @@ function restDigests() {
  * result is the same with or without it).
  */
 export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMatch(payload), previous: DiffBasis | null = null): DiffBasis {
+  const obj = isObj(payload) ? payload : {};
+  // Actions are matched by their `id`, else by `seq`, else by position in the list.
+  return basisWith(payload, summary, actionsBasis(Array.isArray(obj.actions) ? obj.actions : [], previous));
+}
+
+/** The basis of a payload whose actions' part is made already (from its text: ./matchDiffText.ts). */
+export function basisWith(payload: unknown, summary: MatchSummary, actions: Pick<DiffBasis, 'actions' | 'actionsText'>): DiffBasis {
   const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
-  const actions = Array.isArray(obj.actions) ? obj.actions : [];
   const fields: [string, string][] = [];
   const rest = restDigests();
   for (const field of Object.keys(obj)) {
@@ -172,8 +179,7 @@ export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMat
     if (fields.length < DIFF_BASIS_FIELDS) fields.push([field, jsonFingerprint(obj[field])]);
     else rest.add(field, obj[field]);
   }
-  // Actions are matched by their `id`, else by `seq`, else by position in the list.
-  return { home, away, lines, players, ...actionsBasis(actions, previous), fields, rest: rest.digests() };
+  return { home, away, lines, players, ...actions, fields, rest: rest.digests() };
 }
 
 function changed<T>(from: T, to: T): Change<T> | null {
