@@ -35,11 +35,7 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-function evolveMatchHistory(
-  basis: BasisDoc | null,
-  recorded: RecordedEvent,
-  payloads: Payloads,
-): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, payloads: Payloads): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);

@@ -145,7 +145,6 @@ export type MatchStreamEvent = MatchEvent | ClubSyncEvent | MatchErased;
 
 const isClubSyncEventType = (type: string): type is ClubSyncEventType => Object.hasOwn(syncEnvelopes, type);
 export const CLUB_SYNC_EVENT_TYPES = Object.keys(syncEnvelopes) as ClubSyncEventType[];
-;
 
 export const isMatchEventType = (type: string): type is MatchEventType => Object.hasOwn(envelopes, type);
 

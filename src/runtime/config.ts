@@ -7,8 +7,6 @@ import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js'
 
 type ClubSyncEnforcement = 'log' | 'enforce';
 
-;
-
 export interface Config {
   port: number;
   host: string;
