@@ -15,7 +15,8 @@ export function headersAdvice(env, execPath = process.execPath, version = proces
   if (nodedir) {
     return hasHeaders(nodedir)
       ? null
-      : `matchlog: npm_config_nodedir=${nodedir} has no include/node/node.h: the native build of better-sqlite3 will fail. Point npm_config_nodedir at a Node install with its headers (README, "Install").`;
+      : `matchlog: npm_config_nodedir=${nodedir} has no include/node/node.h: the native build of better-sqlite3 will fail. ` +
+          'Point npm_config_nodedir at a Node install with its headers (README, "Install").';
   }
   const devdir = env.npm_config_devdir || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'node-gyp');
   if (hasHeaders(join(devdir, version))) return null;
@@ -23,7 +24,10 @@ export function headersAdvice(env, execPath = process.execPath, version = proces
   const fix = hasHeaders(prefix)
     ? `export npm_config_nodedir=${prefix} (this Node's own headers), then run npm ci again`
     : "install Node's headers (the Node.js tarball, or your distribution's nodejs-dev package) and set npm_config_nodedir to the folder holding include/node";
-  return `matchlog: if the native build of better-sqlite3 below fails with a "proxy" or network error, node-gyp could not download Node's headers: ${fix} (README, "Install").`;
+  return (
+    'matchlog: if the native build of better-sqlite3 below fails with a "proxy" or network error, ' +
+    `node-gyp could not download Node's headers: ${fix} (README, "Install").`
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

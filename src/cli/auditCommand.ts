@@ -136,7 +136,8 @@ export const auditCommand: CliCommand = {
         const proof = ((await response.json()) as { hashes: string[] }).hashes.map((hash) => Buffer.from(hash, 'base64'));
         if (!verifyConsistency(seen.size, latest.size, proof, seen.rootHash, latest.rootHash)) {
           throw new AuditFailure(
-            `consistency: fork: the tree of ${latest.size} entries does not extend the tree of ${seen.size} this auditor saw signed (root ${seen.rootHash.toString('base64')})`,
+            `consistency: fork: the tree of ${latest.size} entries does not extend the tree of ${seen.size} this auditor saw signed ` +
+              `(root ${seen.rootHash.toString('base64')})`,
           );
         }
         io.out(`consistency: the log only grew since the ${seen.size} entries seen last\n`);

@@ -55,7 +55,8 @@ export const eraseCommand: CliCommand = {
       const erased = await matches.erase({ matchId, reason, operator: true, writeToken: null, requestId: 'matchlog-erase', clientAddressClass: 'loopback' });
       if (lagging) {
         io.err(
-          `the log no longer holds match ${matchId}'s payloads, but the read models did not drop it within ${READERS_TIMEOUT_MS / 1000} s: see /readyz, then run this again\n`,
+          `the log no longer holds match ${matchId}'s payloads, ` +
+            `but the read models did not drop it within ${READERS_TIMEOUT_MS / 1000} s: see /readyz, then run this again\n`,
         );
         return 1;
       }

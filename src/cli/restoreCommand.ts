@@ -78,7 +78,8 @@ export const restoreCommand: CliCommand = {
     ].filter((path) => (path === config.dataDir ? !isEmptyFolder(path) : existsSync(path)));
     if (occupied.length > 0) {
       io.err(
-        `matchlog restore: refused: ${occupied.join(', ')} ${occupied.length === 1 ? 'is' : 'are'} not empty; restore into an empty DATA_DIR (a restore never overwrites data)\n`,
+        `matchlog restore: refused: ${occupied.join(', ')} ${occupied.length === 1 ? 'is' : 'are'} not empty; ` +
+          'restore into an empty DATA_DIR (a restore never overwrites data)\n',
       );
       return 1;
     }
@@ -96,7 +97,11 @@ export const restoreCommand: CliCommand = {
       const target = targets[file.role];
       if (target === null) {
         io.out(
-          `${file.name}: not restored (${file.role === 'read models' ? 'READ_MODEL_URL is not SQLite: a projection worker rebuilds them from the log' : 'WRITE_TOKEN_KEY is set: it must be the key of this backup'})\n`,
+          `${file.name}: not restored (${
+            file.role === 'read models'
+              ? 'READ_MODEL_URL is not SQLite: a projection worker rebuilds them from the log'
+              : 'WRITE_TOKEN_KEY is set: it must be the key of this backup'
+          })\n`,
         );
         continue;
       }
@@ -117,7 +122,8 @@ export const restoreCommand: CliCommand = {
       return 1;
     }
     io.out(
-      `restored ${restored.join(', ')} from ${folder} (taken ${manifest.createdAt}; ${manifest.log.events} events, log head ${String(head)}) into ${config.dataDir}; start the service, then run matchlog verify\n`,
+      `restored ${restored.join(', ')} from ${folder} (taken ${manifest.createdAt}; ${manifest.log.events} events, log head ${String(head)}) ` +
+        `into ${config.dataDir}; start the service, then run matchlog verify\n`,
     );
     return 0;
   },

@@ -36,15 +36,18 @@ export const verifyCommand: CliCommand = {
       }
       total += digests.mismatches.length;
       const older = digests.undigested > 0 ? `; ${digests.undigested} stored before digests were kept` : '';
-      io.out(
-        `payloads: ${digests.mismatches.length === 0 ? `${digests.checked} version(s) match their digests` : `${digests.mismatches.length} of ${digests.checked} version(s) do not match their digests`}${older}\n`,
-      );
+      const matched =
+        digests.mismatches.length === 0
+          ? `${digests.checked} version(s) match their digests`
+          : `${digests.mismatches.length} of ${digests.checked} version(s) do not match their digests`;
+      io.out(`payloads: ${matched}${older}\n`);
       for (const m of digests.mismatches) io.out(`  ${m.streamId} revision ${m.revision}: the payload text is not what was stored\n`);
       for (const projection of allProjections) {
         const { checkpoint, differences } = await verifyProjection(projection, stores.eventStore, stores.readModel, scratch);
         total += differences.length;
         io.out(
-          `${projection.name}: ${differences.length === 0 ? 'matches the log' : `${differences.length} difference(s)`} (checked at position ${String(checkpoint)})\n`,
+          `${projection.name}: ${differences.length === 0 ? 'matches the log' : `${differences.length} difference(s)`} ` +
+            `(checked at position ${String(checkpoint)})\n`,
         );
         for (const d of differences) {
           const where = d.problem === 'differs' ? ` at ${d.path}: live ${clip(d.live)}, log says ${clip(d.fromLog)}` : '';

@@ -45,7 +45,8 @@ export const storageFull = (why: 'full' | 'unwritable', cause?: unknown) =>
     'storage_full',
     why === 'full'
       ? "the server's storage is full, so nothing was stored; retry later (the operator has been alerted in the log)"
-      : 'the server cannot write to its storage (its data directory is missing or read-only), so nothing was stored; retry later (the operator has been alerted in the log)',
+      : 'the server cannot write to its storage (its data directory is missing or read-only), so nothing was stored; ' +
+          'retry later (the operator has been alerted in the log)',
     STORAGE_RETRY_AFTER,
     { cause },
   );

@@ -1,8 +1,9 @@
 import { createLru } from '../platform/lru.js';
 
 /** Trailing words that say age group, sex or level, not which club: "U18", "Girls", "2nd", "JV". */
-const TEAM_SUFFIX =
-  /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th)|girls?|boys?|women|womens|men|mens|ladies|youth|juniors?|seniors?|jr|sr|jv|varsity|reserves?|ii|iii|[ab])$/;
+const AGE_OR_RANK = /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th))$/;
+const SEX_OR_LEVEL = /^(girls?|boys?|women|womens|men|mens|ladies|youth|juniors?|seniors?|jr|sr|jv|varsity|reserves?|ii|iii|[ab])$/;
+const isTeamSuffix = (word: string) => AGE_OR_RANK.test(word) || SEX_OR_LEVEL.test(word);
 
 /** Names normalised lately: a club's own names, and its opponents', come with every upload. */
 const normalised = createLru<string>(1000);
@@ -34,7 +35,7 @@ function normalise(name: string): string {
   while (words.length > 1) {
     const last = words.at(-1) ?? '';
     if (/^\d{1,2}$/.test(last) && (words.at(-2) === 'under' || words.at(-2) === 'u') && words.length > 2) words.splice(-2, 2);
-    else if (TEAM_SUFFIX.test(last)) words.pop();
+    else if (isTeamSuffix(last)) words.pop();
     else break;
   }
   return words.join(' ');

@@ -32,7 +32,8 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
   if (openFilesLimit !== null && maxConnections > connectionBudget(openFilesLimit)) {
     app.log.warn(
       { maxConnections, openFilesLimit, fits: connectionBudget(openFilesLimit) },
-      'MAX_CONNECTIONS is more than the open-files limit (ulimit -n) leaves for connections; beyond it accepts fail (EMFILE) and are shed: raise ulimit -n or lower MAX_CONNECTIONS',
+      'MAX_CONNECTIONS is more than the open-files limit (ulimit -n) leaves for connections; ' +
+        'beyond it accepts fail (EMFILE) and are shed: raise ulimit -n or lower MAX_CONNECTIONS',
     );
   }
   const reported = { dropped: 0, perAddress: 0, failed: 0, code: '', since: 0 };

@@ -71,7 +71,8 @@ export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (
                 'not progressing',
                 projectionsInProcess
                   ? `no projection has made progress for ${stallMs / 1000} s while events wait`
-                  : `no projection has made progress for ${stallMs / 1000} s while events wait; this API runs none itself (RUN_PROJECTIONS): is a projection worker (matchlog projections) running?`,
+                  : `no projection has made progress for ${stallMs / 1000} s while events wait; ` +
+                    'this API runs none itself (RUN_PROJECTIONS): is a projection worker (matchlog projections) running?',
               ]
             : projections.some((p) => p.lag > maxLag)
               ? ['catching up', `projections are more than ${maxLag} behind the log`]

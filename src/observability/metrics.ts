@@ -26,7 +26,9 @@ export function createMetrics() {
     }),
     writes: new Counter({
       name: 'matchlog_writes_total',
-      help: 'Match uploads by outcome: created, replaced, unchanged, or the refusal status (403, 413, 429, 503, 507, ...); 409_retry counts attempts that lost a race and were decided again',
+      help:
+        'Match uploads by outcome: created, replaced, unchanged, or the refusal status (403, 413, 429, 503, 507, ...); ' +
+        '409_retry counts attempts that lost a race and were decided again',
       labelNames: ['outcome'] as const,
       registers,
     }),

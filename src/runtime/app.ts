@@ -235,7 +235,8 @@ export async function buildApp({
   if (!config.runProjections) {
     app.log.warn(
       { readModel: redactUrl(config.readModelUrl) },
-      'this API runs no projections (RUN_PROJECTIONS): start projection workers (matchlog projections), or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
+      'this API runs no projections (RUN_PROJECTIONS): start projection workers (matchlog projections), ' +
+        'or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
     );
   }
   await app.register(clubDashboard, {

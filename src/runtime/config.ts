@@ -182,7 +182,8 @@ function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: numbe
   if (value > limit) {
     throw new ConfigError(
       'MAX_BODY_BYTES',
-      `must be at most ${limit} with EventStoreDB (ESDB_MAX_APPEND_BYTES ${esdbMaxAppendBytes} minus ${APPEND_OVERHEAD_BYTES} for envelope and metadata), got "${env.MAX_BODY_BYTES ?? ''}"; raise the server's MaxAppendSize and ESDB_MAX_APPEND_BYTES together to accept larger matches`,
+      `must be at most ${limit} with EventStoreDB (ESDB_MAX_APPEND_BYTES ${esdbMaxAppendBytes} minus ${APPEND_OVERHEAD_BYTES} for envelope and metadata), ` +
+        `got "${env.MAX_BODY_BYTES ?? ''}"; raise the server's MaxAppendSize and ESDB_MAX_APPEND_BYTES together to accept larger matches`,
     );
   }
   return value;
@@ -309,7 +310,8 @@ function transparencyLogSettings(env: Env, publicBaseUrl: string) {
     } catch (error) {
       throw new ConfigError(
         'LOG_SIGNING_KEY',
-        `must be a note signer key (PRIVATE+KEY+<name>+<hash>+<base64>, the format of DATA_DIR/log-signing.key and of Go's note.GenerateKey): ${error instanceof Error ? error.message : String(error)}`,
+        "must be a note signer key (PRIVATE+KEY+<name>+<hash>+<base64>, the format of DATA_DIR/log-signing.key and of Go's note.GenerateKey): " +
+          (error instanceof Error ? error.message : String(error)),
       );
     }
   }

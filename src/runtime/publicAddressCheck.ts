@@ -12,5 +12,8 @@ export function publicAddressWarning(env: NodeJS.ProcessEnv, listenHost: string,
   const hostname = new URL(publicBaseUrl).hostname;
   if (env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL !== '' && !LOCAL_HOSTS.test(hostname)) return null;
   const why = env.PUBLIC_BASE_URL ? `PUBLIC_BASE_URL is ${publicBaseUrl}, an address of this machine` : `PUBLIC_BASE_URL is not set, so it is ${publicBaseUrl}`;
-  return `listening on ${listenHost} but ${why}: share links, QR codes, link previews and embed snippets will point there. Set PUBLIC_BASE_URL to the address viewers use (e.g. https://scores.example.org)`;
+  return (
+    `listening on ${listenHost} but ${why}: share links, QR codes, link previews and embed snippets will point there. ` +
+    'Set PUBLIC_BASE_URL to the address viewers use (e.g. https://scores.example.org)'
+  );
 }

@@ -12,7 +12,8 @@ function keyFromFile(file: string, text: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
   if (BASE64.test(text.trim()) && key.length >= 32) return key;
   throw new StartupError(
-    `the write-token key file ${file} is not base64 of at least 32 bytes; put back the key from your backup (without it no protected match can be changed), or set WRITE_TOKEN_KEY`,
+    `the write-token key file ${file} is not base64 of at least 32 bytes; ` +
+      'put back the key from your backup (without it no protected match can be changed), or set WRITE_TOKEN_KEY',
   );
 }
 
@@ -22,7 +23,8 @@ function readKeyFile(file: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
     throw new StartupError(
-      `the write-token key file ${file} cannot be read (${String((error as NodeJS.ErrnoException).code)}); make it a readable file holding the key, or set WRITE_TOKEN_KEY`,
+      `the write-token key file ${file} cannot be read (${String((error as NodeJS.ErrnoException).code)}); ` +
+        'make it a readable file holding the key, or set WRITE_TOKEN_KEY',
       { cause: error },
     );
   }

@@ -71,7 +71,8 @@ try {
   }
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(
-    `CPU of an upload with club sync / without: median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}× over ${rounds} rounds of ${uploads} (range ${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)})`,
+    `CPU of an upload with club sync / without: median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}× over ${rounds} rounds of ${uploads} ` +
+      `(range ${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)})`,
   );
 } finally {
   await app.close();

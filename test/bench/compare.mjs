@@ -329,13 +329,16 @@ try {
 
   const fmt = (n, digits = 0) => n.toFixed(digits);
   console.log(
-    `\nmatchlog vs naive baseline: ${connections} connections, ${rounds} × ${duration} s each side (club sync ${syncRounds} ×), alternated; node ${process.version}; ${(text.length / 1024).toFixed(0)} KB volleyball bodies\n`,
+    `\nmatchlog vs naive baseline: ${connections} connections, ${rounds} × ${duration} s each side (club sync ${syncRounds} ×), alternated; ` +
+      `node ${process.version}; ${(text.length / 1024).toFixed(0)} KB volleyball bodies\n`,
   );
   console.log('| path | matchlog req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | ratio | target | |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${fmt(r.matchlog.rps)} | ${fmt(r.matchlog.p50, 1)} | ${fmt(r.matchlog.p99, 1)} | ${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 1)} | ${fmt(r.baseline.p99, 1)} | ${fmt(r.ratio, 2)} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'}${r.note ? ` (${r.note})` : ''} |`,
+      `| ${r.name} | ${fmt(r.matchlog.rps)} | ${fmt(r.matchlog.p50, 1)} | ${fmt(r.matchlog.p99, 1)} | ` +
+        `${fmt(r.baseline.rps)} | ${fmt(r.baseline.p50, 1)} | ${fmt(r.baseline.p99, 1)} | ${fmt(r.ratio, 2)} | ` +
+        `${r.target} | ${r.pass ? 'pass' : 'FAIL'}${r.note ? ` (${r.note})` : ''} |`,
     );
   }
   const extra = [];

@@ -126,6 +126,7 @@ console.log('| candidate | K | keyframes | stored bytes | per version | × final
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.name} | ${r.K === 1 ? '—' : r.K === 1000 ? '∞' : r.K} | ${r.keyframes} | ${fmt(r.stored)} | ${fmt(r.perVersion)} | ${fmt(r.stored / finalBytes, 2)} | ${fmt(r.encodeUs)} | ${fmt(r.decodeUs)} |`,
+    `| ${r.name} | ${r.K === 1 ? '—' : r.K === 1000 ? '∞' : r.K} | ${r.keyframes} | ${fmt(r.stored)} | ${fmt(r.perVersion)} | ` +
+      `${fmt(r.stored / finalBytes, 2)} | ${fmt(r.encodeUs)} | ${fmt(r.decodeUs)} |`,
   );
 }

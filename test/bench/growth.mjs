@@ -145,9 +145,11 @@ const dir = mkdtempSync(join(tmpdir(), 'matchlog-growth-'));
 const grownDir = join(dir, 'grown');
 mkdirSync(grownDir);
 const rows = [];
-const header = `node ${process.version}, ${connections} connections, ${duration} s a path, ${rounds} round(s) alternating empty and grown, WRITE_RATE_LIMIT=off, load average before ${loadavg()
-  .map((l) => l.toFixed(1))
-  .join(' ')}`;
+const header =
+  `node ${process.version}, ${connections} connections, ${duration} s a path, ${rounds} round(s) alternating empty and grown, ` +
+  `WRITE_RATE_LIMIT=off, load average before ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
 try {
   const payloads = generatePayloads(smoke ? 4 : 40);
   let stored = 0;
@@ -224,7 +226,8 @@ for (const name of Object.keys(PATHS)) {
 }
 console.log(`| store on disk (log + read models) | ${rows.map((r) => `${(r.disk / 1e9).toFixed(2)} GB`).join(' | ')} |`);
 console.log(
-  `| seeding (log appends) / read models caught up at start | ${rows.map((r) => `${r.seedSeconds.toFixed(0)} s / ${r.readySeconds.toFixed(0)} s`).join(' | ')} |`,
+  `| seeding (log appends) / read models caught up at start | ` +
+    `${rows.map((r) => `${r.seedSeconds.toFixed(0)} s / ${r.readySeconds.toFixed(0)} s`).join(' | ')} |`,
 );
 if (outside.length > 0) {
   console.error(`\nanswers outside 2xx/3xx (not timed as successes):\n${outside.map((line) => `- ${line}`).join('\n')}`);

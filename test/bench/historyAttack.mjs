@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // /healthz latency while clients hammer the public history of a match with huge versions
-// (issue 10, defect 3). Usage: npm run build && node test/bench/historyAttack.mjs [--server dist/src/bin/server.js] [--keys 290000] [--seconds 10] [--clients 8]
+// (issue 10, defect 3). Usage: npm run build && node test/bench/historyAttack.mjs
+//   [--server dist/src/bin/server.js] [--keys 290000] [--seconds 10] [--clients 8]
 import { parseArgs } from 'node:util';
 import { startBenchServer } from './benchServer.mjs';
 

@@ -69,7 +69,8 @@ async function measure(name, options) {
   const outside = result['1xx'] + result['4xx'] + result['5xx'];
   if (outside > 0 || result.errors > 0 || result.timeouts > 0)
     refused.push(
-      `${options.method ?? 'GET'} ${options.path} (${name}): ${result['4xx']} answered 4xx, ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+      `${options.method ?? 'GET'} ${options.path} (${name}): ${result['4xx']} answered 4xx, ` +
+        `${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   return { name, rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, ok: result['2xx'] + result['3xx'] };
 }

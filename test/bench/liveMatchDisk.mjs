@@ -43,7 +43,8 @@ function fileBytes(file) {
   db.pragma('wal_checkpoint(TRUNCATE)');
   const stored = db
     .prepare(
-      "SELECT sum(octet_length(data)) AS bytes, count(*) AS rows, sum(encoding IS NULL) AS whole, sum(encoding = 'deflate') AS deflated, sum(encoding = 'delta') AS deltas FROM events",
+      'SELECT sum(octet_length(data)) AS bytes, count(*) AS rows, sum(encoding IS NULL) AS whole, ' +
+        "sum(encoding = 'deflate') AS deflated, sum(encoding = 'delta') AS deltas FROM events",
     )
     .get();
   db.close();
@@ -109,7 +110,8 @@ try {
   const sum = uploads.reduce((total, payload, i) => total + Buffer.byteLength(eventData(payload, i, 'live-1')), 0);
   console.log(`one live-scored match: ${uploads.length} uploads, final payload ${fmt(finalBytes)} bytes, all versions whole ${fmt(sum)} bytes\n`);
   console.log(
-    '| stored as | K | rows whole / deflated / delta | stored event bytes | × final | SQLite file (checkpointed) | × final | encode µs/upload | cold read µs/version (worst) |',
+    '| stored as | K | rows whole / deflated / delta | stored event bytes | × final | ' +
+      'SQLite file (checkpointed) | × final | encode µs/upload | cold read µs/version (worst) |',
   );
   console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const [name, K] of [
@@ -120,14 +122,16 @@ try {
   ]) {
     const r = await liveMatch(`${name}-${K}`.replace(/\W+/g, '-'), K);
     console.log(
-      `| ${name} | ${K || '—'} | ${r.whole} / ${r.deflated} / ${r.deltas} | ${fmt(r.bytes)} | ${fmt(r.bytes / finalBytes, 2)} | ${fmt(r.file)} | ${fmt(r.file / finalBytes, 2)} | ${K ? fmt(r.encodeUs) : '—'} | ${fmt(r.readUs)} (${fmt(r.worstReadUs)}) |`,
+      `| ${name} | ${K || '—'} | ${r.whole} / ${r.deflated} / ${r.deltas} | ${fmt(r.bytes)} | ${fmt(r.bytes / finalBytes, 2)} | ` +
+        `${fmt(r.file)} | ${fmt(r.file / finalBytes, 2)} | ${K ? fmt(r.encodeUs) : '—'} | ${fmt(r.readUs)} (${fmt(r.worstReadUs)}) |`,
     );
   }
   const count = values.smoke ? 20 : Number(values.created);
   const before = await createdMatches('whole', 0, count);
   const now = await createdMatches('deltas', 32, count);
   console.log(
-    `\n${count} created matches: file ${fmt(before.file)} bytes stored whole (as before), ${fmt(now.file)} with deltas (K 32): ${fmt(now.file / before.file, 3)}× (a create stores a keyframe as given)`,
+    `\n${count} created matches: file ${fmt(before.file)} bytes stored whole (as before), ` +
+      `${fmt(now.file)} with deltas (K 32): ${fmt(now.file / before.file, 3)}× (a create stores a keyframe as given)`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -402,20 +402,25 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
 
 function table(r) {
   const lines = [
-    `| match day: M = ${r.M} live matches × V = ${r.V} viewers, one upload per ${settings.every} s per match, ${r.seconds.toFixed(0)} s, matches ${settings.stage === 'start' ? 'from their first rally' : 'at spread stages'} | |`,
+    `| match day: M = ${r.M} live matches × V = ${r.V} viewers, one upload per ${settings.every} s per match, ${r.seconds.toFixed(0)} s, ` +
+      `matches ${settings.stage === 'start' ? 'from their first rally' : 'at spread stages'} | |`,
     '|---|---:|',
     `| uploads (one more rally each), sustained | ${r.uploads.perSecond.toFixed(1)}/s of ${(r.M / settings.every).toFixed(1)}/s offered (${r.uploads.count}) |`,
     `| upload latency p50 / p99 | ${r.uploads.p50} / ${r.uploads.p99} ms |`,
-    `| viewer delay, upload's 2xx → revision on the stream, p50 / p99 | ${r.delay.p50} / ${r.delay.p99} ms (${r.delay.delivered} of ${r.delay.expected} deliveries${r.delay.early ? `, ${r.delay.early} before the 2xx` : ''}) |`,
+    `| viewer delay, upload's 2xx → revision on the stream, p50 / p99 | ` +
+      `${r.delay.p50} / ${r.delay.p99} ms ` +
+      `(${r.delay.delivered} of ${r.delay.expected} deliveries${r.delay.early ? `, ${r.delay.early} before the 2xx` : ''}) |`,
     settings.fetchMain ? `| page updated, upload's 2xx → \`?part=main\` fetched, p50 / p99 | ${r.parts.p50} / ${r.parts.p99} ms (${r.parts.n}) |` : null,
     `| page views (browser headers) p50 / p99 | ${r.pageViews.p50} / ${r.pageViews.p99} ms (${r.pageViews.perSecond.toFixed(1)}/s) |`,
     `| new connection (uploads, page views) connected in p50 / p99 | ${r.connects.p50} / ${r.connects.p99} ms |`,
     `| /healthz every 100 ms on a kept-alive connection, p50 / p99 | ${r.healthz.p50} / ${r.healthz.p99} ms |`,
     `| server CPU (of one core) | ${pct(r.serverCpu)} |`,
-    `| load generator CPU (of one core): uploads + page views; viewer processes | ${pct(r.generatorCpu.parent)}; ${r.generatorCpu.children.map(pct).join(', ')} |`,
+    `| load generator CPU (of one core): uploads + page views; viewer processes | ` +
+      `${pct(r.generatorCpu.parent)}; ${r.generatorCpu.children.map(pct).join(', ')} |`,
     `| server peak RSS | ${r.peakRssMb.toFixed(0)} MB |`,
     `| live streams open at the end / refused / dropped | ${r.open} of ${r.streams} / ${r.refused.length} / ${r.dropped} |`,
-    `| disk per match / final payload (${r.disk.versions.toFixed(1)} versions each) | ${kb(r.disk.perMatch)} / ${kb(r.disk.finalPayload)} = ${(r.disk.perMatch / r.disk.finalPayload).toFixed(1)}× |`,
+    `| disk per match / final payload (${r.disk.versions.toFixed(1)} versions each) | ` +
+      `${kb(r.disk.perMatch)} / ${kb(r.disk.finalPayload)} = ${(r.disk.perMatch / r.disk.finalPayload).toFixed(1)}× |`,
   ];
   return lines.filter((l) => l !== null).join('\n');
 }
@@ -428,9 +433,13 @@ function printFailures(r) {
   if (lines.length > 20) console.error(`  … and ${lines.length - 20} more`);
 }
 
-const header = `node ${process.version}, ${process.env.npm_lifecycle_event ?? 'matchday.mjs'}${loaderArgs.length ? ' (from source)' : ''}, server with WRITE_RATE_LIMIT=off and its default caps, ulimit -n of the server ${readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)/)?.[1]}, load average before ${loadavg()
-  .map((l) => l.toFixed(1))
-  .join(' ')}`;
+const header =
+  `node ${process.version}, ${process.env.npm_lifecycle_event ?? 'matchday.mjs'}${loaderArgs.length ? ' (from source)' : ''}, ` +
+  `server with WRITE_RATE_LIMIT=off and its default caps, ` +
+  `ulimit -n of the server ${readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)/)?.[1]}, ` +
+  `load average before ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
 
 if (opts.search) {
   const seconds = Number(opts['step-seconds']);
@@ -457,7 +466,9 @@ if (opts.search) {
   console.log('|---:|---:|---:|---|---|---:|---:|---:|---:|---|');
   for (const r of steps)
     console.log(
-      `| ${r.M} | ${r.streams} | ${r.uploads.perSecond.toFixed(1)} | ${r.uploads.p50}/${r.uploads.p99} | ${r.delay.p50}/${r.delay.p99} | ${pct(r.serverCpu)} | ${r.peakRssMb.toFixed(0)} | ${r.refused.length} | ${r.failures.length} | ${holds(r) ? 'yes' : 'no'} |`,
+      `| ${r.M} | ${r.streams} | ${r.uploads.perSecond.toFixed(1)} | ${r.uploads.p50}/${r.uploads.p99} | ${r.delay.p50}/${r.delay.p99} | ` +
+        `${pct(r.serverCpu)} | ` +
+        `${r.peakRssMb.toFixed(0)} | ${r.refused.length} | ${r.failures.length} | ${holds(r) ? 'yes' : 'no'} |`,
     );
   if (pass === null) {
     console.log('\nno M held the targets');

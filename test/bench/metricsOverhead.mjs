@@ -73,7 +73,8 @@ for (const [path, make] of Object.entries(PATHS)) {
   }
   const ratio = totals['with metrics'] / totals['without metrics'];
   rows.push(
-    `| ${path} | ${Math.round(totals['without metrics'] / (rounds * seconds))} | ${Math.round(totals['with metrics'] / (rounds * seconds))} | ${ratio.toFixed(3)} | ${((1 - ratio) * 100).toFixed(1)} % |`,
+    `| ${path} | ${Math.round(totals['without metrics'] / (rounds * seconds))} | ` +
+      `${Math.round(totals['with metrics'] / (rounds * seconds))} | ${ratio.toFixed(3)} | ${((1 - ratio) * 100).toFixed(1)} % |`,
   );
 }
 await plain.stop();

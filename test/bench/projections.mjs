@@ -88,7 +88,8 @@ try {
 
   const baseline = rows[0].seconds;
   console.log(
-    `\n${count} matches × ${versions} version(s) = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), batch ${batchSize}, node ${process.version}\n`,
+    `\n${count} matches × ${versions} version(s) = ${head} events, ${allProjections.length} projection(s) (${allProjections.map((p) => p.name).join(', ')}), ` +
+      `batch ${batchSize}, node ${process.version}\n`,
   );
   console.log('| read models | catch-up (s) | events/s | throughput vs SQLite |');
   console.log('|---|---:|---:|---:|');

@@ -148,20 +148,24 @@ const f = (n) => n.toFixed(0);
 console.log(`SSE fan-out, ${viewers} viewers of one match on one API process (embedded SQLite, projections in process):`);
 console.log(`  connected with revision 0: ${connected}/${viewers}`);
 console.log(
-  `  re-upload answered in ${f(acked)} ms; every viewer had revision 1 after ${allAt === null ? `NOT within 10 s (${got}/${viewers})` : `${f(allAt)} ms`} (target ≤ 2000 ms)`,
+  `  re-upload answered in ${f(acked)} ms; ` +
+    `every viewer had revision 1 after ${allAt === null ? `NOT within 10 s (${got}/${viewers})` : `${f(allAt)} ms`} (target ≤ 2000 ms)`,
 );
 console.log(`  server RSS: ${f(rssBefore)} MB idle, ${f(rssOpen)} MB with ${viewers} streams open, ${f(rssAfter)} MB after the fan-out (target ≤ 300 MB)`);
 console.log(
-  `Page throughput (${Math.round(Buffer.byteLength(JSON.stringify(fixture)) / 1024)} KB volleyball payload, page ${Math.round(bytes / 1024)} KB, ${duration} s each, 10 connections):`,
+  `Page throughput (${Math.round(Buffer.byteLength(JSON.stringify(fixture)) / 1024)} KB volleyball payload, ` +
+    `page ${Math.round(bytes / 1024)} KB, ${duration} s each, 10 connections):`,
 );
 console.log(`  GET /healthz (baseline)         ${f(healthz)} req/s`);
 console.log(`  GET /match/:id (cached bytes)   ${f(cached)} req/s  (${(cached / healthz).toFixed(2)} × baseline)`);
 console.log(
-  `  uncached render, in process     ${(renders / duration).toFixed(0)} pages/s (read + parse + summarise + render; ${((1000 * duration) / renders).toFixed(1)} ms each)`,
+  `  uncached render, in process     ${(renders / duration).toFixed(0)} pages/s ` +
+    `(read + parse + summarise + render; ${((1000 * duration) / renders).toFixed(1)} ms each)`,
 );
 if (refused.length > 0 || got < viewers) {
   console.error(
-    `\nanswers outside 2xx/3xx (not timed as successes):\n${refused.map((line) => `- ${line}`).join('\n')}${got < viewers ? `\n- ${viewers - got} viewer(s) never had revision 1` : ''}`,
+    `\nanswers outside 2xx/3xx (not timed as successes):\n${refused.map((line) => `- ${line}`).join('\n')}` +
+      `${got < viewers ? `\n- ${viewers - got} viewer(s) never had revision 1` : ''}`,
   );
   process.exitCode = 1;
 }

@@ -11,7 +11,8 @@ import { eventStoreContract } from './eventStoreContract.js';
  */
 const url = process.env.ESDB_URL;
 const NO_ESDB =
-  'ESDB_URL is not set: no EventStoreDB server can be installed on these machines, so this suite needs one started elsewhere (docker compose up eventstore; ESDB_URL=esdb://127.0.0.1:2113?tls=false)';
+  'ESDB_URL is not set: no EventStoreDB server can be installed on these machines, so this suite needs one started elsewhere ' +
+  '(docker compose up eventstore; ESDB_URL=esdb://127.0.0.1:2113?tls=false)';
 
 if (!url) {
   t.test('esdb: event store contract', { skip: NO_ESDB }, async () => {});

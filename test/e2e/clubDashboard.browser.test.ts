@@ -17,7 +17,8 @@ async function freePort(): Promise<number> {
 const noSidewaysScroll = async (page: Page) => (await page.evaluate('document.scrollingElement.scrollWidth <= window.innerWidth')) === true;
 
 browserTest(
-  'a club admin on a phone (360 px): sign up, key, aliases, syncs, side unknown settled in one click, a flagged sync excluded, keys required, export; axe on every page',
+  'a club admin on a phone (360 px): sign up, key, aliases, syncs, ' +
+    'side unknown settled in one click, a flagged sync excluded, keys required, export; axe on every page',
   async (t) => {
     const shots = screenshotDir(t);
     const port = await freePort();

@@ -26,11 +26,19 @@ async function measure(browser: Browser, url: string, width: number, dark: boole
   const page = await context.newPage();
   await page.goto(url);
   const size = (await page.evaluate(
-    `(() => { const e = document.scrollingElement; const wide = [...document.body.querySelectorAll('*')].filter((n) => n.getBoundingClientRect().right > window.innerWidth + 0.5 && !n.closest('.scroll')).slice(0, 3).map((n) => n.tagName + '.' + n.className); return { scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, wide }; })()`,
+    `(() => {
+      const e = document.scrollingElement;
+      const wide = [...document.body.querySelectorAll('*')]
+        .filter((n) => n.getBoundingClientRect().right > window.innerWidth + 0.5 && !n.closest('.scroll'))
+        .slice(0, 3)
+        .map((n) => n.tagName + '.' + n.className);
+      return { scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, wide };
+    })()`,
   )) as { scrollWidth: number; clientWidth: number; wide: string[] };
   await page.evaluate(axeSource);
   const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
   )) as { id: string; impact: string; targets: string[] }[];
   await context.close();
   return { ...size, serious: violations.filter((v) => v.impact === 'critical' || v.impact === 'serious'), minor: violations.length };

@@ -115,7 +115,10 @@ t.test('start-up failures: each is one line naming what to fix, exit code 1, no 
     t.same(lines.length, 1, lines.join('\n'));
     t.match(
       lines[0],
-      /^cannot start: the event store sqlite:.*\/events\.sqlite cannot be opened \(SQLITE_NOTADB\): file is not a database; check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup \(matchlog restore\)$/,
+      new RegExp(
+        /^cannot start: the event store sqlite:.*\/events\.sqlite cannot be opened \(SQLITE_NOTADB\): file is not a database; /.source +
+          /check EVENT_STORE_URL and DATA_DIR, or restore the log from a backup \(matchlog restore\)$/.source,
+      ),
     );
   });
 

@@ -96,7 +96,10 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
         const box = await cards.nth(i).boundingBox();
         // Blank space in a card: its height less what its parts take.
         const blank = (await page.evaluate(
-          `(() => { const card = document.querySelectorAll('ol.timeline > li')[${i}]; return card.getBoundingClientRect().height - [...card.children].reduce((sum, c) => sum + c.getBoundingClientRect().height, 0); })()`,
+          `(() => {
+            const card = document.querySelectorAll('ol.timeline > li')[${i}];
+            return card.getBoundingClientRect().height - [...card.children].reduce((sum, c) => sum + c.getBoundingClientRect().height, 0);
+          })()`,
         )) as number;
         t.ok(
           box !== null && box.x + box.width <= width && blank < 40,
@@ -157,7 +160,8 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
       const code = snippet.replace(/\/match\/[^/]+\/embed/, `/match/${id}/embed`);
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(
-        `<!doctype html><html lang="en"><title>Club site</title><body style="margin:0"><h1>Our club</h1>${withScript ? code : code.replace(/<script[^>]*><\/script>/, '')}</body></html>`,
+        `<!doctype html><html lang="en"><title>Club site</title><body style="margin:0"><h1>Our club</h1>` +
+          `${withScript ? code : code.replace(/<script[^>]*><\/script>/, '')}</body></html>`,
       );
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
@@ -260,7 +264,9 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
       'no team total of minutes',
     );
     const clipped = (await page.evaluate(
-      `[...document.querySelectorAll('.player-stats .name.full, .board .name')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`,
+      `[...document.querySelectorAll('.player-stats .name.full, .board .name')]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.textContent)`,
     )) as string[];
     t.same(clipped, [], 'no name is clipped at 1280 px');
     t.ok(await page.getByText('Anna-Katharina Papadopoulou-Schmidt').isVisible(), 'whole names at 1280 px');
@@ -312,7 +318,9 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
     t.equal(await upload(base, 'bb-gen', fixture({ sport: 'basketball', seed: 11 })), 201);
     const bb = await open(browser, `${base}/match/bb-gen`, 360);
     const overflowing = (await bb.evaluate(
-      `[...document.querySelectorAll('.board .team, .line-score .team-cell, details[open] .pbp .team-cell')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)`,
+      `[...document.querySelectorAll('.board .team, .line-score .team-cell, details[open] .pbp .team-cell')]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.textContent)`,
     )) as string[];
     t.same(overflowing, [], 'no team name overflows or is cut: beside a three-digit score, in the line score, in the play-by-play');
     t.equal(await bb.locator('figure.chart').count(), 1, 'one lead tracker, not a chart per quarter');

@@ -320,7 +320,8 @@ t.test('a live-scored match takes at most twice its final payload on EventStoreD
   const whole = uploads.reduce((sum, payload) => sum + Buffer.byteLength(payload), 0);
   const final = Buffer.byteLength(uploads.at(-1)!);
   t.comment(
-    `${uploads.length} uploads: ${whole} bytes whole (${(whole / final).toFixed(1)}×), stored ${stored} bytes with metadata (${(stored / final).toFixed(2)}× the final ${final}-byte payload)`,
+    `${uploads.length} uploads: ${whole} bytes whole (${(whole / final).toFixed(1)}×), ` +
+      `stored ${stored} bytes with metadata (${(stored / final).toFixed(2)}× the final ${final}-byte payload)`,
   );
   t.ok(stored <= 2 * final, 'at most twice the final payload');
   const read = await openStore(server.client).readStream('match-day');

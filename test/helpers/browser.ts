@@ -73,13 +73,15 @@ export async function checkAccessibility(t: Test, browser: Browser, url: string,
       await page.goto(url);
       await page.evaluate(axeSource);
       const violations = (await page.evaluate(
-        `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
+        `axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+          r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
       )) as { id: string; impact: string; targets: string[] }[];
       const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
       t.same(
         serious,
         [],
-        `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious (${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`,
+        `axe ${label} at ${width} px ${dark ? 'dark' : 'light'}: 0 critical/serious ` +
+          `(${violations.length} minor: ${violations.map((v) => v.id).join(', ') || 'none'})`,
       );
       await context.close();
     }

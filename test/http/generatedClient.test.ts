@@ -32,7 +32,8 @@ function typeCheck(dir: string, name: string, source: string): string[] {
 }
 
 t.test(
-  'types generated from /openapi.json by openapi-typescript check a payload: playerStats: 42 and homeTeam: 7 are refused, real feeds and numbers as strings pass',
+  'types generated from /openapi.json by openapi-typescript check a payload: ' +
+    'playerStats: 42 and homeTeam: 7 are refused, real feeds and numbers as strings pass',
   async (t) => {
     const tool = await openapiTypescript();
     if (typeof tool === 'string') {

@@ -47,7 +47,8 @@ export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { m
         summary: 'Erase a protected match for good',
         description:
           'Needs the X-Write-Token the match was created with; an unprotected match cannot be erased through the API (403: ask the operator). ' +
-          "Every version's payload and salt leave the log and every read model; a MatchErased event with the reason is appended, and the match answers 410 from then on. " +
+          "Every version's payload and salt leave the log and every read model; " +
+          'a MatchErased event with the reason is appended, and the match answers 410 from then on. ' +
           'Its log entries (salted digests only) stay, so every checkpoint and proof given before still verifies. Answers a receipt of the MatchErased entry.',
         params: MatchParams,
         headers: Type.Object({ 'x-write-token': Type.Optional(Type.String()) }),

@@ -45,7 +45,8 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         tags: ['log'],
         summary: "The log's latest signed checkpoint",
         description:
-          'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), signed with Ed25519 by the key GET /api/log/key names.',
+          'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), ' +
+          'signed with Ed25519 by the key GET /api/log/key names.',
         produces: ['text/plain'],
         response: { 200: Type.String() },
       },
@@ -81,7 +82,8 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         tags: ['log'],
         summary: 'One entry of the log, byte for byte',
         description:
-          "The leaf's entry: canonical JSON (matchId or clubId, revision, type, recordedAt, payloadSha256 or dataSha256). Its leaf hash is SHA-256(0x00 ‖ these bytes).",
+          "The leaf's entry: canonical JSON (matchId or clubId, revision, type, recordedAt, payloadSha256 or dataSha256). " +
+          'Its leaf hash is SHA-256(0x00 ‖ these bytes).',
         params: EntryParams,
         response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404) },
       },
@@ -144,7 +146,8 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         tags: ['log'],
         summary: "A version's exact payload bytes and salt",
         description:
-          "The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: SHA-256(salt ‖ these bytes) is the payloadSha256 of the version's log entry. " +
+          'The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: ' +
+          "SHA-256(salt ‖ these bytes) is the payloadSha256 of the version's log entry. " +
           'An empty salt for versions stored before salts. 410 once the match is erased.',
         params: MatchParams,
         querystring: PayloadQuery,

@@ -44,7 +44,8 @@ const CLUB_SYNC_DESCRIPTION =
   'and the response carries crmSync: "skipped_auth" exactly when the sync was skipped (CLUB_SYNC_ENFORCEMENT=enforce without a valid key, ' +
   'or a clubId or teamId that names no club or team of it). The Matchlog-Club-Sync response header (on every upload that names a club and team) ' +
   'says how the key was judged: processed (a valid key), flagged-no-key or flagged-bad-key (copied without a valid key and flagged in the dashboard), ' +
-  'or skipped; the last three with "; reason=" missing_key, malformed_key, bad_key, no_such_club or no_such_team. Apps can use it to tell their user the key is mistyped, or to test a connection.';
+  'or skipped; the last three with "; reason=" missing_key, malformed_key, bad_key, no_such_club or no_such_team. ' +
+  'Apps can use it to tell their user the key is mistyped, or to test a connection.';
 
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (

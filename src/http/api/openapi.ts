@@ -25,7 +25,8 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
             in: 'header',
             name: 'X-Write-Token',
             description:
-              'Per-match secret chosen by the creating client (at least 128 random bits). Sent on the creating POST it protects the match; later writes to a protected match need it.',
+              'Per-match secret chosen by the creating client (at least 128 random bits). ' +
+              'Sent on the creating POST it protects the match; later writes to a protected match need it.',
           },
           appKey: { type: 'apiKey', in: 'header', name: 'X-App-Key', description: "The club's app key (dashboard, Connect), for club sync." },
         },

@@ -8,7 +8,10 @@ const MatchId = Type.String({ pattern: MATCH_ID_PATTERN, description: MATCH_ID_R
 
 export const MatchParams = Type.Object({ id: MatchId });
 
-/** The upload body as validated: any JSON object (only id, clubId and teamId are checked). Documented as `components.schemas.MatchPayload` (./payloadDocument.ts). */
+/**
+ * The upload body as validated: any JSON object (only id, clubId and teamId are checked).
+ * Documented as `components.schemas.MatchPayload` (./payloadDocument.ts).
+ */
 export const MatchPayload = Type.Object(
   {
     id: Type.Optional(MatchId),
@@ -40,7 +43,9 @@ export const WriteHeaders = Type.Object({
   // No pattern here: the format matters only where the token is bound (the decider checks it there).
   'x-write-token': Type.Optional(
     Type.String({
-      description: `Binds on the creating POST, where ${WRITE_TOKEN_RULE}. Elsewhere only compared: any other value on a protected match is a 403; ignored on unprotected matches and PUT-create.`,
+      description:
+        `Binds on the creating POST, where ${WRITE_TOKEN_RULE}. ` +
+        'Elsewhere only compared: any other value on a protected match is a 403; ignored on unprotected matches and PUT-create.',
     }),
   ),
   'x-app-key': Type.Optional(Type.String({ description: "The club's app key, for club sync." })),

@@ -152,7 +152,10 @@ function omittedNote({ rows, columns }: { rows: number; columns: number }): stri
     rows > 0 ? `${rows} more ${rows === 1 ? 'row' : 'rows'}` : '',
     columns > 0 ? `${columns} more stat ${columns === 1 ? 'column' : 'columns'}` : '',
   ].filter(Boolean);
-  return `# truncated: ${parts.join(' and ')} not in this file (at most ${CSV_ROWS} rows and ${CSV_COLUMNS} stat columns; at most ${UNKNOWN_STAT_COLUMNS} stats per team that are not in its sport's list); narrow the filter for the rest`;
+  return (
+    `# truncated: ${parts.join(' and ')} not in this file (at most ${CSV_ROWS} rows and ${CSV_COLUMNS} stat columns; ` +
+    `at most ${UNKNOWN_STAT_COLUMNS} stats per team that are not in its sport's list); narrow the filter for the rest`
+  );
 }
 
 /** The JSON twin: the same rows as objects keyed by the CSV's column names, in the same order. */

@@ -62,7 +62,8 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     if ((byAddress.get(address) ?? 0) >= maxStreamsPerAddress) {
       throw new DomainError(
         'too_many_requests',
-        `too many live update streams from your address (MAX_LIVE_STREAMS_PER_ADDRESS is ${maxStreamsPerAddress}); reload the page for the latest, or retry later`,
+        `too many live update streams from your address (MAX_LIVE_STREAMS_PER_ADDRESS is ${maxStreamsPerAddress}); ` +
+          'reload the page for the latest, or retry later',
         REFUSED_RETRY_AFTER,
       );
     }

@@ -193,7 +193,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
       return { ...renderedBody('', 'image/png'), bytes: png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"` };
     });
 
-  // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one) as a PNG card, made once per revision and kept with the pages.
+  // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one)
+  // as a PNG card, made once per revision and kept with the pages.
   app.get<{ Params: { id: string }; Querystring: Static<typeof CardQuery> }>(
     '/match/:id/card.png',
     { schema: { hide: true, querystring: CardQuery } },

@@ -38,7 +38,8 @@ export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' da
 
 /** The match pages: our own scripts (live updates, local times, sorting) and their fetches, nothing inline. */
 export const LIVE_PAGE_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; " +
+  "style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The embeddable widget: as the match page, but any site may frame it. */
 export const EMBED_CSP = LIVE_PAGE_CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');

@@ -37,7 +37,10 @@ export const CSV_COLUMNS = 200;
 /** Characters of one text cell of an export (CSV or its JSON twin). */
 export const CSV_CELL_CHARS = 1_000;
 
-/** Whether a text's UTF-8 takes at most `bytes`; counted only when its length cannot tell (a UTF-16 unit is at most 3 bytes), so a realistic page is not copied to be measured. */
+/**
+ * Whether a text's UTF-8 takes at most `bytes`; counted only when its length cannot tell
+ * (a UTF-16 unit is at most 3 bytes), so a realistic page is not copied to be measured.
+ */
 export const fits = (text: string, bytes: number) => text.length * 3 <= bytes || (text.length <= bytes && Buffer.byteLength(text) <= bytes);
 
 /** "+1 more player", "+12 more players". */

@@ -20,7 +20,8 @@ ${notice(form.error, 'error')}
 ${csrfField(form.csrfToken)}
 <label>Club name <input type="text" name="clubName" value="${form.clubName}" required maxlength="${CLUB_NAME_MAX}" autocomplete="organization"></label>
 <label>Your email <small>(you log in with it)</small> <input type="email" name="email" value="${form.email}" required autocomplete="email"></label>
-<label>Password <small>(at least ${PASSWORD_MIN} characters)</small> <input type="password" name="password" required minlength="${PASSWORD_MIN}" autocomplete="new-password"></label>
+<label>Password <small>(at least ${PASSWORD_MIN} characters)</small> \
+<input type="password" name="password" required minlength="${PASSWORD_MIN}" autocomplete="new-password"></label>
 <button type="submit">Create the club</button>
 </form>
 <p>Already signed up? <a href="/dashboard/login">Log in</a>.</p>`,

@@ -40,11 +40,16 @@ function syncCard(page: HomePage): SafeHtml {
   const copied =
     lastCopied === null
       ? html`<p>No match copied into your dashboard yet.</p>`
-      : html`<p>Last match copied ${when(lastCopied.at)}${lastCopied.outcome === 'unauthenticated' ? html` <span class="outcome-unauthenticated">(without a valid app key: flagged)</span>` : html` <span class="outcome-synced">(app key valid)</span>`}.</p>`;
+      : html`<p>Last match copied ${when(lastCopied.at)}${
+          lastCopied.outcome === 'unauthenticated'
+            ? html` <span class="outcome-unauthenticated">(without a valid app key: flagged)</span>`
+            : html` <span class="outcome-synced">(app key valid)</span>`
+        }.</p>`;
   const newer = latestAttempt !== null && latestAttempt.outcome === 'skipped' && (lastCopied === null || latestAttempt.position > lastCopied.position);
   const attempt =
     newer && latestAttempt !== null
-      ? html`<p class="muted">Latest attempt, ${when(latestAttempt.at)}: <span class="outcome-skipped">skipped</span>, because ${reasonText(latestAttempt)}. That match was saved and has its public page; only its copy into your dashboard was skipped.</p>`
+      ? html`<p class="muted">Latest attempt, ${when(latestAttempt.at)}: <span class="outcome-skipped">skipped</span>, because ${reasonText(latestAttempt)}. \
+That match was saved and has its public page; only its copy into your dashboard was skipped.</p>`
       : '';
   return html`<div class="card wide" data-testid="sync-card"><a href="/dashboard/connect/sync-status">Sync status</a>${copied}${attempt}</div>`;
 }
@@ -69,7 +74,9 @@ ${
 <ol>
 <li>Under <a href="/dashboard/teams">Teams</a>, add your teams; each gets a <code>teamId</code>.</li>
 <li>Under <a href="/dashboard/connect">Connect</a>, generate an app key for your scoring app.</li>
-<li>In the app, enter the club id, the team id and the app key. Matches it uploads appear under <a href="/dashboard/matches">Matches</a>, <a href="/dashboard/players">Players</a> and <a href="/dashboard/stats">Stats</a>; every attempt is listed under <a href="/dashboard/connect/sync-status">Connect → Sync status</a>.</li>
+<li>In the app, enter the club id, the team id and the app key. \
+Matches it uploads appear under <a href="/dashboard/matches">Matches</a>, <a href="/dashboard/players">Players</a> and <a href="/dashboard/stats">Stats</a>; \
+every attempt is listed under <a href="/dashboard/connect/sync-status">Connect → Sync status</a>.</li>
 </ol>`
 }`,
   );
@@ -105,12 +112,19 @@ export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
 ${notice(page.info)}
 ${teamFilter('/dashboard/matches', page.teams, page.teamId)}
 ${downloads('matches', 'the match list', { team: page.teamId })}
-${unknown > 0 ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: ${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>` : ''}
+${
+  unknown > 0
+    ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: \
+${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>`
+    : ''
+}
 ${page.matches
   .filter((m) => m.side === null)
   .map(
     (m) =>
-      html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> <span class="muted nowrap">${m.startedAt?.slice(0, 10) ?? ''}</span>${settleSideForm(frame.csrfToken, { ...m, teamName: names.get(m.teamId) ?? m.teamId }, 'matches')}</div>`,
+      html`<div class="settle-card" data-match-id="${m.matchId}"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a> \
+<span class="muted nowrap">${m.startedAt?.slice(0, 10) ?? ''}</span>\
+${settleSideForm(frame.csrfToken, { ...m, teamName: names.get(m.teamId) ?? m.teamId }, 'matches')}</div>`,
   )}
 ${
   page.matches.length === 0
@@ -118,7 +132,9 @@ ${
     : scrollRegion(
         'matches',
         html`<table class="matches">
-<thead><tr><th scope="col">Match</th><th scope="col">In stats</th><th scope="col">Date</th><th scope="col" class="num">Score</th><th scope="col">Team</th><th scope="col">Season · category · competition</th><th scope="col" class="num">Players</th><th scope="col" class="num">Actions</th><th scope="col">Sync</th><th scope="col"><span class="visually-hidden">Public page</span></th></tr></thead>
+<thead><tr><th scope="col">Match</th><th scope="col">In stats</th><th scope="col">Date</th><th scope="col" class="num">Score</th>\
+<th scope="col">Team</th><th scope="col">Season · category · competition</th><th scope="col" class="num">Players</th>\
+<th scope="col" class="num">Actions</th><th scope="col">Sync</th><th scope="col"><span class="visually-hidden">Public page</span></th></tr></thead>
 <tbody>${page.matches.map(
           (
             m,
@@ -151,13 +167,21 @@ function playerLines(sport: string | null, title: string, players: ClubPlayerCop
     rows.length < players.length ? more(players.length - rows.length, 'player', 'players') : '',
     box.moreStats > 0 ? more(box.moreStats, 'stat', 'stats') : '',
   ].filter(Boolean);
+  const row = (p: ClubPlayerCopy, i: number) =>
+    html`<tr><th scope="row"><span class="no">${clip(p.number ?? '', SHORT_SHOWN)}</span> ${shown(p.name ?? p.playerId, '')}</th>\
+${(box.rows[i] ?? []).map((c) => html`<td class="num">${c.text}</td>`)}</tr>`;
   return html`${scrollRegion(
     title,
     html`<table class="match-players">
 <thead><tr><th scope="col">Player</th>${box.columns.map((c) => html`<th scope="col" class="num"><abbr title="${c.title}">${c.abbr}</abbr></th>`)}</tr></thead>
-<tbody>${rows.map((p, i) => html`<tr><th scope="row"><span class="no">${clip(p.number ?? '', SHORT_SHOWN)}</span> ${shown(p.name ?? p.playerId, '')}</th>${(box.rows[i] ?? []).map((c) => html`<td class="num">${c.text}</td>`)}</tr>`)}</tbody>
+<tbody>${rows.map(row)}</tbody>
 <tfoot><tr><th scope="row">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot></table>`,
-  )}${notes.length > 0 ? html`<p class="muted">${notes.join(' and ')} not shown: see <a href="${jsonHref}">the match’s JSON</a>. The totals count them all.</p>` : ''}`;
+  )}${
+    notes.length > 0
+      ? html`<p class="muted">${notes.join(' and ')} not shown: see <a href="${jsonHref}">the match’s JSON</a>. \
+The totals count them all.</p>`
+      : ''
+  }`;
 }
 
 export interface ClubMatchPage {
@@ -188,7 +212,9 @@ function playersOfMatch(match: ClubMatchDoc, fromLog: ClubMatchFromLog | null): 
     })),
     { title: 'Side not given', label: 'players whose side the payload does not give', players: players.filter((p) => p.team !== 'home' && p.team !== 'away') },
   ];
-  return html`${groups.map((group) => (group.players.length === 0 ? '' : html`<h2>${group.title}</h2>${playerLines(match.sport, group.label, group.players, jsonHref)}`))}`;
+  const sideLines = (group: (typeof groups)[number]) =>
+    group.players.length === 0 ? '' : html`<h2>${group.title}</h2>${playerLines(match.sport, group.label, group.players, jsonHref)}`;
+  return html`${groups.map(sideLines)}`;
 }
 
 export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
@@ -205,12 +231,16 @@ export function renderMatchPage(frame: Frame, page: ClubMatchPage): string {
     matchTitle(match),
     html`<h1>${matchTitle(match)}</h1>
 ${notice(page.info)}
-<p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · ${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
-<p class="scoreboard" aria-label="score"><span class="team">${shown(match.home.name, 'Home')}</span> <span class="score">${score(match)}</span> <span class="team">${shown(match.away.name, 'Away')}</span></p>
+<p class="muted">${match.startedAt?.slice(0, 10) ?? ''} · team ${names.get(match.teamId) ?? match.teamId} · \
+${[match.season, match.category, match.competition].filter((v) => v !== null).join(' · ')} · \
+synced ${when(match.syncedAt)} · <a href="${page.matchUrl}">public page</a></p>
+<p class="scoreboard" aria-label="score"><span class="team">${shown(match.home.name, 'Home')}</span> \
+<span class="score">${score(match)}</span> <span class="team">${shown(match.away.name, 'Away')}</span></p>
 <section class="standing" aria-label="in the club's numbers">
 <p>${
       match.side === null
-        ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, and neither name matched your team or its aliases, so this match counts for neither side.`
+        ? html`<strong class="side-unknown">Side unknown.</strong> The upload did not say which side is your team, \
+and neither name matched your team or its aliases, so this match counts for neither side.`
         : match.excluded
           ? html`<strong class="excluded">Excluded</strong> from players and stats.`
           : html`Counts for your team as the <strong>${match.side}</strong> side (${side(match.side)}).`
@@ -221,7 +251,8 @@ ${
   lines.length > 0
     ? scrollRegion(
         'score by set or period',
-        html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
+        html`<table class="line-score"><thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>\
+${lines.map((l) => html`<th scope="col" class="num">${l.label}</th>`)}</tr></thead>
 <tbody><tr><th scope="row">${shown(match.home.name, 'Home')}</th>${lines.map((l) => html`<td class="num">${l.home ?? '–'}</td>`)}</tr>
 <tr><th scope="row">${shown(match.away.name, 'Away')}</th>${lines.map((l) => html`<td class="num">${l.away ?? '–'}</td>`)}</tr></tbody></table>`,
       )
@@ -236,13 +267,20 @@ ${
     : scrollRegion(
         'play-by-play',
         html`<table class="actions">
-<thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th><th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
+<thead><tr><th scope="col" class="num">#</th><th scope="col">Phase</th><th scope="col">Clock</th><th scope="col">Team</th>\
+<th scope="col">Player</th><th scope="col">Action</th><th scope="col" class="num">Score</th></tr></thead>
 <tbody>${actions.map(
           (a) =>
-            html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td><td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
+            html`<tr class="action"><td class="num">${a.seq ?? ''}</td><td>${a.phase ?? ''}</td><td>${a.clock ?? ''}</td><td>${side(a.team)}</td>\
+<td>${who(a)}</td><td>${a.description}</td><td class="num">${a.score ?? ''}</td></tr>`,
         )}</tbody></table>`,
       )
 }
-${moreActions > 0 ? html`<p class="muted">${more(moreActions, 'action', 'actions')} not shown: <a href="${page.matchUrl}">the public page</a> has them all, page by page.</p>` : ''}`,
+${
+  moreActions > 0
+    ? html`<p class="muted">${more(moreActions, 'action', 'actions')} not shown: \
+<a href="${page.matchUrl}">the public page</a> has them all, page by page.</p>`
+    : ''
+}`,
   );
 }

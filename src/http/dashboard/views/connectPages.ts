@@ -20,7 +20,8 @@ function connectNav(active: 'keys' | 'sync'): SafeHtml {
 
 function connectionDetails(club: ClubOverview): SafeHtml {
   return html`<h2>Connection details</h2>
-<p>Enter these in your scoring app. Every match uploaded with <code>clubId</code> and <code>teamId</code> is copied into this dashboard; the app key goes in the <code>X-App-Key</code> header.</p>
+<p>Enter these in your scoring app. Every match uploaded with <code>clubId</code> and <code>teamId</code> is copied into this dashboard; \
+the app key goes in the <code>X-App-Key</code> header.</p>
 <dl class="details">
 <dt>clubId</dt><dd><code class="id" data-testid="club-id">${club.clubId}</code></dd>
 ${club.teams.map((team) => html`<dt>teamId of ${team.name}</dt><dd><code class="id" data-testid="team-id">${team.teamId}</code></dd>`)}
@@ -38,12 +39,14 @@ interface KeyRequirement {
 /** One sentence on what happens to a sync without a valid key, and why. */
 function requirementText(requirement: KeyRequirement): SafeHtml {
   if (requirement.requiredSince !== null) {
-    return html`<strong>Required</strong> since ${when(requirement.requiredSince)}: syncs without a valid app key are skipped (the app hears <code>crmSync: "skipped_auth"</code>).`;
+    return html`<strong>Required</strong> since ${when(requirement.requiredSince)}: syncs without a valid app key are skipped \
+(the app hears <code>crmSync: "skipped_auth"</code>).`;
   }
   if (requirement.globalEnforcement === 'enforce') {
     return html`<strong>Required</strong> by this matchlog service for every club: syncs without a valid app key are skipped.`;
   }
-  return html`<strong>Not required</strong>: syncs without a valid app key are still copied, flagged in Sync status, where you can exclude them from players and stats.`;
+  return html`<strong>Not required</strong>: syncs without a valid app key are still copied, \
+flagged in Sync status, where you can exclude them from players and stats.`;
 }
 
 function requirementSection(frame: Frame, requirement: KeyRequirement): SafeHtml {
@@ -55,7 +58,12 @@ ${csrfField(frame.csrfToken)}
 <input type="hidden" name="required" value="${own ? 'no' : 'yes'}">
 <button type="submit"${own ? new SafeHtml(' class="quiet"') : ''}>${own ? 'Stop requiring an app key' : 'Require an app key for every sync'}</button>
 </form>
-${own || requirement.globalEnforcement === 'enforce' ? '' : html`<p class="hint">Turn this on once every scoring app of your club sends its app key: nobody without a key can then add matches to your club's numbers.</p>`}`;
+${
+  own || requirement.globalEnforcement === 'enforce'
+    ? ''
+    : html`<p class="hint">Turn this on once every scoring app of your club sends its app key: \
+nobody without a key can then add matches to your club's numbers.</p>`
+}`;
 }
 
 export interface KeysPage {
@@ -70,16 +78,20 @@ export interface KeysPage {
 export function renderKeysPage(frame: Frame, page: KeysPage): string {
   const rows = [...page.keys].reverse().map((key) => {
     const used = page.usage.get(key.keyId);
+    const lastUse = used
+      ? html`${when(used.lastUsedAt)} <span class="muted">(${used.uses} ${used.uses === 1 ? 'sync' : 'syncs'})</span>`
+      : html`<span class="muted">never</span>`;
     return html`<tr data-key-id="${key.keyId}">
 <th scope="row"><code class="prefix">${key.prefix}…</code></th>
 <td>${key.label}</td>
 <td>${key.revokedAt === null ? 'active' : html`revoked ${when(key.revokedAt)}`}</td>
-<td>${used ? html`${when(used.lastUsedAt)} <span class="muted">(${used.uses} ${used.uses === 1 ? 'sync' : 'syncs'})</span>` : html`<span class="muted">never</span>`}</td>
+<td>${lastUse}</td>
 <td>${when(key.issuedAt)}</td>
 <td><code class="id">${key.keyId}</code></td>
 <td>${
       key.revokedAt === null
-        ? html`<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline">${csrfField(frame.csrfToken)}<button type="submit" class="danger">Revoke</button></form>`
+        ? html`<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline">${csrfField(frame.csrfToken)}\
+<button type="submit" class="danger">Revoke</button></form>`
         : ''
     }</td>
 </tr>`;
@@ -93,7 +105,8 @@ ${notice(page.info)}
 ${notice(page.error, 'error')}
 ${connectionDetails(page.club)}
 <h2>Generate App Key</h2>
-<p>A new key is shown once, right after you generate it. Several keys can be active at once: give each device or app its own, and revoke one without disturbing the others.</p>
+<p>A new key is shown once, right after you generate it. \
+Several keys can be active at once: give each device or app its own, and revoke one without disturbing the others.</p>
 <form method="post" action="/dashboard/connect/keys" class="inline">
 ${csrfField(frame.csrfToken)}
 <label>Label <small>(optional, e.g. "scoring tablet")</small> <input type="text" name="label" maxlength="60"></label>
@@ -107,7 +120,8 @@ ${
     : scrollRegion(
         'app keys',
         html`<table class="app-keys">
-<thead><tr><th scope="col">Starts with</th><th scope="col">Label</th><th scope="col">Status</th><th scope="col">Last use</th><th scope="col">Created</th><th scope="col">Id</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
+<thead><tr><th scope="col">Starts with</th><th scope="col">Label</th><th scope="col">Status</th>\
+<th scope="col">Last use</th><th scope="col">Created</th><th scope="col">Id</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
 <tbody>${rows}</tbody></table>`,
       )
 }`,
@@ -121,10 +135,13 @@ export function renderNewKeyPage(frame: Frame, issued: { key: string; keyId: str
     'New app key',
     html`<h1>Your new app key</h1>
 ${connectNav('keys')}
-<p class="notice"><strong>Copy it now.</strong> This is the only time the key is shown: matchlog keeps only a hash of it. If you lose it, generate a new one and revoke this one.</p>
+<p class="notice"><strong>Copy it now.</strong> This is the only time the key is shown: matchlog keeps only a hash of it. \
+If you lose it, generate a new one and revoke this one.</p>
 <label>App key ${issued.label === '' ? '' : html`<small>(${issued.label})</small>`}
-<input class="secret" type="text" readonly value="${issued.key}" data-testid="new-app-key" aria-label="new app key" autocomplete="off" spellcheck="false"></label>
-<p>Key id <code class="id">${issued.keyId}</code>. Your app sends the key in the <code>X-App-Key</code> header with each match that carries your <code>clubId</code> and a <code>teamId</code>, for example:</p>
+<input class="secret" type="text" readonly value="${issued.key}" data-testid="new-app-key" \
+aria-label="new app key" autocomplete="off" spellcheck="false"></label>
+<p>Key id <code class="id">${issued.keyId}</code>. Your app sends the key in the <code>X-App-Key</code> header with each match \
+that carries your <code>clubId</code> and a <code>teamId</code>, for example:</p>
 <pre class="example">curl -X POST ${publicBaseUrl}/api/matches \\
   -H 'Content-Type: application/json' \\
   -H 'X-App-Key: ${issued.key}' \\
@@ -181,7 +198,8 @@ function standingNote(row: SyncLogDoc, excluded: boolean, csrfToken: string): Sa
 function outcomeText(row: SyncLogDoc, keys: Map<string, AppKeyRecord>): SafeHtml {
   if (row.outcome === 'synced') {
     const key = row.keyId === null ? null : keys.get(row.keyId);
-    return html`<span class="outcome-synced">synced</span> with key <code class="prefix">${key ? `${key.prefix}…` : row.keyId}</code>${key && key.label !== '' ? html` <span class="muted">(${key.label})</span>` : ''}`;
+    const keyLabel = key && key.label !== '' ? html` <span class="muted">(${key.label})</span>` : '';
+    return html`<span class="outcome-synced">synced</span> with key <code class="prefix">${key ? `${key.prefix}…` : row.keyId}</code>${keyLabel}`;
   }
   const label = row.outcome === 'skipped' && row.reason === 'no_such_team' ? 'skipped: unknown team' : OUTCOME_LABELS[row.outcome];
   return html`<span class="outcome-${row.outcome}">${label}</span><br><small class="muted">${reasonText(row)}</small>`;
@@ -224,6 +242,11 @@ export function renderSyncStatusPage(frame: Frame, page: SyncStatusPage): string
   );
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
   const link = (n: number) => `/dashboard/connect/sync-status${query({ outcome: page.outcome, page: n > 1 ? n : undefined })}`;
+  const newer = page.page > 1 ? html`<a href="${link(page.page - 1)}">← Newer</a>` : '';
+  const older = page.page < pages ? html`<a href="${link(page.page + 1)}">Older →</a>` : '';
+  const filterLinks = filters.map(
+    (f) => html`<a href="/dashboard/connect/sync-status${query({ outcome: f.outcome })}"${current(f.outcome === page.outcome)}>${f.label}</a>`,
+  );
   return dashboardPage(
     frame,
     'Sync status',
@@ -233,19 +256,16 @@ ${connectNav('sync')}
 ${notice(page.info)}
 <p class="muted">Every upload that tried to sync with this club, newest first.</p>
 <p class="requirement" data-testid="key-requirement">App key: ${requirementText(page.requirement)} <a href="/dashboard/connect">Change</a></p>
-<nav class="sub" aria-label="filter by outcome">${filters.map((f) => html`<a href="/dashboard/connect/sync-status${query({ outcome: f.outcome })}"${current(f.outcome === page.outcome)}>${f.label}</a>`)}</nav>
+<nav class="sub" aria-label="filter by outcome">${filterLinks}</nav>
 ${
   page.rows.length === 0
     ? html`<p class="muted">No sync ${page.outcome === undefined ? 'yet' : 'with this outcome'}.</p>`
     : html`<div class="scroll" tabindex="0" role="region" aria-label="sync status (scrolls sideways)"><table class="sync-status">
-<thead><tr><th scope="col">Match</th><th scope="col">Outcome</th><th scope="col">Team</th><th scope="col" class="num">Players copied</th><th scope="col" class="num">Actions copied</th></tr></thead>
+<thead><tr><th scope="col">Match</th><th scope="col">Outcome</th><th scope="col">Team</th>\
+<th scope="col" class="num">Players copied</th><th scope="col" class="num">Actions copied</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
 }
-${
-  pages > 1
-    ? html`<p class="pager">${page.page > 1 ? html`<a href="${link(page.page - 1)}">← Newer</a>` : ''} <span>Page ${page.page} of ${pages}</span> ${page.page < pages ? html`<a href="${link(page.page + 1)}">Older →</a>` : ''}</p>`
-    : ''
-}`,
+${pages > 1 ? html`<p class="pager">${newer} <span>Page ${page.page} of ${pages}</span> ${older}</p>` : ''}`,
   );
 }
 
@@ -256,7 +276,8 @@ export function renderTeamsPage(frame: Frame, club: ClubOverview, messages: { in
     html`<h1>Teams</h1>
 ${notice(messages.info)}
 ${notice(messages.error, 'error')}
-<p>Each team has a <code>teamId</code>: a scoring app sends it with your <code>clubId</code> (<code class="id">${club.clubId}</code>) to sync a match into that team.</p>
+<p>Each team has a <code>teamId</code>: a scoring app sends it with your <code>clubId</code> \
+(<code class="id">${club.clubId}</code>) to sync a match into that team.</p>
 ${
   club.teams.length === 0
     ? html`<p class="muted">No team yet.</p>`
@@ -267,12 +288,20 @@ ${
 <tbody>${club.teams.map(
           (team) => html`<tr><td><code class="id">${team.teamId}</code></td><td>${team.name}</td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}" class="inline">${csrfField(frame.csrfToken)}
-<input type="text" name="name" value="${team.name}" required maxlength="${TEAM_NAME_MAX}" aria-label="new name of ${team.name}"><button type="submit" class="quiet">Rename</button></form></td>
+<input type="text" name="name" value="${team.name}" required maxlength="${TEAM_NAME_MAX}" aria-label="new name of ${team.name}">\
+<button type="submit" class="quiet">Rename</button></form></td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}/aliases" class="inline aliases">${csrfField(frame.csrfToken)}
-<textarea name="aliases" rows="${Math.max(2, team.aliases.length + 1)}" maxlength="1000" aria-label="other names of ${team.name}, one per line">${team.aliases.join('\n')}</textarea><button type="submit" class="quiet">Save</button></form></td></tr>`,
+<textarea name="aliases" rows="${Math.max(2, team.aliases.length + 1)}" maxlength="1000" \
+aria-label="other names of ${team.name}, one per line">${team.aliases.join('\n')}</textarea>\
+<button type="submit" class="quiet">Save</button></form></td></tr>`,
         )}</tbody></table>`,
       )}
-<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, then by the name, one of these aliases (one per line), or your club's name alone or followed by the team's ("${frame.clubName} ${club.teams[0]?.name ?? ''}"); case, accents, punctuation and age groups such as "U18" or "Girls" are ignored. When it still cannot tell, the match is marked "side unknown" and counts for neither side until you settle it under Matches, where "remember this name" adds the name here.</p>`
+<p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). \
+matchlog finds your team's side of a match by the <code>teamId</code> on a side, the side the app names, \
+then by the name, one of these aliases (one per line), or your club's name alone or followed by the team's ("${frame.clubName} ${club.teams[0]?.name ?? ''}"); \
+case, accents, punctuation and age groups such as "U18" or "Girls" are ignored. \
+When it still cannot tell, the match is marked "side unknown" and counts for neither side \
+until you settle it under Matches, where "remember this name" adds the name here.</p>`
 }
 <h2>Add a team</h2>
 <form method="post" action="/dashboard/teams" class="inline">

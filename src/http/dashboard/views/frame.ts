@@ -66,11 +66,14 @@ export const scrollRegion = (label: string, table: SafeHtml) =>
 /** Links to the CSV (for spreadsheets) and JSON of what a page shows, with its filter. */
 export function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {
   const q = query(filter);
-  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · <a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
+  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · \
+<a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
 }
 
 /** "← newer · page n of m · older →" for a list shown a page at a time. */
 export function pager(page: number, pages: number, link: (page: number) => string, newer = 'Newer', older = 'Older'): SafeHtml | string {
   if (pages <= 1) return '';
-  return html`<nav class="pager" aria-label="pages">${page > 1 ? html`<a href="${link(page - 1)}">← ${newer}</a>` : ''} <span>Page ${page} of ${pages}</span> ${page < pages ? html`<a href="${link(page + 1)}">${older} →</a>` : ''}</nav>`;
+  const newerLink = page > 1 ? html`<a href="${link(page - 1)}">← ${newer}</a>` : '';
+  const olderLink = page < pages ? html`<a href="${link(page + 1)}">${older} →</a>` : '';
+  return html`<nav class="pager" aria-label="pages">${newerLink} <span>Page ${page} of ${pages}</span> ${olderLink}</nav>`;
 }

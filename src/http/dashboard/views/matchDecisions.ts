@@ -22,11 +22,14 @@ export interface MatchStanding {
 /** "Side unknown": one click says which side is the club's team (recorded in the club's stream). */
 export function settleSideForm(csrfToken: string, match: MatchStanding, returnTo: ReturnTo): SafeHtml {
   const button = (side: 'home' | 'away', name: string | null) =>
-    html`<button type="submit" name="side" value="${side}" class="quiet">${side === 'home' ? 'Home' : 'Away'}: ${clip(name ?? (side === 'home' ? 'home team' : 'away team'), NAME_SHOWN)}</button>`;
+    html`<button type="submit" name="side" value="${side}" class="quiet">\
+${side === 'home' ? 'Home' : 'Away'}: ${clip(name ?? (side === 'home' ? 'home team' : 'away team'), NAME_SHOWN)}</button>`;
   return html`<form method="post" action="/dashboard/matches/${match.matchId}/side" class="inline settle" aria-label="which side is your team">
 ${csrfField(csrfToken)}<input type="hidden" name="returnTo" value="${returnTo}">
 <span class="side-unknown">Side unknown: which is your team?</span> ${button('home', match.home.name)} ${button('away', match.away.name)}
-<label class="remember"><input type="checkbox" name="remember" value="yes" checked> Remember the name I pick as a name of ${match.teamName === undefined ? 'your team' : clip(match.teamName, NAME_SHOWN)}: later matches with it are matched</label>
+<label class="remember"><input type="checkbox" name="remember" value="yes" checked> \
+Remember the name I pick as a name of ${match.teamName === undefined ? 'your team' : clip(match.teamName, NAME_SHOWN)}: \
+later matches with it are matched</label>
 </form>`;
 }
 

@@ -45,10 +45,12 @@ ${byTeam(players).map((id) => {
 ${scrollRegion(
   `players of ${names.get(id) ?? id}`,
   html`<table class="players" data-team="${id}">
-<thead><tr><th scope="col">Player</th><th scope="col">Position</th><th scope="col" class="num"><abbr title="Matches played">MP</abbr></th><th scope="col">Player id</th></tr></thead>
+<thead><tr><th scope="col">Player</th><th scope="col">Position</th>\
+<th scope="col" class="num"><abbr title="Matches played">MP</abbr></th><th scope="col">Player id</th></tr></thead>
 <tbody>${bounded(team).map(
     (p) =>
-      html`<tr class="player"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td>${clip(p.position ?? '', SHORT_SHOWN)}</td><td class="num">${p.matchesPlayed}</td><td><code>${clip(p.playerId ?? '', NAME_SHOWN)}</code></td></tr>`,
+      html`<tr class="player"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td>${clip(p.position ?? '', SHORT_SHOWN)}</td>\
+<td class="num">${p.matchesPlayed}</td><td><code>${clip(p.playerId ?? '', NAME_SHOWN)}</code></td></tr>`,
   )}</tbody>
 </table>`,
 )}${moreRows(team)}`;
@@ -64,8 +66,9 @@ export interface StatsPage {
 }
 
 function select(name: string, label: string, values: { value: string; label: string }[], chosen: string | undefined): SafeHtml {
+  const options = values.map((v) => html`<option value="${v.value}"${v.value === chosen ? html` selected` : ''}>${v.label}</option>`);
   return html`<label>${label}
-<select name="${name}"><option value="">All</option>${values.map((v) => html`<option value="${v.value}"${v.value === chosen ? html` selected` : ''}>${v.label}</option>`)}</select></label>`;
+<select name="${name}"><option value="">All</option>${options}</select></label>`;
 }
 
 /** One team's season totals: the sport's known columns in standard order, unknown stats after, a totals row. */
@@ -80,7 +83,10 @@ ${scrollRegion(
   `season totals of ${teamName}`,
   html`<table class="stats" data-team="${players[0]?.teamId ?? ''}">
 <thead><tr><th scope="col">Player</th><th scope="col" class="num"><abbr title="Matches played">MP</abbr></th>${columnHeads(box)}</tr></thead>
-<tbody>${bounded(players).map((p, i) => html`<tr class="player-total"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th><td class="num">${p.matchesPlayed}</td>${(box.rows[i] ?? []).map(cell)}</tr>`)}</tbody>
+<tbody>${bounded(players).map(
+    (p, i) => html`<tr class="player-total"><th scope="row"><a href="${playerHref(p)}">${who(p)}</a></th>\
+<td class="num">${p.matchesPlayed}</td>${(box.rows[i] ?? []).map(cell)}</tr>`,
+  )}</tbody>
 <tfoot><tr><th scope="row">Team</th><td></td>${box.totals.map(cell)}</tr></tfoot>
 </table>`,
 )}${moreRows(players)}${box.moreStats > 0 ? html`<p class="muted">${more(box.moreStats, 'stat', 'stats')} not shown.</p>` : ''}`;
@@ -105,8 +111,16 @@ ${select('category', 'Category', opts(page.options.categories), page.filter.cate
 ${select('competition', 'Competition', opts(page.options.competitions), page.filter.competition)}
 <button type="submit" class="quiet">Filter</button>
 </form>
-${downloads('players', 'players and season totals', { team: page.filter.teamId, season: page.filter.season, category: page.filter.category, competition: page.filter.competition })}
-<p class="muted">Totals over the matches that count. Percentages are worked out from the totals where their inputs exist (e.g. hitting % = (kills − attack errors) / attack attempts); a blank means no match gave that stat. Hover an abbreviation for its name; a player's name opens their match by match lines.</p>
+${downloads('players', 'players and season totals', {
+  team: page.filter.teamId,
+  season: page.filter.season,
+  category: page.filter.category,
+  competition: page.filter.competition,
+})}
+<p class="muted">Totals over the matches that count. \
+Percentages are worked out from the totals where their inputs exist (e.g. hitting % = (kills − attack errors) / attack attempts); \
+a blank means no match gave that stat. \
+Hover an abbreviation for its name; a player's name opens their match by match lines.</p>
 ${
   page.players.length === 0
     ? html`<p class="muted">No stats for this selection.</p>`
@@ -133,18 +147,22 @@ export function renderPlayerPage(frame: Frame, page: PlayerPage): string {
   const { player } = page;
   const box = boxScore(player.sport, [player.totals, ...page.lines.map((line) => line.stats)]);
   const [season, ...lines] = box.rows;
+  const against = (line: PlayerMatchLine) => (line.opponent === null ? line.matchId : `vs ${clip(line.opponent, NAME_SHOWN)}`);
   return dashboardPage(
     frame,
     clip(player.name ?? player.key, NAME_SHOWN),
     html`<h1>${who(player)}</h1>
-<p class="muted">${page.teamName}${player.position ? ` · ${clip(player.position, SHORT_SHOWN)}` : ''} · ${player.matchesPlayed} ${player.matchesPlayed === 1 ? 'match' : 'matches'} counted · <a href="/dashboard/stats${query({ team: player.teamId })}">all players' stats</a></p>
+<p class="muted">${page.teamName}${player.position ? ` · ${clip(player.position, SHORT_SHOWN)}` : ''} · \
+${player.matchesPlayed} ${player.matchesPlayed === 1 ? 'match' : 'matches'} counted · \
+<a href="/dashboard/stats${query({ team: player.teamId })}">all players' stats</a></p>
 ${scrollRegion(
   `match by match lines of ${clip(player.name ?? player.key, NAME_SHOWN)}`,
   html`<table class="player-lines">
 <thead><tr><th scope="col">Match</th>${columnHeads(box)}</tr></thead>
 <tbody>${page.lines.map(
     (line, i) =>
-      html`<tr><th scope="row"><a href="/dashboard/matches/${line.matchId}">${line.startedAt?.slice(0, 10) ?? ''} ${line.opponent === null ? line.matchId : `vs ${clip(line.opponent, NAME_SHOWN)}`}</a></th>${(lines[i] ?? []).map(cell)}</tr>`,
+      html`<tr><th scope="row"><a href="/dashboard/matches/${line.matchId}">${line.startedAt?.slice(0, 10) ?? ''} ${against(line)}</a></th>\
+${(lines[i] ?? []).map(cell)}</tr>`,
   )}</tbody>
 <tfoot><tr><th scope="row">All matches</th>${(season ?? []).map(cell)}</tr></tfoot>
 </table>`,

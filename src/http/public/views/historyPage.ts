@@ -31,7 +31,8 @@ export function renderHistoryPage(view: HistoryPageView): string {
     `History of match ${view.id}`,
     html`<h1>History of match <code>${view.id}</code></h1>
 <section class="notice" role="note"><h2>This history is too large to show here</h2>
-<p>This page of it would be larger than ${PAGE_BYTES / 1024} KiB. <a href="/api/matches/${view.id}/history?order=${view.order}">See the history as JSON</a>.</p></section>`,
+<p>This page of it would be larger than ${PAGE_BYTES / 1024} KiB. \
+<a href="/api/matches/${view.id}/history?order=${view.order}">See the history as JSON</a>.</p></section>`,
   );
 }
 
@@ -54,7 +55,8 @@ function fullHistoryPage({ id, teams, page, order, logIndexes = new Map() }: His
     );
     return html`<li>
 <div class="when"><span class="rev">Revision ${e.revision}</span>${timeTag(e.recordedAt)}</div>
-<p class="what">${what}${e.content ? html` · <a href="/match/${id}?revision=${e.revision}">view revision ${e.revision}</a>` : ''}${logIndexes.has(e.revision) ? html` · log entry <a href="/api/log/entries/${logIndexes.get(e.revision)}">${logIndexes.get(e.revision)}</a>` : ''}</p>
+<p class="what">${what}${e.content ? html` · <a href="/match/${id}?revision=${e.revision}">view revision ${e.revision}</a>` : ''}\
+${logIndexes.has(e.revision) ? html` · log entry <a href="/api/log/entries/${logIndexes.get(e.revision)}">${logIndexes.get(e.revision)}</a>` : ''}</p>
 ${changes.length > 0 ? html`<ul class="changes" aria-label="What changed">${changes.map((c) => html`<li>${c}</li>`)}</ul>` : ''}
 ${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>` : ''}
 </li>`;
@@ -71,10 +73,14 @@ ${from.length > 0 ? html`<p class="from muted">${from.map((part, i) => (i === 0 
         ? 'write-protected: every change after creation was made with the match’s write token'
         : 'not write-protected: anyone with the id could change it'
     }</p>
-<nav class="pages"><a href="/match/${id}">Current version</a><a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
+<nav class="pages"><a href="/match/${id}">Current version</a>\
+<a href="/match/${id}/history?order=${other}">${other} first</a><a href="/api/matches/${id}/history?order=${order}">as JSON</a></nav>
 <p class="muted small">Times are shown in your time zone when the page’s script runs, in UTC otherwise.</p>
 <ol class="timeline">${cards}</ol>
-<p class="muted small">Log entry: each event's entry in this service's transparency log. Anyone can check that it is in the signed log, and that a version's bytes are the ones logged, without trusting this server: <code>matchlog audit</code> or any RFC 6962 verifier, with <a href="/api/log/checkpoint">the signed checkpoint</a> and <a href="/api/log/key">the log's key</a> (docs/auditing.md).</p>
+<p class="muted small">Log entry: each event's entry in this service's transparency log. \
+Anyone can check that it is in the signed log, and that a version's bytes are the ones logged, without trusting this server: \
+<code>matchlog audit</code> or any RFC 6962 verifier, \
+with <a href="/api/log/checkpoint">the signed checkpoint</a> and <a href="/api/log/key">the log's key</a> (docs/auditing.md).</p>
 <nav class="pages">${next}</nav>`,
     'history',
     { scripts: ['/assets/live.js'] },

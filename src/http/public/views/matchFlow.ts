@@ -110,11 +110,13 @@ export function goalChart(
     ...Array.from(
       { length: top + 1 },
       (_, g) =>
-        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(g).toFixed(1)}" y2="${y(g).toFixed(1)}" class="grid"/><text x="${PAD.left - 5}" y="${(y(g) + 4).toFixed(1)}" text-anchor="end">${g}</text>`,
+        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(g).toFixed(1)}" y2="${y(g).toFixed(1)}" class="grid"/>\
+<text x="${PAD.left - 5}" y="${(y(g) + 4).toFixed(1)}" text-anchor="end">${g}</text>`,
     ),
     ...ticks.map(
       (m) =>
-        `<line x1="${x(m).toFixed(1)}" x2="${x(m).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/><text x="${x(m).toFixed(1)}" y="${H - 6}" text-anchor="middle">${m}'</text>`,
+        `<line x1="${x(m).toFixed(1)}" x2="${x(m).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/>\
+<text x="${x(m).toFixed(1)}" y="${H - 6}" text-anchor="middle">${m}'</text>`,
     ),
   ].join('');
   const label = `Goals over the match: ${steps
@@ -122,7 +124,8 @@ export function goalChart(
     .map((p) => `${p.home}–${p.away} at ${p.minute}'`)
     .join(', ')}; ${homeName} ${last.home}, ${awayName} ${last.away}`;
   return html`<figure class="chart wide"><figcaption>Goals by minute <span class="muted">${last.home}–${last.away}</span></figcaption>
-<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${new SafeHtml(grid)}<path d="${step('away')}" class="away"/><path d="${step('home')}" class="home"/></svg></figure>`;
+<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${new SafeHtml(grid)}\
+<path d="${step('away')}" class="away"/><path d="${step('home')}" class="home"/></svg></figure>`;
 }
 
 /**
@@ -160,18 +163,23 @@ export function leadTracker(actions: readonly ActionLine[], homeName: string, aw
   const grid = [
     ...[most, 0, -most].map(
       (lead) =>
-        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(lead).toFixed(1)}" y2="${y(lead).toFixed(1)}" class="grid${lead === 0 ? ' zero' : ''}"/><text x="${PAD.left - 5}" y="${(y(lead) + 4).toFixed(1)}" text-anchor="end">${Math.abs(lead)}</text>`,
+        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(lead).toFixed(1)}" y2="${y(lead).toFixed(1)}" class="grid${lead === 0 ? ' zero' : ''}"/>\
+<text x="${PAD.left - 5}" y="${(y(lead) + 4).toFixed(1)}" text-anchor="end">${Math.abs(lead)}</text>`,
     ),
     ...starts.map(
       (p) =>
-        `<line x1="${x(p.at).toFixed(1)}" x2="${x(p.at).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/><text x="${(x(p.at) + 3).toFixed(1)}" y="${H - 6}">${escapeSvg(p.phase ?? '')}</text>`,
+        `<line x1="${x(p.at).toFixed(1)}" x2="${x(p.at).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="grid"/>\
+<text x="${(x(p.at) + 3).toFixed(1)}" y="${H - 6}">${escapeSvg(p.phase ?? '')}</text>`,
     ),
   ].join('');
   const biggest = (side: Side) => Math.max(0, ...leads.map((l) => (side === 'home' ? l : -l)));
   const lastPoint = all.at(-1)!;
-  const label = `Lead over the game: ${homeName} led by up to ${biggest('home')}, ${awayName} by up to ${biggest('away')}; final ${lastPoint.home}–${lastPoint.away}`;
+  const label = `Lead over the game: ${homeName} led by up to ${biggest('home')}, \
+${awayName} by up to ${biggest('away')}; final ${lastPoint.home}–${lastPoint.away}`;
   return html`<figure class="chart wide lead"><figcaption>Lead tracker <span class="muted">${homeName} above, ${awayName} below</span></figcaption>
-<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${new SafeHtml(grid)}<path d="${area((l) => Math.max(l, 0))}" class="lead-home"/><path d="${area((l) => Math.min(l, 0))}" class="lead-away"/></svg></figure>`;
+<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${new SafeHtml(grid)}\
+<path d="${area((l) => Math.max(l, 0))}" class="lead-home"/>\
+<path d="${area((l) => Math.min(l, 0))}" class="lead-away"/></svg></figure>`;
 }
 
 const escapeSvg = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

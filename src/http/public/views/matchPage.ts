@@ -79,7 +79,8 @@ export function scoreboard(view: MatchPageView): SafeHtml {
     const short = side === 'home' ? homeShort(s) : awayShort(s);
     const shown = clip(short, SHORT_SHOWN);
     // Its length (a class chars-4 to chars-16) lets the short name shrink to fit its column on a phone, never overflowing it.
-    return html`<div class="team ${side}"><span class="name">${name}</span>${short !== name ? html`<span class="short chars-${Math.max([...shown].length, 4)}" aria-hidden="true">${shown}</span>` : ''}</div>`;
+    return html`<div class="team ${side}"><span class="name">${name}</span>\
+${short !== name ? html`<span class="short chars-${Math.max([...shown].length, 4)}" aria-hidden="true">${shown}</span>` : ''}</div>`;
   };
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
   const when = s.startedAt ? timeTag(s.startedAt) : '';
@@ -88,12 +89,20 @@ export function scoreboard(view: MatchPageView): SafeHtml {
 <div class="meta">${statusBadge(view)}${meta.length > 0 ? html`<span>${meta.join(' · ')}</span>` : ''}</div>
 <div class="board">
 ${team(s.home, 'home', 'Home')}
-<div class="score" data-testid="score" aria-label="${unit ? `score in ${unit}` : 'score'}"><span>${scoreText(s.home.score)}</span><span class="colon"> : </span><span>${scoreText(s.away.score)}</span></div>
+<div class="score" data-testid="score" aria-label="${unit ? `score in ${unit}` : 'score'}">\
+<span>${scoreText(s.home.score)}</span><span class="colon"> : </span><span>${scoreText(s.away.score)}</span></div>
 ${team(s.away, 'away', 'Away')}
 </div>
 ${sportOf(s.sport) === 'football' ? goalsUnderScore(view) : ''}
-${unit === 'sets' && s.lines.length > 0 ? html`<p class="sets-inline">${shownLines(s).map((l) => html`<span class="${l.label === s.current ? 'current' : ''}">${scoreText(l.home)}–${scoreText(l.away)}</span>`)}</p>` : ''}
-<p class="where muted">${[s.venue ? html`<span>${clip(s.venue, NAME_SHOWN)}</span>` : '', when ? html`<span>${when}</span>` : ''].filter(Boolean).map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>
+${
+  unit === 'sets' && s.lines.length > 0
+    ? html`<p class="sets-inline">\
+${shownLines(s).map((l) => html`<span class="${l.label === s.current ? 'current' : ''}">${scoreText(l.home)}–${scoreText(l.away)}</span>`)}</p>`
+    : ''
+}
+<p class="where muted">${[s.venue ? html`<span>${clip(s.venue, NAME_SHOWN)}</span>` : '', when ? html`<span>${when}</span>` : '']
+    .filter(Boolean)
+    .map((part, i) => (i === 0 ? part : html` · ${part}`))}</p>
 </section>`;
 }
 
@@ -128,10 +137,13 @@ function goalsUnderScore(view: MatchPageView): SafeHtml | string {
       const card =
         l.kind === 'goal' || l.kind === 'ownGoal'
           ? ''
-          : html`<span class="card ${l.kind}" aria-hidden="true"></span><span class="visually-hidden">${l.kind === 'redCard' ? 'Red card' : l.kind === 'secondYellow' ? 'Second yellow card' : 'Yellow card'}: </span>`;
-      return html`<li class="${l.kind === 'goal' || l.kind === 'ownGoal' ? 'goal' : 'booking'}">${card}${label}${marks ? html` <span class="mark">${marks}</span>` : ''}</li>`;
+          : html`<span class="card ${l.kind}" aria-hidden="true"></span>\
+<span class="visually-hidden">${l.kind === 'redCard' ? 'Red card' : l.kind === 'secondYellow' ? 'Second yellow card' : 'Yellow card'}: </span>`;
+      return html`<li class="${l.kind === 'goal' || l.kind === 'ownGoal' ? 'goal' : 'booking'}">\
+${card}${label}${marks ? html` <span class="mark">${marks}</span>` : ''}</li>`;
     });
-    return html`<ul class="events ${key}" aria-label="${key === 'home' ? teamName(s.home.name, 'Home') : teamName(s.away.name, 'Away')}: goals and cards">${items}</ul>`;
+    return html`<ul class="events ${key}" aria-label="${key === 'home' ? teamName(s.home.name, 'Home') : teamName(s.away.name, 'Away')}: goals and cards">\
+${items}</ul>`;
   };
   return html`<div class="goals">${side('home')}${side('away')}</div>`;
 }
@@ -141,7 +153,8 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
   const total = (side: 'home' | 'away') => s.lines.reduce((sum, l) => sum + (l[side] ?? 0), 0);
   const isSets = s.scoreUnit === 'sets';
   const head = (l: ScoreLine) =>
-    html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
+    html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"\
+${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
   const won = (l: ScoreLine, side: 'home' | 'away') => l.home !== null && l.away !== null && (side === 'home' ? l.home > l.away : l.away > l.home);
   const lines = shownLines(s);
   // Whole names from 640 px, the short ones on phones.
@@ -157,7 +170,8 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
   const phase = isSets ? 'set' : sportOf(s.sport) === 'football' ? 'half' : 'period';
   return html`<section aria-labelledby="by-phase"><h2 id="by-phase">Score by ${phase}</h2>
 <div class="scroll fit"><table class="line-score">
-<thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map(head)}<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
+<thead><tr><th scope="col"><span class="visually-hidden">Team</span></th>${lines.map(head)}\
+<th class="num" scope="col"><abbr title="${isSets ? 'Sets won' : 'Total'}">${isSets ? 'Sets' : 'T'}</abbr></th></tr></thead>
 <tbody>
 ${row('home', s.home)}
 ${row('away', s.away)}
@@ -165,7 +179,8 @@ ${row('away', s.away)}
 }
 
 function morePhases(count: number, unit: MatchSummary['scoreUnit']): SafeHtml {
-  return html`<p class="more-note muted">${more(count, unit === 'sets' ? 'set' : 'period', unit === 'sets' ? 'sets' : 'periods')} in the JSON (the total counts them all).</p>`;
+  return html`<p class="more-note muted">${more(count, unit === 'sets' ? 'set' : 'period', unit === 'sets' ? 'sets' : 'periods')} \
+in the JSON (the total counts them all).</p>`;
 }
 
 /** How the score went: football's goals by minute and basketball's lead over the whole game as one chart each, else one small chart per set or period. */
@@ -238,7 +253,9 @@ function playerTable(view: MatchPageView, title: string, side: string, players: 
     shown.map((p) => (p.shortName === null ? null : clip(p.shortName, NAME_SHOWN))),
   );
   const playerRow = (p: PlayerLine, i: number) =>
-    html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number === null ? '' : clip(p.number, SHORT_SHOWN)}</span> ${nameCell(playerName(p), shorts[i] ?? null)}${p.position ? html` <span class="pos muted">${clip(p.position, SHORT_SHOWN)}</span>` : ''}</th>${(box.rows[i] ?? []).map(cell)}</tr>`;
+    html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number === null ? '' : clip(p.number, SHORT_SHOWN)}</span> \
+${nameCell(playerName(p), shorts[i] ?? null)}${p.position ? html` <span class="pos muted">${clip(p.position, SHORT_SHOWN)}</span>` : ''}</th>\
+${(box.rows[i] ?? []).map(cell)}</tr>`;
   const rows = shown.map(playerRow);
   const startersShown = Math.min(starters.length, shown.length);
   const notes = [
@@ -253,11 +270,17 @@ function playerTable(view: MatchPageView, title: string, side: string, players: 
   )}</tr></thead>
 <tbody>${bench.length === 0 ? rows : rows.slice(0, startersShown)}</tbody>${
     bench.length > 0 && shown.length > startersShown
-      ? html`<tbody class="bench"><tr class="group"><th scope="colgroup" colspan="${box.columns.length + 1}">Substitutes</th></tr>${rows.slice(startersShown)}</tbody>`
+      ? html`<tbody class="bench"><tr class="group"><th scope="colgroup" colspan="${box.columns.length + 1}">Substitutes</th></tr>\
+${rows.slice(startersShown)}</tbody>`
       : ''
   }
 <tfoot><tr><th scope="row" class="player">Totals</th>${box.totals.map((c) => html`<td class="num">${c.text}</td>`)}</tr></tfoot>
-</table></div>${notes.length > 0 ? html`<p class="more-note muted">${notes.join(' and ')} of ${title} in <a href="${jsonUrl(view)}">the match’s JSON</a>; the totals count them all.</p>` : ''}</div>`;
+</table></div>${
+    notes.length > 0
+      ? html`<p class="more-note muted">${notes.join(' and ')} of ${title} in \
+<a href="${jsonUrl(view)}">the match’s JSON</a>; the totals count them all.</p>`
+      : ''
+  }</div>`;
 }
 
 function playerStats(view: MatchPageView): SafeHtml | string {
@@ -363,7 +386,10 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
     const teamClass = a.team === 'home' || a.team === 'away' ? a.team : '';
-    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td><td class="what">${breakable(a.description)}${who(a) ? html`<span class="who">${breakable(who(a))}</span>` : ''}</td><td class="num run">${a.score ?? ''}</td></tr>`;
+    return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}\
+<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td>\
+<td class="what">${breakable(a.description)}${who(a) ? html`<span class="who">${breakable(who(a))}</span>` : ''}</td>\
+<td class="num run">${a.score ?? ''}</td></tr>`;
   };
   // The action before a page's oldest, when it is of the same set, says whether that one scored.
   const before = page.start > 0 ? actions[page.start - 1] : undefined;
@@ -374,13 +400,20 @@ ${[...phases].reverse().map(([phase, actions], reversedIndex) => {
   const index = latest - reversedIndex;
   const last = actions.at(-1);
   const rows = actions.map((a, i) => row(a, previousOf(actions, i))).reverse();
-  const head = html`<thead><tr>${hasClock ? html`<th class="num" scope="col">Clock</th>` : ''}<th scope="col">Team</th><th scope="col">Action</th><th class="num" scope="col">Score</th></tr></thead>`;
+  const head = html`<thead><tr>${hasClock ? html`<th class="num" scope="col">Clock</th>` : ''}\
+<th scope="col">Team</th><th scope="col">Action</th><th class="num" scope="col">Score</th></tr></thead>`;
   // Long phases show their newest actions; the rest fold under "show all" (no script needed).
   const shown = rows.slice(0, RECENT_ACTIONS);
   const folded = rows.slice(RECENT_ACTIONS);
-  return html`<details class="play-by-play"${index === latest ? html` open` : ''}><summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${counted(phase, actions.length)})</span></summary>
+  return html`<details class="play-by-play"${index === latest ? html` open` : ''}>\
+<summary>${phase}${last?.score ? html` · ${last.score}` : ''} <span class="muted">(${counted(phase, actions.length)})</span></summary>
 <div class="scroll"><table class="pbp">${head}<tbody>${shown}</tbody></table></div>
-${folded.length > 0 ? html`<details class="more"><summary>Show all ${actions.length} actions of ${phase}</summary><div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>` : ''}</details>`;
+${
+  folded.length > 0
+    ? html`<details class="more"><summary>Show all ${actions.length} actions of ${phase}</summary>\
+<div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>`
+    : ''
+}</details>`;
 })}${playsPager(view, page, number, actions.length)}</section>`;
 }
 
@@ -427,7 +460,8 @@ export const EMBED_HEIGHT = 400;
 
 /** The snippet a club pastes: the frame, and a script that makes it as tall as the widget (postMessage). */
 function embedSnippet(view: Pick<MatchPageView, 'publicUrl' | 'summary' | 'id'>): string {
-  return `<iframe src="${view.publicUrl}/embed" title="Live score: ${headline(view.id, view.summary).replace(/[<>&"]/g, '')}" width="360" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" data-matchlog-embed></iframe>
+  return `<iframe src="${view.publicUrl}/embed" title="Live score: ${headline(view.id, view.summary).replace(/[<>&"]/g, '')}" \
+width="360" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" data-matchlog-embed></iframe>
 <script src="${baseOf(view.publicUrl)}/assets/embed.js" async></script>`;
 }
 
@@ -436,7 +470,10 @@ function share(view: MatchPageView): SafeHtml {
   return html`<section class="share" aria-labelledby="share"><h2 id="share">Share</h2>
 <div class="share-grid"><img src="/match/${view.id}/qr.svg" alt="QR code for ${view.publicUrl}" width="132" height="132">
 <div><p>Scan or send the link: <a href="${view.publicUrl}">${view.publicUrl}</a></p>
-<details><summary>Embed the live score on your club’s site</summary><p class="muted">Paste this where the score should show; it updates itself, and the script keeps the frame as tall as the score (without it the frame is ${EMBED_HEIGHT} px tall).</p><pre><code>${embed}</code></pre></details></div></div></section>`;
+<details><summary>Embed the live score on your club’s site</summary>\
+<p class="muted">Paste this where the score should show; it updates itself, \
+and the script keeps the frame as tall as the score (without it the frame is ${EMBED_HEIGHT} px tall).</p>\
+<pre><code>${embed}</code></pre></details></div></div></section>`;
 }
 
 /** Bytes left for the main part of a page within PAGE_BYTES: the frame, sharing card and links take the rest. */
@@ -460,7 +497,8 @@ function tooLargeMain(view: MatchPageView): string {
 ${view.asOf ? provenance(view) : ''}
 ${scoreboard(view)}
 <section class="notice" role="note"><h2>This match is too large to show in full</h2>
-<p>Its page would be larger than ${PAGE_BYTES / 1024} KiB, so only the score is shown here. <a href="${jsonUrl(view)}">See the whole match as JSON</a>${plays}.</p></section>
+<p>Its page would be larger than ${PAGE_BYTES / 1024} KiB, so only the score is shown here. \
+<a href="${jsonUrl(view)}">See the whole match as JSON</a>${plays}.</p></section>
 ${view.asOf ? '' : provenance(view)}
 </div>`.value;
 }
@@ -484,7 +522,8 @@ ${isOld ? '' : provenance(view)}
 
 export function liveBar(view: MatchPageView, partUrl = `/match/${view.id}?part=main`): SafeHtml | string {
   if (view.asOf) return '';
-  return html`<div class="livebar" role="status" data-live="/match/${view.id}/live" data-part="${partUrl}" data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
+  return html`<div class="livebar" role="status" data-live="/match/${view.id}/live" data-part="${partUrl}" \
+data-revision="${view.revision}" data-status="${statusOf(view) ?? ''}">
 <span class="live-state">Showing revision ${view.revision}.</span> <a class="reload" href="/match/${view.id}">Reload for the latest</a></div>`;
 }
 

@@ -88,9 +88,11 @@ export function scoreChart(p: PhaseScores, homeName: string, awayName: string): 
   const grid = [base, Math.round((base + top) / 2), top]
     .map(
       (v) =>
-        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`,
+        `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/>\
+<text x="${PAD.left - 4}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v}</text>`,
     )
     .join('');
   return html`<figure class="chart"><figcaption>${p.phase} <span class="muted">${last.home}–${last.away}</span></figcaption>
-<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${new SafeHtml(grid)}<path d="${line('away')}" class="away"/><path d="${line('home')}" class="home"/></svg></figure>`;
+<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${new SafeHtml(grid)}\
+<path d="${line('away')}" class="away"/><path d="${line('home')}" class="home"/></svg></figure>`;
 }

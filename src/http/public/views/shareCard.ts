@@ -23,12 +23,14 @@ export function shareCardSvg(s: MatchSummary, status: ShownStatus | null): strin
   const score = (n: number | null) => (n === null ? '–' : String(n));
   const row = (name: string, n: number | null, y: number, colour: string) => {
     const shown = clip(name, CARD_NAME);
-    return html`<text x="60" y="${y}" font-size="${fitting(shown, 860, 64)}" font-weight="700" fill="${colour}">${shown}</text><text x="${CARD_WIDTH - 60}" y="${y + 10}" text-anchor="end" font-size="110" font-weight="800" fill="#111827">${score(n)}</text>`;
+    return html`<text x="60" y="${y}" font-size="${fitting(shown, 860, 64)}" font-weight="700" fill="${colour}">${shown}</text>\
+<text x="${CARD_WIDTH - 60}" y="${y + 10}" text-anchor="end" font-size="110" font-weight="800" fill="#111827">${score(n)}</text>`;
   };
   const meta = [status === null ? null : SHOWN_STATUS_WORDS[status], s.competition, s.category].filter((x): x is string => x !== null).join(' · ');
   const lines =
     s.lines.length > 0 && s.lines.length <= 7 ? s.lines.map((l) => `${l.label.replace(/^Set /, 'S')} ${score(l.home)}–${score(l.away)}`).join(' · ') : '';
-  return html`<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">
+  return html`<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}" \
+font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">
 <rect width="100%" height="100%" fill="#ffffff"/>
 <rect width="100%" height="16" fill="#0f766e"/>
 <text x="60" y="100" font-size="36" fill="#4b5563">${clip(meta, 56)}</text>
