@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { arrayElements, endsArrayElement, visitMembers } from './jsonSelect.js';
 import { FINGERPRINT_CHARS } from './jsonFingerprint.js';
-import { actionEntry, basisWith, type DiffBasis, diffBasis, NO_ACTIONS_TEXT } from './matchDiff.js';
+import { type ActionsPart, actionEntry, actionsPart, basisWith, type DiffBasis, diffBasis, NO_ACTIONS_TEXT } from './matchDiff.js';
 import { type MatchSummary, summarizeMatch } from './matchPayload.js';
 
 /** A payload parsed already (the request's body) and its summary, as DecodedPayloads holds it. */
@@ -9,8 +9,6 @@ interface Parsed {
   body: unknown;
   summary(): MatchSummary;
 }
-
-type ActionsPart = Pick<DiffBasis, 'actions' | 'actionsText'>;
 
 /** An `actions` member's part of a basis, and where its array's text ends. */
 interface ActionsOfText {
@@ -21,7 +19,7 @@ interface ActionsOfText {
 const OPEN_ARRAY = 91;
 
 /** The actions' part of a payload without an actions list, as diffBasis makes it: the text of `[]` up to its (no) last action. */
-const NO_ACTIONS: ActionsPart = { actions: '', actionsText: { chars: 1, digest: createHash('sha256').update('[').digest('base64url') } };
+const NO_ACTIONS: ActionsPart = actionsPart('', { chars: 1, digest: createHash('sha256').update('[').digest('base64url') });
 
 /**
  * diffBasis of the payload that `text` holds, from the text, so the same diffs for every input:
@@ -82,13 +80,13 @@ function actionsOfText(text: string, at: number, previous: DiffBasis | null): Ac
       let entries = previous.actions;
       for (let i = 0; i < bounds.length; i += 2) entries += actionEntry(JSON.parse(text.slice(bounds[i]!, bounds[i + 1]!)), kept + i / 2);
       const last = bounds.at(-1) ?? from;
-      return { part: { actions: entries, actionsText: digested(hash, text.slice(from, last), last - at) }, end };
+      return { part: actionsPart(entries, digested(hash, text.slice(from, last), last - at), previous), end };
     }
   }
   const { bounds, end } = arrayElements(text, at);
   const list: unknown[] = JSON.parse(text.slice(at, end));
   const last = bounds.at(-1) ?? at + 1;
-  return { part: { actions: list.map(actionEntry).join(''), actionsText: digested(createHash('sha256'), text.slice(at, last), last - at) }, end };
+  return { part: actionsPart(list.map(actionEntry).join(''), digested(createHash('sha256'), text.slice(at, last), last - at)), end };
 }
 
 /** The actions' text digested: `hash` holds the part before `more`, which ends `chars` into the text. */
