@@ -75,19 +75,20 @@ interface Digested {
  * the payloads they are slices of (the oldest let go first). A version whose previous basis's
  * digest is here compares its text with the one kept (a native comparison) instead of digesting
  * it again, and digests only what follows from the state kept: a rebuild or catch-up over a live
- * match digests each rally's text once, not the whole play-by-play per version. The same result
+ * match digests each rally's text once, not the whole play-by-play per version. A match's older
+ * versions are let go first as long as the matches replayed together fit. The same result
  * with or without it (equal texts of one digest), so one may serve every match of a process.
  */
 export function digestedTexts(maxChars: number) {
   const kept = new Map<string, Digested>();
   let chars = 0;
   return {
-    /** The text of `digest`, no longer kept (a version's basis is the previous of one next version). */
-    take(digest: string): Digested | undefined {
+    /** The text of `digest`, now the last to be let go (matches may share one: the bench's live matches all do). */
+    get(digest: string): Digested | undefined {
       const entry = kept.get(digest);
       if (entry !== undefined) {
         kept.delete(digest);
-        chars -= entry.size;
+        kept.set(digest, entry);
       }
       return entry;
     },
@@ -138,8 +139,8 @@ function actionsOfText(text: string, at: number, previous: DiffBasis | null, dig
 
 /** The SHA-256 state after `head` when its digest is `digest` (the text kept of it equal, or digested again), else null. */
 function sameText(head: string, digest: string, digested?: DigestedTexts): Hash | null {
-  const kept = digested?.take(digest);
-  if (kept !== undefined && kept.text === head) return kept.hash;
+  const kept = digested?.get(digest);
+  if (kept !== undefined && kept.text === head) return kept.hash.copy();
   const hash = createHash('sha256');
   // A lone surrogate encodes as U+FFFD in UTF-8: only a well-formed text's digest tells it apart.
   return head.isWellFormed() && hash.update(head).copy().digest('base64url') === digest ? hash : null;
