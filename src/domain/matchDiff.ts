@@ -360,36 +360,34 @@ function actionFingerprints(basis: Pick<DiffBasis, 'actions'>): Map<string, stri
 
 /**
  * Actions paired by key. When the new list starts with the old one (a live match's next rally),
- * only the actions after it are looked up among the old ones: the shared ones are unchanged, and
- * a key's last entry, which a map keeps, is in the tail when the tail has it. A few are looked up
- * one by one in the old entries (their last entry of the key, as a map keeps), so a version's
- * diff does not go through every action the match had.
+ * only the actions after it are compared with the old ones: the shared ones are unchanged, and
+ * a key's last entry, which a map keeps, is in the tail when the tail has it. The distinct keys
+ * each basis counts tell how many new keys the tail brings; only when some of its keys are old
+ * are they looked up (a few one by one, the last entry of the key as a map keeps it), so a live
+ * match's version is compared without going through every action the match had.
  */
 function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] {
-  const grown = startsWith(after.actions, before.actions);
-  if (grown && after.actions.length - before.actions.length <= LOOKUPS_MAX * ENTRY_CHARS) {
+  if (startsWith(after.actions, before.actions)) {
     const tail = actionFingerprints({ actions: after.actions.slice(before.actions.length) });
-    let added = 0;
-    let changedCount = 0;
-    for (const [key, fingerprint] of tail) {
-      const at = lastEntryOf(before.actions, key);
-      if (at < 0) added += 1;
-      else if (before.actions.slice(at + FINGERPRINT_CHARS, at + ENTRY_CHARS) !== fingerprint) changedCount += 1;
+    // The keys the old list lacks are the new distinct ones; the others, if any, are looked up.
+    const added = after.keys - before.keys;
+    const grown = { before: before.keys, after: after.keys, added, removed: 0, changed: 0 };
+    if (tail.size === added) return grown;
+    if (tail.size <= LOOKUPS_MAX) {
+      for (const [key, fingerprint] of tail) {
+        const at = lastEntryOf(before.actions, key);
+        if (at >= 0 && before.actions.slice(at + FINGERPRINT_CHARS, at + ENTRY_CHARS) !== fingerprint) grown.changed += 1;
+      }
+      return grown;
     }
-    return { before: before.keys, after: before.keys + added, added, removed: 0, changed: changedCount };
-  }
-  const a = actionFingerprints(before);
-  if (grown) {
-    const tail = actionFingerprints({ actions: after.actions.slice(before.actions.length) });
-    let added = 0;
-    let changedCount = 0;
+    const a = actionFingerprints(before);
     for (const [key, fingerprint] of tail) {
       const old = a.get(key);
-      if (old === undefined) added += 1;
-      else if (old !== fingerprint) changedCount += 1;
+      if (old !== undefined && old !== fingerprint) grown.changed += 1;
     }
-    return { before: a.size, after: a.size + added, added, removed: 0, changed: changedCount };
+    return grown;
   }
+  const a = actionFingerprints(before);
   const b = actionFingerprints(after);
   let added = 0;
   let changedCount = 0;
