@@ -332,15 +332,22 @@ function playersDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff
   });
 }
 
+const NO_STATS: PlayerLine['stats'] = {};
+
+/** Per pair, its stats that differ: the older's in order, then the newer's it lacks; a player's name made only when one does. */
 function statsDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['stats'] {
   const out: MatchDiff['stats'] = [];
   for (const [p, q] of pairs) {
-    const name = q ? display(q) : p ? display(p) : '';
-    for (const stat of new Set([...Object.keys(p?.stats ?? {}), ...Object.keys(q?.stats ?? {})])) {
+    const before = p?.stats ?? NO_STATS;
+    let name: string | null = null;
+    const note = (stat: string) => {
       const from = p?.stats[stat] ?? null;
       const to = q?.stats[stat] ?? null;
-      if (from !== to) out.push({ player: name, stat, from, to });
-    }
+      if (from !== to) out.push({ player: (name ??= q ? display(q) : p ? display(p) : ''), stat, from, to });
+    };
+    for (const stat of Object.keys(before)) note(stat);
+    // A stats object's fields are all its own and enumerable (parsed JSON, or made by summarizeMatch).
+    for (const stat of Object.keys(q?.stats ?? NO_STATS)) if (!Object.hasOwn(before, stat)) note(stat);
   }
   return out;
 }
