@@ -343,7 +343,9 @@ function statsDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['
     const note = (stat: string) => {
       const from = p?.stats[stat] ?? null;
       const to = q?.stats[stat] ?? null;
-      if (from !== to) out.push({ player: (name ??= q ? display(q) : p ? display(p) : ''), stat, from, to });
+      if (from === to) return;
+      name ??= q ? display(q) : p ? display(p) : '';
+      out.push({ player: name, stat, from, to });
     };
     for (const stat of Object.keys(before)) note(stat);
     // A stats object's fields are all its own and enumerable (parsed JSON, or made by summarizeMatch).
