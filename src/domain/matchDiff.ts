@@ -46,6 +46,8 @@ type Scored = Pick<MatchSummary, 'home' | 'away' | 'lines' | 'players'>;
 export interface DiffBasis extends Scored {
   /** Per action, the hash of its key then its fingerprint, FINGERPRINT_CHARS each, concatenated (~16 bytes an action). */
   actions: string;
+  /** How many distinct keys the actions have (a key's entries after its first are the same action edited). */
+  keys: number;
   /**
    * A JSON text of the actions up to the end of the last one (JSON.stringify's without its closing
    * bracket, or the payload's own text: ./matchDiffText.ts): its length and SHA-256 of its UTF-8.
@@ -60,7 +62,7 @@ export interface DiffBasis extends Scored {
 }
 
 /** Version of the basis's layout: a stored basis of another version is made again from its payload. */
-export const DIFF_BASIS_FORMAT = 4;
+export const DIFF_BASIS_FORMAT = 5;
 
 /** Other top-level fields a basis names one by one; the rest are compared by bucket digests (a wide payload's basis stays small). */
 export const DIFF_BASIS_FIELDS = 10_000;
@@ -74,6 +76,47 @@ const actionKey = (a: unknown, i: number) =>
 
 /** An action's key hash then fingerprint. */
 export const actionEntry = (a: unknown, i: number) => shortHash(actionKey(a, i)) + jsonFingerprint(a);
+
+const ENTRY_CHARS = 2 * FINGERPRINT_CHARS;
+
+/**
+ * New entries looked up one by one in the entries before them (a native search each); more are
+ * put in a map of all the keys instead, so the lookups cost at most this many scans of the list.
+ */
+const LOOKUPS_MAX = 64;
+
+/**
+ * Where the last entry of key hash `key` in `entries` begins (an entry's start, not a match across
+ * two), or -1. A forward search first, which skips through the text faster than a backward one:
+ * the key of a new action, the usual case, is in none.
+ */
+function lastEntryOf(entries: string, key: string): number {
+  let at = entries.indexOf(key);
+  while (at >= 0 && at % ENTRY_CHARS !== 0) at = entries.indexOf(key, at + 1);
+  if (at < 0) return -1;
+  let last = entries.lastIndexOf(key, entries.length - ENTRY_CHARS);
+  while (last > at && last % ENTRY_CHARS !== 0) last = entries.lastIndexOf(key, last - 1);
+  return last;
+}
+
+/**
+ * How many distinct keys `entries` have, when they start with those of `previous`: a few new
+ * entries are looked up in the previous ones, more are counted in a set.
+ */
+function distinctKeys(entries: string, previous: DiffBasis | null): number {
+  const head = previous?.actions ?? '';
+  if (head.length === 0 || entries.length - head.length > LOOKUPS_MAX * ENTRY_CHARS) {
+    const keys = new Set<string>();
+    for (let at = 0; at < entries.length; at += ENTRY_CHARS) keys.add(entries.slice(at, at + FINGERPRINT_CHARS));
+    return keys.size;
+  }
+  const met = new Set<string>();
+  for (let at = head.length; at < entries.length; at += ENTRY_CHARS) {
+    const key = entries.slice(at, at + FINGERPRINT_CHARS);
+    if (!met.has(key) && lastEntryOf(head, key) < 0) met.add(key);
+  }
+  return previous!.keys + met.size;
+}
 
 /** The actions' JSON text without its closing bracket; null for actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH). */
 function openActionsText(actions: unknown[]): string | null {
@@ -95,9 +138,9 @@ export const NO_ACTIONS_TEXT: DiffBasis['actionsText'] = { chars: -1, digest: ''
  * before one of its commas, the actions it covers are the same and keep their fingerprints: a
  * live match's next version fingerprints only its new rallies.
  */
-function actionsBasis(actions: unknown[], previous: DiffBasis | null): Pick<DiffBasis, 'actions' | 'actionsText'> {
+function actionsBasis(actions: unknown[], previous: DiffBasis | null): ActionsPart {
   const open = openActionsText(actions);
-  if (open === null) return { actions: actions.map(actionEntry).join(''), actionsText: NO_ACTIONS_TEXT };
+  if (open === null) return actionsPart(actions.map(actionEntry).join(''), NO_ACTIONS_TEXT);
   const hash = createHash('sha256');
   const kept = previous === null ? 0 : previous.actions.length / (2 * FINGERPRINT_CHARS);
   const text = previous?.actionsText ?? NO_ACTIONS_TEXT;
@@ -108,10 +151,18 @@ function actionsBasis(actions: unknown[], previous: DiffBasis | null): Pick<Diff
       hash.update(open.slice(text.chars));
       let entries = previous.actions;
       for (let i = kept; i < actions.length; i += 1) entries += actionEntry(actions[i], i);
-      return { actions: entries, actionsText: { chars: open.length, digest: hash.digest('base64url') } };
+      return actionsPart(entries, { chars: open.length, digest: hash.digest('base64url') }, previous);
     }
   }
-  return { actions: actions.map(actionEntry).join(''), actionsText: { chars: open.length, digest: createHash('sha256').update(open).digest('base64url') } };
+  return actionsPart(actions.map(actionEntry).join(''), { chars: open.length, digest: createHash('sha256').update(open).digest('base64url') });
+}
+
+/** A basis's part about its actions. */
+export type ActionsPart = Pick<DiffBasis, 'actions' | 'keys' | 'actionsText'>;
+
+/** The actions' part of entries, which start with those of `previous` when given. */
+export function actionsPart(actions: string, actionsText: DiffBasis['actionsText'], previous: DiffBasis | null = null): ActionsPart {
+  return { actions, keys: distinctKeys(actions, previous), actionsText };
 }
 
 /** A value's JSON text, or for one nested too deep for JSON.stringify its fingerprint (jsonFingerprint walks it). */
@@ -169,7 +220,7 @@ export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMat
 }
 
 /** The basis of a payload whose actions' part is made already (from its text: ./matchDiffText.ts). */
-export function basisWith(payload: unknown, summary: MatchSummary, actions: Pick<DiffBasis, 'actions' | 'actionsText'>): DiffBasis {
+export function basisWith(payload: unknown, summary: MatchSummary, actions: ActionsPart): DiffBasis {
   const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
   const fields: [string, string][] = [];
@@ -281,18 +332,30 @@ function playersDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff
   });
 }
 
+const NO_STATS: PlayerLine['stats'] = {};
+
+/** Per pair, its stats that differ: the older's in order, then the newer's it lacks; a player's name made only when one does. */
 function statsDiff(pairs: [PlayerLine | null, PlayerLine | null][]): MatchDiff['stats'] {
   const out: MatchDiff['stats'] = [];
   for (const [p, q] of pairs) {
-    const name = q ? display(q) : p ? display(p) : '';
-    for (const stat of new Set([...Object.keys(p?.stats ?? {}), ...Object.keys(q?.stats ?? {})])) {
+    const before = p?.stats ?? NO_STATS;
+    let name: string | null = null;
+    const note = (stat: string) => {
       const from = p?.stats[stat] ?? null;
       const to = q?.stats[stat] ?? null;
-      if (from !== to) out.push({ player: name, stat, from, to });
-    }
+      if (from === to) return;
+      name ??= q ? display(q) : p ? display(p) : '';
+      out.push({ player: name, stat, from, to });
+    };
+    for (const stat of Object.keys(before)) note(stat);
+    // A stats object's fields are all its own and enumerable (parsed JSON, or made by summarizeMatch).
+    for (const stat of Object.keys(q?.stats ?? NO_STATS)) if (!Object.hasOwn(before, stat)) note(stat);
   }
   return out;
 }
+
+/** Whether `text` starts with `start`: a slice compared (a native comparison) is ~30× faster than startsWith on a concatenated string. */
+const startsWith = (text: string, start: string) => text.length >= start.length && text.slice(0, start.length) === start;
 
 /** The basis's actions as key hash → fingerprint. */
 function actionFingerprints(basis: Pick<DiffBasis, 'actions'>): Map<string, string> {
@@ -306,22 +369,34 @@ function actionFingerprints(basis: Pick<DiffBasis, 'actions'>): Map<string, stri
 
 /**
  * Actions paired by key. When the new list starts with the old one (a live match's next rally),
- * only the actions after it are looked up among the old ones: the shared ones are unchanged, and
- * a key's last entry, which a map keeps, is in the tail when the tail has it.
+ * only the actions after it are compared with the old ones: the shared ones are unchanged, and
+ * a key's last entry, which a map keeps, is in the tail when the tail has it. The distinct keys
+ * each basis counts tell how many new keys the tail brings; only when some of its keys are old
+ * are they looked up (a few one by one, the last entry of the key as a map keeps it), so a live
+ * match's version is compared without going through every action the match had.
  */
 function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] {
-  const a = actionFingerprints(before);
-  if (after.actions.startsWith(before.actions)) {
+  if (startsWith(after.actions, before.actions)) {
     const tail = actionFingerprints({ actions: after.actions.slice(before.actions.length) });
-    let added = 0;
-    let changedCount = 0;
+    // The keys the old list lacks are the new distinct ones; the others, if any, are looked up.
+    const added = after.keys - before.keys;
+    const grown = { before: before.keys, after: after.keys, added, removed: 0, changed: 0 };
+    if (tail.size === added) return grown;
+    if (tail.size <= LOOKUPS_MAX) {
+      for (const [key, fingerprint] of tail) {
+        const at = lastEntryOf(before.actions, key);
+        if (at >= 0 && before.actions.slice(at + FINGERPRINT_CHARS, at + ENTRY_CHARS) !== fingerprint) grown.changed += 1;
+      }
+      return grown;
+    }
+    const a = actionFingerprints(before);
     for (const [key, fingerprint] of tail) {
       const old = a.get(key);
-      if (old === undefined) added += 1;
-      else if (old !== fingerprint) changedCount += 1;
+      if (old !== undefined && old !== fingerprint) grown.changed += 1;
     }
-    return { before: a.size, after: a.size + added, added, removed: 0, changed: changedCount };
+    return grown;
   }
+  const a = actionFingerprints(before);
   const b = actionFingerprints(after);
   let added = 0;
   let changedCount = 0;

@@ -165,6 +165,37 @@ t.test('a basis made with the previous one is the basis made from scratch, so th
   t.pass('2,000 grown, edited or shortened versions');
 });
 
+t.test(
+  'grown action lists, a few or many new (looked up one by one or counted in a map), keys repeated: the diffs as before, each basis from the one before',
+  async (t) => {
+    // Few keys among many actions, so new ones repeat old ones and each other; some without id or seq (keyed by position).
+    const keyed = fc.oneof(
+      { arbitrary: fc.record({ id: fc.integer({ min: 1, max: 40 }), type: fc.constantFrom('point', 'ace') }), weight: 4 },
+      { arbitrary: fc.record({ seq: fc.integer({ min: 1, max: 40 }) }), weight: 1 },
+      { arbitrary: fc.constantFrom('x', 1, null), weight: 1 },
+    );
+    const grown = fc.record({ first: fc.array(keyed, { maxLength: 120 }), more: fc.array(fc.array(keyed, { maxLength: 90 }), { minLength: 1, maxLength: 4 }) });
+    fc.assert(
+      fc.property(grown, ({ first, more }) => {
+        let before: Payload = { actions: first };
+        let previous = diffBasis(before);
+        for (const tail of more) {
+          const after: Payload = { actions: [...(before.actions as unknown[]), ...tail] };
+          const next = diffBasis(after, undefined, previous);
+          if (JSON.stringify(next) !== JSON.stringify(diffBasis(after)))
+            t.same(next, diffBasis(after), 'the basis from the one before is the one from scratch');
+          const want = diffMatchBefore(before, after);
+          if (JSON.stringify(diffBases(previous, next)) !== JSON.stringify(want)) t.same(diffBases(previous, next), want);
+          before = after;
+          previous = next;
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+    t.pass('1,000 chains of grown lists');
+  },
+);
+
 t.test('a live match: the basis of each upload, made from the one before, is the one made from scratch', async (t) => {
   const uploads = liveMatchUploads().map((text) => JSON.parse(text) as Payload);
   let previous = diffBasis(uploads[0]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { type DiffBasis, diffBases, diffBasis, type MatchDiff } from '../../src/domain/matchDiff.js';
-import { diffBasisOfText } from '../../src/domain/matchDiffText.js';
+import { diffBasisOfText, digestedTexts } from '../../src/domain/matchDiffText.js';
 import { summarizeMatch } from '../../src/domain/matchPayload.js';
 import { adversarialCorpus } from '../fixtures/adversarial.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
@@ -15,13 +15,19 @@ const parsedDiffs = (texts: string[]): MatchDiff[] => {
   return bases.slice(1).map((basis, i) => diffBases(bases[i]!, basis));
 };
 
+/**
+ * The digested actions' texts every test shares (as the projection does), small enough that
+ * some are let go: a version is made with them, or without them every third one.
+ */
+const digested = digestedTexts(200_000);
+
 /** The same from the texts, each basis made from the one before; and each basis, but its actions' digest, as the object's. */
 function textDiffs(t: Test, versions: Made[]): MatchDiff[] {
   let previous: DiffBasis | null = null;
   const diffs: MatchDiff[] = [];
-  for (const { text, parsed } of versions) {
+  for (const [i, { text, parsed }] of versions.entries()) {
     const body = parsed ? JSON.parse(text) : undefined;
-    const next = diffBasisOfText(text, previous, parsed ? { body, summary: () => summarizeMatch(body) } : undefined);
+    const next = diffBasisOfText(text, previous, parsed ? { body, summary: () => summarizeMatch(body) } : undefined, i % 3 === 2 ? undefined : digested);
     const { actionsText: _made, ...rest } = next;
     const { actionsText: _scratch, ...expected } = diffBasis(JSON.parse(text));
     if (JSON.stringify(rest) !== JSON.stringify(expected)) t.same(rest, expected, 'the basis made from the text is the one made from the parsed payload');
@@ -289,3 +295,26 @@ t.test('not an object, or not text a parse would equal: no actions kept across',
   const replacement = diffBasisOfText('{"actions":["\ufffd",1]}', lone);
   t.match(diffBases(lone, replacement).actions, { before: 1, after: 2, changed: 1, added: 1 });
 });
+
+t.test(
+  'the digested texts kept: each basis the one made without them, digest included; a step made twice, or after its text was let go, the same',
+  async (t) => {
+    const uploads = liveMatchUploads();
+    const kept = digestedTexts(150_000);
+    let previous: DiffBasis | null = null;
+    let mismatches = 0;
+    for (const text of uploads) {
+      const next = diffBasisOfText(text, previous, undefined, kept);
+      const again = diffBasisOfText(text, previous, undefined, kept);
+      const without = diffBasisOfText(text, previous);
+      if (JSON.stringify(next) !== JSON.stringify(without) || JSON.stringify(again) !== JSON.stringify(without)) mismatches += 1;
+      // Other matches' texts push this one's out now and then.
+      if (text.length % 4 === 0) for (const other of uploads.slice(0, 3)) diffBasisOfText(`${other} `, null, undefined, kept);
+      previous = next;
+    }
+    t.equal(mismatches, 0, `${uploads.length} uploads`);
+    const tiny = digestedTexts(10);
+    const first = diffBasisOfText(uploads[0]!, null, undefined, tiny);
+    t.same(diffBasisOfText(uploads[1]!, first, undefined, tiny), diffBasisOfText(uploads[1]!, first), 'a text larger than the cache is digested as without it');
+  },
+);
