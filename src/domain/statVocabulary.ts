@@ -291,7 +291,9 @@ const STAT_TITLE_SHOWN = 80;
  */
 function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order: StatKeyOrder | undefined): { shown: string[]; hidden: number } {
   const counts = new Map<string, number>();
-  for (const stats of lines) for (const key in stats) if (!consumed.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const stats of lines) for (const key in stats) counts.set(key, (counts.get(key) ?? 0) + 1);
+  // The few consumed names go after the count, not a lookup per key; the rest keep first-seen order.
+  for (const key of consumed) counts.delete(key);
   if (counts.size <= max) return { shown: inOrder([...counts.keys()], order), hidden: 0 };
   const perCount = new Array<number>(lines.length + 1).fill(0);
   for (const count of counts.values()) perCount[count] = (perCount[count] ?? 0) + 1;
