@@ -5,7 +5,7 @@ import { erasedNotice, gone, notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { type MatchSummary, summarizeMatchText } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
-import { readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
+import { type MatchAtRevision, readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type PublicViewDoc, readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
@@ -173,12 +173,21 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
     return sendRendered(request, reply, body, compress);
   }
 
+  /**
+   * The version each asked revision resolved to, by match and revision: the log only grows, so
+   * the last version at or before a revision never changes, and a page kept for it is served
+   * without reading the log (two whole versions) again. An erased match's pages are let go, so
+   * its next GET reads the log as the first did.
+   */
+  const resolved = createLru<number>(10_000);
+
   /** An old version: what the log held at `revision`, rendered once per version it resolves to. */
   async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, revision: number) {
     const { id } = request.params;
     if (!isMatchId(id)) throw await noMatch(id);
-    const old = await readMatchAt(eventStore, id, revision);
-    const body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, async () => {
+    const asked = `${id}\0${revision}`;
+    const render = async (read: MatchAtRevision | null = null) => {
+      const old = read ?? (await readMatchAt(eventStore, id, revision));
       const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
       return rendered(request, 'page', () => ({
         id,
@@ -190,7 +199,15 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (app, { readMo
         summary: summary(),
         asOf: { revision: old.version.revision, latestRevision: old.head },
       }));
-    });
+    };
+    const known = resolved.get(asked);
+    let body: RenderedBody;
+    if (known !== undefined) body = await cachedBody(request, cache, `page\0${id}\0${known}\0old`, () => render());
+    else {
+      const old = await readMatchAt(eventStore, id, revision);
+      resolved.set(asked, old.version.revision);
+      body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () => render(old));
+    }
     // A stored version never changes: clients may keep it (a day, so a release's new assets reach them).
     reply.header('cache-control', 'public, max-age=86400');
     return sendRendered(request, reply, body, compress);
