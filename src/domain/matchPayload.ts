@@ -520,10 +520,18 @@ const SUMMARY_OF_TEXT: JsonSelection = { ...SUMMARY_GAME, game: { ...SUMMARY_GAM
  */
 export const summarizeMatchText = (payload: string): MatchSummary => summarizeMatch(selectJson(payload, SUMMARY_OF_TEXT));
 
+/** The grouping fields as labelled details (outside summarizeMatch: a closure over the game there would keep the whole payload alive with the summary). */
+function detailsOf(g: Obj): { label: string; value: string }[] {
+  return Object.entries(DETAIL_LABELS).flatMap(([field, label]) => {
+    const value = displayText(g[field]);
+    return value === null ? [] : [{ label, value }];
+  });
+}
+
 export function summarizeMatch(payload: unknown): MatchSummary {
   const body = isObj(payload) ? payload : {};
   const g = gameOf(body);
-  const rawActions = Array.isArray(g.actions) ? g.actions : Array.isArray(g.events) ? g.events : [];
+  let rawActions: unknown[] = Array.isArray(g.actions) ? g.actions : Array.isArray(g.events) ? g.events : [];
   const sides = teams(g);
   if (rawActions.length > 0 && sides.home.score === null && sides.away.score === null) {
     teamsFromActions(rawActions, sides);
@@ -536,10 +544,7 @@ export function summarizeMatch(payload: unknown): MatchSummary {
   let actions: ActionLine[] | null = null;
   const playerLines = players(g);
   const state = status(g);
-  const details = Object.entries(DETAIL_LABELS).flatMap(([field, label]) => {
-    const value = displayText(g[field]);
-    return value === null ? [] : [{ label, value }];
-  });
+  const details = detailsOf(g);
   const nbaPeriod = num(g.period);
   const current = state.status !== 'live' ? null : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(rawActions, sport), lines.at(-1)?.label ?? null);
   const recognised =
@@ -554,8 +559,14 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     competition: displayText(g.competition),
     startedAt: startedAt(g),
     players: playerLines,
-    // Wording each action is most of a summary's cost; uploads need only the count.
-    actions: () => (actions ??= rawActions.filter(isObj).map((entry) => action(entry, sport, keys))),
+    // Wording each action is most of a summary's cost; uploads need only the count. Once worded, the parsed entries are let go.
+    actions: () => {
+      if (actions === null) {
+        actions = rawActions.filter(isObj).map((entry) => action(entry, sport, keys));
+        rawActions = [];
+      }
+      return actions;
+    },
     actionCount,
     ...state,
     venue: venue(g),

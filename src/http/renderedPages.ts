@@ -124,6 +124,8 @@ export interface KeptSummary {
  * recently used goes first. A body above an eighth of the budget is served but not kept.
  * Beside them, the summaries the pages are rendered from, by `summary\0id\0revision`, weighed
  * by payload characters in an eighth of the budget more (a version too long for it is not kept).
+ * Held summaries cost collections (a big one made the next large render ~50 ms dearer); kept
+ * anyway, since re-summarising for each rendering of a version cost more (docs/limits.md).
  */
 export function createRenderedCache(budgetBytes: number) {
   const lru = createLru<RenderedBody>(budgetBytes, weightOf, { maxEntryWeight: Math.floor(budgetBytes / 8) });
