@@ -105,23 +105,51 @@ const GENERIC = new Set([
   'u14',
 ]);
 
+/** Whether `text` has at most `max` code points, without listing a long text's. */
+function fits(text: string, max: number): boolean {
+  if (text.length <= max) return true;
+  if (text.length > 2 * max) return false;
+  return [...text].length <= max;
+}
+
+/** The first `count` code points of `text` (they lie in its first 2 × count code units). */
+const firstCodePoints = (text: string, count: number) => [...text.slice(0, 2 * count)].slice(0, count);
+
+/** The first word of `name.split(/\s+/)` that is not generic ('' for a leading or trailing blank), read only as far as it is found. */
+function firstOtherWord(name: string): string | null {
+  if (name === '' || /^\s/.test(name)) return '';
+  for (const [word] of name.matchAll(/\S+/g)) if (!GENERIC.has(word.toLowerCase())) return word;
+  return /\s$/.test(name) ? '' : null;
+}
+
 /**
  * A short name for a team that has none in its payload, for narrow columns (at most 12
  * characters): the team's first distinctive word when it fits and differs from the other
  * team's ("Hillcrest"), else the initials of three words or more ("SEF"), else the first three
- * letters as a tricode ("STO"); a name that fits stays as it is.
+ * letters as a tricode ("STO"); a name that fits stays as it is. Reads only the words it needs
+ * (at most the first distinctive one and five more): a name of 600,000 characters costs no
+ * list of all its words or characters.
  */
 export function teamShortName(name: string, otherName: string | null, max = 12): string {
-  if ([...name].length <= max) return name;
-  const words = name.split(/\s+/).filter((w) => w !== '');
-  const distinctive = words.filter((w) => !GENERIC.has(w.toLowerCase()) && !/^\d/.test(w));
-  const firstWord = distinctive[0] ?? words[0] ?? name;
-  const otherFirst = otherName === null ? null : (otherName.split(/\s+/).find((w) => !GENERIC.has(w.toLowerCase())) ?? null);
-  if ([...firstWord].length <= max && firstWord !== otherFirst) return firstWord;
-  if (words.length >= 3)
+  if (fits(name, max)) return name;
+  const words: string[] = [];
+  let distinctive: string | undefined;
+  let more = false;
+  for (const [word] of name.matchAll(/\S+/g)) {
+    if (distinctive !== undefined && words.length >= 5) {
+      more = true;
+      break;
+    }
+    words.push(word);
+    if (distinctive === undefined && !GENERIC.has(word.toLowerCase()) && !/^\d/.test(word)) distinctive = word;
+  }
+  const firstWord = distinctive ?? words[0] ?? name;
+  const otherFirst = otherName === null ? null : firstOtherWord(otherName);
+  if (fits(firstWord, max) && firstWord !== otherFirst) return firstWord;
+  if (words.length >= 3 || more)
     return words
-      .map((w) => [...w][0]!.toLocaleUpperCase())
+      .map((w) => firstCodePoints(w, 1)[0]!.toLocaleUpperCase())
       .join('')
       .slice(0, 5);
-  return [...firstWord].slice(0, 3).join('').toLocaleUpperCase();
+  return firstCodePoints(firstWord, 3).join('').toLocaleUpperCase();
 }

@@ -316,9 +316,11 @@ const STAT_TITLE_SHOWN = 80;
  * else the `max` that most lines have (ties: first seen first), still in first-seen order.
  * Linear in the number of keys: a histogram of counts finds the cut, no sort of the names.
  */
-function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order: ReadonlyMap<string, number> | undefined): { shown: string[]; hidden: number } {
+function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order: StatKeyOrder | undefined): { shown: string[]; hidden: number } {
   const counts = new Map<string, number>();
-  for (const stats of lines) for (const key in stats) if (!consumed.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const stats of lines) for (const key in stats) counts.set(key, (counts.get(key) ?? 0) + 1);
+  // The few consumed names go after the count, not a lookup per key; the rest keep first-seen order.
+  for (const key of consumed) counts.delete(key);
   if (counts.size <= max) return { shown: inOrder([...counts.keys()], order), hidden: 0 };
   const perCount = new Array<number>(lines.length + 1).fill(0);
   for (const count of counts.values()) perCount[count] = (perCount[count] ?? 0) + 1;
@@ -339,23 +341,43 @@ function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order:
 }
 
 /** Names in the order `order` ranks them (first-seen order where it has no rank); at most UNKNOWN_STAT_COLUMNS of them. */
-function inOrder(keys: string[], order: ReadonlyMap<string, number> | undefined): string[] {
+function inOrder(keys: string[], order: StatKeyOrder | undefined): string[] {
   if (order === undefined) return keys;
-  const rank = (key: string) => order.get(key) ?? Number.MAX_SAFE_INTEGER;
+  const ranks = order(keys);
+  const rank = (key: string) => ranks.get(key) ?? Number.MAX_SAFE_INTEGER;
   return keys
     .map((key, i) => ({ key, i }))
     .sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i)
     .map(({ key }) => key);
 }
 
+/** Ranks of the stat names asked, by first appearance across some lines: lower first. */
+export type StatKeyOrder = (names: readonly string[]) => ReadonlyMap<string, number>;
+
 /**
  * Each stat name's rank by first appearance across all the lines given (both teams of a match),
- * so that every team's box score lists its unknown stats in one order. Linear in the keys.
+ * so that every team's box score lists its unknown stats in one order. Only the names asked are
+ * ranked (a table's shown columns, at most UNKNOWN_STAT_COLUMNS): the lines are read from the
+ * first until each is found, each line looked up by name and enumerated only when it holds one,
+ * instead of a map of every name of every line (90,000 for 300 players × 300 made-up stats).
  */
-export function statKeyOrder(lines: Iterable<Stats>): Map<string, number> {
-  const order = new Map<string, number>();
-  for (const stats of lines) for (const key in stats) if (!order.has(key)) order.set(key, order.size);
-  return order;
+export function statKeyOrder(lines: readonly Stats[]): StatKeyOrder {
+  return (names) => {
+    const ranks = new Map<string, number>();
+    const sought = new Set(names);
+    for (const stats of lines) {
+      if (sought.size === 0) break;
+      let holds = false;
+      for (const name of sought) {
+        if (Object.hasOwn(stats, name)) {
+          holds = true;
+          break;
+        }
+      }
+      if (holds) for (const key in stats) if (sought.delete(key)) ranks.set(key, ranks.size);
+    }
+    return ranks;
+  };
 }
 
 /**
@@ -365,7 +387,7 @@ export function statKeyOrder(lines: Iterable<Stats>): Map<string, number> {
  * (never averaged). Without a known sport every stat is an unknown one. Work is linear in the
  * keys of the lines plus (rows made) × (columns shown); `rows` limits the rows made, not the totals.
  */
-export function boxScore(sport: string | null, lines: Stats[], options: { rows?: number; order?: ReadonlyMap<string, number> } = {}): BoxScore {
+export function boxScore(sport: string | null, lines: Stats[], options: { rows?: number; order?: StatKeyOrder } = {}): BoxScore {
   const vocab = VOCABULARIES[sportOf(sport) ?? 'volleyball'];
   const known = sportOf(sport) !== null;
   const consumed = new Set<string>();
@@ -392,7 +414,10 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
       format: 'count' as const,
     })),
   ];
-  const unknownCells = (stats: Stats): BoxCell[] => unknown.map((key) => ({ text: formatStat(stats[key] ?? null, 'decimal'), sort: stats[key] ?? null }));
+  // Own values only: a line without a stat named "toString" must not show Object.prototype's.
+  const own = (stats: Stats, key: string) => (Object.hasOwn(stats, key) ? stats[key] : undefined);
+  const unknownCells = (stats: Stats): BoxCell[] =>
+    unknown.map((key) => ({ text: formatStat(own(stats, key) ?? null, 'decimal'), sort: own(stats, key) ?? null }));
   const made = Math.min(lines.length, options.rows ?? lines.length);
   const rows: BoxCell[][] = [];
   for (let i = 0; i < made; i += 1) rows.push([...cellsFor(vocab, shownSpecs, counted[i] ?? new Map()), ...unknownCells(lines[i] ?? {})]);
@@ -400,7 +425,7 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
   for (const key of unknown) {
     let sum: number | undefined;
     for (const stats of lines) {
-      const value = stats[key];
+      const value = own(stats, key);
       if (value !== undefined) sum = (sum ?? 0) + value;
     }
     if (sum !== undefined) totalUnknown[key] = sum;

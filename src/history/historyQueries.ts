@@ -1,7 +1,7 @@
 import { notFound } from '../domain/errors.js';
 import type { MatchDiff } from '../domain/matchDiff.js';
 import { matchStreamId } from '../domain/matchId.js';
-import type { EventStore } from '../eventstore/eventStore.js';
+import type { EventStore, RecordedEvent } from '../eventstore/eventStore.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
 import { type MatchHistoryDoc, readHistoryEntries } from '../readmodel/matchHistoryDocs.js';
 import { type PublicEvent, publicEvent } from '../domain/publicEvent.js';
@@ -77,27 +77,43 @@ export interface MatchAtRevision {
   head: number;
 }
 
-/** The match as it was at `revision`: the last content event at or before it. */
+/**
+ * The match as it was at `revision`: the last content event at or before it. Reads the newest
+ * event, then back from `revision` one event, then 2, 4, … up to 16 at a time (the asked
+ * revision is nearly always a version itself), and the first event unless it was read already:
+ * each read of a version decodes its payload (megabytes for the largest), so none is read twice.
+ */
 export async function readMatchAt(store: EventStore, matchId: string, revision: number): Promise<MatchAtRevision> {
   const streamId = matchStreamId(matchId);
-  const [first] = await store.readStream(streamId, { maxCount: 1 });
   const [newest] = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
-  if (!first || !newest) throw notFound(`no match with id "${matchId}"`);
+  if (!newest) throw notFound(`no match with id "${matchId}"`);
   if (revision > newest.revision) throw notFound(`match "${matchId}" has no revision ${revision}; the latest is ${newest.revision}`);
-  const created = publicEvent(first);
-  if (!created.content) throw new Error(`${streamId} does not start with MatchCreated`);
-  for (let from = revision; from >= 0; ) {
-    const events = await store.readStream(streamId, { direction: 'backwards', fromRevision: from, maxCount: 16 });
+  const read = new Map<number, RecordedEvent>([[newest.revision, newest]]);
+  const version = await versionAt(store, streamId, revision, read);
+  const firstEvent = read.get(0) ?? (await store.readStream(streamId, { maxCount: 1 }))[0];
+  const first = firstEvent === undefined ? null : publicEvent(firstEvent);
+  if (!first?.content) throw new Error(`${streamId} does not start with MatchCreated`);
+  if (version === null) throw notFound(`match "${matchId}" has no version at revision ${revision}`);
+  return { version, created: { ...first, content: first.content }, head: newest.revision };
+}
+
+type Version = MatchAtRevision['version'];
+
+/** The last content event at or before `revision`, reading back from it; `read` holds the events read already and gets the ones read here. */
+async function versionAt(store: EventStore, streamId: string, revision: number, read: Map<number, RecordedEvent>): Promise<Version | null> {
+  for (let at = revision, count = 1; at >= 0; count = Math.min(count * 2, 16)) {
+    const known = read.get(at);
+    const events = known !== undefined ? [known] : await store.readStream(streamId, { direction: 'backwards', fromRevision: at, maxCount: count });
+    for (const event of events) read.set(event.revision, event);
     for (const event of events) {
       const version = publicEvent(event);
-      if (version.content)
-        return { version: { ...version, content: version.content }, created: { ...created, content: created.content }, head: newest.revision };
+      if (version.content) return { ...version, content: version.content };
     }
     const last = events.at(-1);
     if (!last) break;
-    from = last.revision - 1;
+    at = last.revision - 1;
   }
-  throw notFound(`match "${matchId}" has no version at revision ${revision}`);
+  return null;
 }
 
 /** Every event of the match, oldest first, a page at a time (for export and replay). */

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MatchSummary } from '../domain/matchPayload.js';
 import { createLru } from '../platform/lru.js';
 import { noteInAccessLog } from './accessLog.js';
 
@@ -111,13 +112,24 @@ export async function sendRendered(request: FastifyRequest, reply: FastifyReply,
 const ENTRY_OVERHEAD_BYTES = 256;
 const weightOf = (body: RenderedBody) => body.bytes.length + (body.gzip?.length ?? 0) + (body.br?.length ?? 0) + ENTRY_OVERHEAD_BYTES;
 
+/** A version's summary, kept for every render of it, weighed by its payload's length. */
+export interface KeptSummary {
+  summary: MatchSummary;
+  chars: number;
+}
+
 /**
  * Rendered bodies (pages, embeds, API answers, QR codes) by key, in one byte budget
  * (PAGE_CACHE_BYTES): each weighs its bytes and the compressed copies attached later; the least
  * recently used goes first. A body above an eighth of the budget is served but not kept.
+ * Beside them, the summaries the pages are rendered from, by `summary\0id\0revision`, weighed
+ * by payload characters in an eighth of the budget more (a version too long for it is not kept).
+ * Held summaries cost collections (a big one made the next large render ~50 ms dearer); kept
+ * anyway, since re-summarising for each rendering of a version cost more (docs/limits.md).
  */
 export function createRenderedCache(budgetBytes: number) {
   const lru = createLru<RenderedBody>(budgetBytes, weightOf, { maxEntryWeight: Math.floor(budgetBytes / 8) });
+  const summaries = createLru<KeptSummary>(Math.floor(budgetBytes / 8), (kept) => kept.chars);
   const lookups = { hits: 0, misses: 0 };
   /** Bodies being made, by key: at most one per key at a time, so bounded by the requests in flight. */
   const making = new Map<string, Promise<RenderedBody>>();
@@ -139,8 +151,11 @@ export function createRenderedCache(budgetBytes: number) {
     },
     /** Lets go of everything kept of a match (its keys name it second: `kind\0id\0…`), after its erasure. */
     forgetMatch(id: string) {
-      lru.deleteWhere((key) => key.split('\0')[1] === id);
+      const ofMatch = (key: string) => key.split('\0')[1] === id;
+      lru.deleteWhere(ofMatch);
+      summaries.deleteWhere(ofMatch);
     },
+    summaries,
     /** Bytes kept, copies included. */
     bytes: lru.weight,
     entries: lru.size,

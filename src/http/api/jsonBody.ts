@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { unsupported, validationError } from '../../domain/errors.js';
 import { asJsonText, type JsonText } from '../../domain/jsonText.js';
 import { payloadDigest } from '../../domain/payloadDigest.js';
-import { type JsonShapeLimits, jsonShapeProblem } from './jsonShape.js';
+import { type JsonShapeLimits, jsonShapeProblem, jsonTextFits } from './jsonShape.js';
 import { createRepeatedBodies } from './repeatedBodies.js';
 
 /** A JSON body's text as received (trimmed), for storing without re-serialising, and its digest. */
@@ -41,8 +41,9 @@ function charsetOf(contentType: string | undefined): string | null {
 /**
  * JSON is the only body type the API takes: every other content type gets 415. Bodies must be
  * UTF-8 and uncompressed (any Content-Encoding gets 415 before the body is read), and are bounded in depth and size before anything is stored. They are
- * parsed with JSON.parse; the walk that checks their shape also refuses the keys that poison
- * prototypes (./jsonShape.ts), as Fastify's secure parser would, without its scans of the text.
+ * parsed with JSON.parse; the check of their shape (a scan of the text, the parsed value walked
+ * only when it finds a problem) also refuses the keys that poison prototypes (./jsonShape.ts), as
+ * Fastify's secure parser would.
  * Their text is kept with its digest; a text that comes again is not parsed again
  * (./repeatedBodies.ts).
  */
@@ -77,7 +78,8 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
       } catch (error) {
         return done(validationError(`the request body is not valid JSON: ${(error as Error).message}`));
       }
-      const problem = jsonShapeProblem(value, shape);
+      // The text's scan passes nearly every body; the value is walked only for the exact refusal.
+      const problem = jsonTextFits(text, shape) ? null : jsonShapeProblem(value, shape);
       if (problem !== null) return done(validationError(problem));
       repeated.parsed(digest, value, trimmed.length);
     }

@@ -3,9 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { erasedNotice, gone, notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
-import { summarizeMatch } from '../../domain/matchPayload.js';
+import { type MatchSummary, summarizeMatchText } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
-import { readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
+import { type MatchAtRevision, readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type PublicViewDoc, readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
@@ -89,7 +89,42 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     }
   }
 
-  const viewOf = (doc: PublicViewDoc, payload: string, quiet: boolean): MatchPageView => ({
+  /**
+   * One summary per version for every render of it (page, its live part, embed, pages of plays,
+   * card, `?revision=N`): a version is read from the log and summarised once while the rendered
+   * cache keeps it, however many renderings ask, at once or one after another. It is given as
+   * a function that throws what summarising threw, so that the render that calls it fails (and
+   * is kept as its error page) while a failed read of the store is not kept.
+   */
+  const summarizing = new Map<string, Promise<() => MatchSummary>>();
+  async function summaryAt(id: string, revision: number, payload: () => Promise<string> | string): Promise<() => MatchSummary> {
+    const key = `summary\0${id}\0${revision}`;
+    const kept = cache.summaries.get(key)?.summary;
+    if (kept !== undefined) return () => kept;
+    const pending = summarizing.get(key);
+    if (pending !== undefined) return pending;
+    const making = (async () => {
+      const text = await payload();
+      try {
+        const summary = summarizeMatchText(text);
+        cache.summaries.set(key, { summary, chars: text.length });
+        return () => summary;
+      } catch (error) {
+        return () => {
+          throw error;
+        };
+      }
+    })();
+    summarizing.set(key, making);
+    try {
+      return await making;
+    } finally {
+      summarizing.delete(key);
+    }
+  }
+  const currentSummary = (doc: PublicViewDoc) => summaryAt(doc.id, doc.revision, () => readPublicPayload(eventStore, doc));
+
+  const viewOf = (doc: PublicViewDoc, summary: MatchSummary, quiet: boolean): MatchPageView => ({
     quiet,
     id: doc.id,
     createdAt: doc.createdAt,
@@ -98,7 +133,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     protected: doc.protected,
     revision: doc.revision,
     publicUrl: matchUrl(doc.id),
-    summary: summarizeMatch(JSON.parse(payload)),
+    summary,
   });
 
   /**
@@ -112,8 +147,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     // A "live" match with no upload for LIVE_WINDOW_MS is no longer shown live: one more render per match, keyed here.
     const quiet = isQuiet(doc.updatedAt, Date.now());
     return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}${quiet ? '\0quiet' : ''}`, async () => {
-      const payload = await readPublicPayload(eventStore, doc);
-      return rendered(request, rendering, () => viewOf(doc, payload, quiet));
+      const summary = await currentSummary(doc);
+      return rendered(request, rendering, () => viewOf(doc, summary(), quiet));
     });
   }
 
@@ -134,30 +169,48 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     if (doc === null) throw await noMatch(id);
     // A page past the last is kept as its 404 page, like a failed render: asking again costs nothing.
     const body = await cachedBody(request, cache, `plays\0${doc.id}\0${doc.revision}\0${number}`, async () => {
-      const payload = await readPublicPayload(eventStore, doc);
-      return guarded(request, () => renderPlaysPage(viewOf(doc, payload, false), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`));
+      const summary = await currentSummary(doc);
+      return guarded(request, () => renderPlaysPage(viewOf(doc, summary(), false), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`));
     });
     reply.header('cache-control', 'no-cache');
     return sendRendered(request, reply, body, compress);
   }
 
+  /**
+   * The version each asked revision resolved to, by match and revision: the log only grows, so
+   * the last version at or before a revision never changes, and a page kept for it is served
+   * without reading the log (two whole versions) again. An erased match's pages are let go, so
+   * its next GET reads the log as the first did.
+   */
+  const resolved = createLru<number>(10_000);
+
   /** An old version: what the log held at `revision`, rendered once per version it resolves to. */
   async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, revision: number) {
     const { id } = request.params;
     if (!isMatchId(id)) throw await noMatch(id);
-    const old = await readMatchAt(eventStore, id, revision);
-    const body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () =>
-      rendered(request, 'page', () => ({
+    const asked = `${id}\0${revision}`;
+    const render = async (read: MatchAtRevision | null = null) => {
+      const old = read ?? (await readMatchAt(eventStore, id, revision));
+      const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
+      return rendered(request, 'page', () => ({
         id,
         createdAt: old.created.recordedAt,
         updatedAt: old.version.recordedAt,
         protected: old.created.content.protection === 'protected',
         revision: old.version.revision,
         publicUrl: matchUrl(id),
-        summary: summarizeMatch(JSON.parse(old.version.content.payloadText)),
+        summary: summary(),
         asOf: { revision: old.version.revision, latestRevision: old.head },
-      })),
-    );
+      }));
+    };
+    const known = resolved.get(asked);
+    let body: RenderedBody;
+    if (known !== undefined) body = await cachedBody(request, cache, `page\0${id}\0${known}\0old`, () => render());
+    else {
+      const old = await readMatchAt(eventStore, id, revision);
+      resolved.set(asked, old.version.revision);
+      body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () => render(old));
+    }
     // A stored version never changes: clients may keep it (a day, so a release's new assets reach them).
     reply.header('cache-control', 'public, max-age=86400');
     return sendRendered(request, reply, body, compress);
@@ -185,16 +238,16 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   );
 
   /** A card as a kept PNG body, drawn once per key. */
-  const cardBody = (request: FastifyRequest, key: string, draw: () => Promise<{ payloadText: string; quiet: boolean; old: boolean }>) =>
+  const cardBody = (request: FastifyRequest, key: string, draw: () => Promise<{ summary: () => MatchSummary; quiet: boolean; old: boolean }>) =>
     cachedBody(request, cache, key, async () => {
-      const { payloadText, quiet, old } = await draw();
-      const summary = summarizeMatch(JSON.parse(payloadText));
+      const { summary: summaryOf, quiet, old } = await draw();
+      const summary = summaryOf();
       const png = await shareCardPng(shareCardSvg(summary, shownStatus(summary.status, { quiet, old })));
       return { ...renderedBody('', 'image/png'), bytes: png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"` };
     });
 
-  // The link preview image (og:image): the version a page shows (`?revision=N`, else the current one)
-  // as a PNG card, made once per revision and kept with the pages.
+  // The link preview image (og:image): the version a page shows (`?revision=N`, else the current
+  // one) as a PNG card, made once per revision and kept with the pages.
   app.get<{ Params: { id: string }; Querystring: Static<typeof CardQuery> }>(
     '/match/:id/card.png',
     { schema: { hide: true, querystring: CardQuery } },
@@ -207,14 +260,14 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
       if (asked === doc.revision) {
         const quiet = isQuiet(doc.updatedAt, Date.now());
         body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => ({
-          payloadText: await readPublicPayload(eventStore, doc),
+          summary: await currentSummary(doc),
           quiet,
           old: false,
         }));
       } else {
         const old = await readMatchAt(eventStore, id, asked);
         body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({
-          payloadText: old.version.content.payloadText,
+          summary: await summaryAt(id, old.version.revision, () => old.version.content.payloadText),
           quiet: false,
           old: true,
         }));
@@ -249,7 +302,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     const key = `${doc.id}\0${doc.revision}`;
     const known = olderTeams.get(key);
     if (known !== undefined) return known;
-    const { home, away } = summarizeMatch(JSON.parse(await readPublicPayload(eventStore, doc)));
+    const { home, away } = summarizeMatchText(await readPublicPayload(eventStore, doc));
     const names = { home: { name: home.name }, away: { name: away.name } };
     olderTeams.set(key, names);
     return names;

@@ -1,7 +1,7 @@
 import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
 import { clip } from '../../../domain/clippedText.js';
 import { familyName, shortNames, teamShortName } from '../../../domain/shortNames.js';
-import { boxScore, type BoxCell, sportOf, statKeyOrder } from '../../../domain/statVocabulary.js';
+import { boxScore, type BoxCell, sportOf, type StatKeyOrder, statKeyOrder } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
 import { NO_SUCH_PAGE } from '../../errorHandling.js';
@@ -238,7 +238,7 @@ function nameCell(full: string, short: string | null): SafeHtml {
     : html`<span class="name full">${full}</span><span class="name short">${short.replace(/(?<=^|[\s-])(\p{L}\.)-(?=\p{L}\.)/gu, '$1\u2011')}</span>`;
 }
 
-function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: ReadonlyMap<string, number>): SafeHtml {
+function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: StatKeyOrder): SafeHtml {
   const { starters, bench } = lineUp(view.summary.sport, players);
   const ordered = bench.length === 0 ? starters : [...starters, ...bench];
   // Totals count every player; rows and columns are capped (PLAYERS_PER_SIDE, UNKNOWN_STAT_COLUMNS).
