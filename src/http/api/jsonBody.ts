@@ -17,6 +17,9 @@ declare module 'fastify' {
   }
 }
 
+/** Bodies above this many characters have their shape checked by a scan of the text before any walk. */
+const SCAN_FIRST_CHARS = 256 * 1024;
+
 /** Fatal on bytes that are not UTF-8; a leading byte order mark is dropped. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -78,8 +81,9 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
       } catch (error) {
         return done(validationError(`the request body is not valid JSON: ${(error as Error).message}`));
       }
-      // The text's scan passes nearly every body; the value is walked only for the exact refusal.
-      const problem = jsonTextFits(text, shape) ? null : jsonShapeProblem(value, shape);
+      // A large text is scanned first, and its value walked only for the exact refusal: walking
+      // an object of 290,000 keys takes ~200 ms. An 85 KB match walks in ~0.07 ms, 7× its scan.
+      const problem = text.length > SCAN_FIRST_CHARS && jsonTextFits(text, shape) ? null : jsonShapeProblem(value, shape);
       if (problem !== null) return done(validationError(problem));
       repeated.parsed(digest, value, trimmed.length);
     }
