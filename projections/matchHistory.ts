@@ -70,12 +70,13 @@ const DIGESTED_CHARS = 8_000_000;
 const digested = digestedTexts(DIGESTED_CHARS);
 
 /**
- * What a diff needs of one version, from its payload's text (the request's parse, when the
- * writer handed it over, spares parsing the rest); the previous version's basis spares parsing
- * and fingerprinting the actions the two share (same result).
+ * What a diff needs of one version, from its payload's text; the previous version's basis spares
+ * parsing and fingerprinting the actions the two share (same result). Always from the text, the
+ * write path's too: a basis made from the request's parse digests JSON.stringify's text of the
+ * actions, not the bytes sent, and would differ from the one a rebuild makes (verify compares them).
  */
-function versionBasis(payloads: Payloads, eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  return diffBasisOfText(payloadText, previous, payloads.parsed(eventId), digested);
+function versionBasis(_payloads: Payloads, _eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
+  return diffBasisOfText(payloadText, previous, undefined, digested);
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
