@@ -1,3 +1,4 @@
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, isSpace, skipSpace, stringEnd } from './jsonScan.js';
 /**
  * What to take of a JSON value: `true` the whole value; `'kind'` only what it is (an object
  * becomes `{}`, an array `[]`, a scalar stays itself); an object the named members of an object,
@@ -14,32 +15,6 @@ export type JsonSelection = true | 'kind' | { readonly [member: string]: JsonSel
  */
 export function selectJson(text: string, selection: JsonSelection): unknown {
   return select(text, skipSpace(text, 0), selection).value;
-}
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_OBJECT = 123;
-const CLOSE_OBJECT = 125;
-const OPEN_ARRAY = 91;
-const CLOSE_ARRAY = 93;
-
-const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
-
-function skipSpace(text: string, at: number): number {
-  while (isSpace(text.charCodeAt(at))) at += 1;
-  return at;
-}
-
-/** Just past the closing quote of the string whose opening quote is at `at`. */
-function stringEnd(text: string, at: number): number {
-  for (let end = text.indexOf('"', at + 1); end !== -1; end = text.indexOf('"', end + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes += 1;
-    if (backslashes % 2 === 0) return end + 1;
-  }
-  throw new SyntaxError('unterminated string in JSON');
 }
 
 /** Just past the value that starts at `at`. */

@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import { OPEN_ARRAY } from './jsonScan.js';
 import { arrayElements, endsArrayElement, visitMembers } from './jsonSelect.js';
 import { FINGERPRINT_CHARS } from './jsonFingerprint.js';
 import { type ActionsPart, actionEntry, actionsPart, basisWith, type DiffBasis, diffBasis, NO_ACTIONS_TEXT } from './matchDiff.js';
@@ -15,8 +16,6 @@ interface ActionsOfText {
   part: ActionsPart;
   end: number;
 }
-
-const OPEN_ARRAY = 91;
 
 /** The actions' part of a payload without an actions list, as diffBasis makes it: the text of `[]` up to its (no) last action. */
 const NO_ACTIONS: ActionsPart = actionsPart('', { chars: 1, digest: createHash('sha256').update('[').digest('base64url') });

@@ -1,3 +1,4 @@
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, stringEnd } from '../../domain/jsonScan.js';
 /**
  * Bounds on an upload's shape: nesting depth and the number of keys plus array items. Walked
  * with an explicit stack, so no depth can overflow the call stack.
@@ -64,27 +65,10 @@ export function jsonShapeProblem(value: unknown, { maxDepth, maxValues }: JsonSh
 
 const tooMany = (maxValues: number) => `the JSON has more than ${maxValues} keys and array items (MAX_JSON_VALUES); send a smaller payload`;
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_OBJECT = 123;
-const CLOSE_OBJECT = 125;
-const OPEN_ARRAY = 91;
-const CLOSE_ARRAY = 93;
 /** What an open bracket opened: an object, an array, or an object that is a `constructor` member's value. */
 const OBJECT = 0;
 const ARRAY = 1;
 const CONSTRUCTOR = 2;
-
-/** Just past the closing quote of the string whose opening quote is at `at` (the text is valid JSON). */
-function stringEnd(text: string, at: number): number {
-  for (let end = text.indexOf('"', at + 1); ; end = text.indexOf('"', end + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes += 1;
-    if (backslashes % 2 === 0) return end + 1;
-  }
-}
 
 /** A member name that matters to the poisoning check, as JSON.parse reads it; '' for every other name. */
 function poisoningName(text: string, start: number, end: number): string {
