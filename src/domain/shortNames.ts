@@ -76,7 +76,7 @@ export function shortNames(names: readonly (string | null)[], preferred: readonl
 }
 
 /** Club prefixes and suffixes that say nothing about which team it is. */
-const GENERIC = new Set([
+export const GENERIC = new Set([
   'fc',
   'sc',
   'vc',
