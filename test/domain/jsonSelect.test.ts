@@ -1,11 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import t from 'tap';
 import { type JsonSelection, selectJson } from '../../src/domain/jsonSelect.js';
 import { matchTeamNames, matchTeamNamesOfText } from '../../src/domain/matchPayload.js';
-import { adversarialCorpus } from '../fixtures/adversarial.mjs';
-import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
-import { fixtureText } from '../helpers/fixtures.js';
+import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
 
 /** The selection applied to a parsed value: what selectJson must give without parsing the rest. */
 function project(value: unknown, selection: JsonSelection): unknown {
@@ -41,15 +38,7 @@ t.test('selectJson gives what the selection takes of JSON.parse, whatever the sp
 });
 
 t.test('team names read from the text are those of the parsed payload, for every sport and shape', async (t) => {
-  const texts = [
-    fixtureText({ seed: 1 }),
-    fixtureText({ sport: 'basketball', seed: 2 }),
-    ...liveMatchUploads().slice(0, 5),
-    ...adversarialCorpus().map((entry) => entry.text),
-    ...readdirSync(new URL('../fixtures/', import.meta.url))
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')),
-  ];
+  const texts = payloadTextsOfEveryShape();
   for (const text of texts) t.same(matchTeamNamesOfText(text), matchTeamNames(JSON.parse(text)));
   const team = fc.oneof(
     fc.string(),

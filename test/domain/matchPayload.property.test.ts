@@ -1,24 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import t from 'tap';
 import { type MatchSummary, summarizeMatch, summarizeMatchText } from '../../src/domain/matchPayload.js';
-import { adversarialCorpus } from '../fixtures/adversarial.mjs';
-import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
-import { fixtureText } from '../helpers/fixtures.js';
+import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
 
 /** A summary as plain data: its play-by-play worded (a function is not compared by value). */
 const plain = ({ actions, ...rest }: MatchSummary) => ({ ...rest, actions: actions() });
 
 t.test('the summary of a payload read from its text is the summary of the parsed payload', async (t) => {
-  const texts = [
-    fixtureText({ seed: 1 }),
-    fixtureText({ sport: 'basketball', seed: 2 }),
-    ...liveMatchUploads().slice(0, 5),
-    ...adversarialCorpus().map((entry) => entry.text),
-    ...readdirSync(new URL('../fixtures/', import.meta.url))
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')),
-  ];
+  const texts = payloadTextsOfEveryShape();
   for (const text of texts) t.same(plain(summarizeMatchText(text)), plain(summarizeMatch(JSON.parse(text))));
 });
 
