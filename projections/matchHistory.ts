@@ -5,7 +5,6 @@ import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
 import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
 import { collectionOf } from '../src/readmodel/readModel.js';
-import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import { defineProjection, type ProjectionView } from './projection.js';
 
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
@@ -26,8 +25,6 @@ interface BasisDoc {
 /** A basis ready to compare with: made, in the current layout. */
 type MadeBasis = BasisDoc & { basis: DiffBasis };
 
-type Payloads = Pick<DecodedPayloads, 'parsed'>;
-
 const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
 /**
@@ -35,7 +32,7 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, payloads: Payloads): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);
@@ -56,7 +53,7 @@ function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent, pay
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis))
     throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = versionBasis(payloads, recorded.id, event.content.payloadText, basis.basis);
+  const next = versionBasis(event.content.payloadText, basis.basis);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
@@ -75,7 +72,7 @@ const digested = digestedTexts(DIGESTED_CHARS);
  * write path's too: a basis made from the request's parse digests JSON.stringify's text of the
  * actions, not the bytes sent, and would differ from the one a rebuild makes (verify compares them).
  */
-function versionBasis(_payloads: Payloads, _eventId: string, payloadText: string, previous: DiffBasis | null = null): DiffBasis {
+function versionBasis(payloadText: string, previous: DiffBasis | null = null): DiffBasis {
   return diffBasisOfText(payloadText, previous, undefined, digested);
 }
 
@@ -91,7 +88,7 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
   const recorded = await view.readEvent(matchStreamId(stored.id), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
   if (recorded === null || content === null) return null;
-  return basisDoc(stored.id, stored.revision, versionBasis(view.payloads, recorded.id, content.payloadText));
+  return basisDoc(stored.id, stored.revision, versionBasis(content.payloadText));
 }
 
 /** Only a later version is compared with a stored basis; a first version and a sync outcome need none. */
@@ -117,7 +114,7 @@ export const matchHistoryProjection = defineProjection({
     if (matchId === null) return;
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
-    const next = evolveMatchHistory(basis, recorded, view.payloads);
+    const next = evolveMatchHistory(basis, recorded);
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);
