@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../platform/sqliteFile.js';
 import { collectionTables, jsonPath, table } from './sqliteCollectionTables.js';
 import {
@@ -23,6 +24,9 @@ const OLD_SCHEMA_TABLE = 'documents';
 
 /** Stored text of a document: a tombstone ('null') is no document. */
 const parseDocument = <Doc extends Identified>(text: string): Doc | null => JSON.parse(text);
+
+/** Most query texts kept prepared; past it they are prepared again (a bound for code that would build many). */
+const MAX_PREPARED_QUERIES = 256;
 
 /** A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it. */
 const LIVE = "doc <> 'null'";
@@ -89,6 +93,18 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     checkpoints.delete.run(projection);
   });
 
+  /** Queries prepared once by their text: the code asks a handful of shapes, each with its values bound. */
+  const queries = new Map<string, Database.Statement<unknown[], unknown>>();
+  function query<Row>(sql: string): Database.Statement<unknown[], Row> {
+    let statement = queries.get(sql);
+    if (statement === undefined) {
+      if (queries.size >= MAX_PREPARED_QUERIES) queries.clear();
+      statement = db.prepare<unknown[], unknown>(sql);
+      queries.set(sql, statement);
+    }
+    return statement as Database.Statement<unknown[], Row>;
+  }
+
   function whereClause(where: Record<string, FieldValue> = {}) {
     const clauses = [LIVE];
     const values: FieldValue[] = [];
@@ -125,16 +141,15 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       const { sql, values } = whereClause(q.where);
       const order = (q.orderBy ?? []).map((o) => `${jsonPath(o.field)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
       order.push('id ASC');
-      const rows = db
-        .prepare<unknown[], { doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`)
-        .all(...values, q.limit ?? -1, q.offset ?? 0);
+      const select = query<{ doc: string }>(`SELECT doc FROM ${table(name)} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`);
+      const rows = select.all(...values, q.limit ?? -1, q.offset ?? 0);
       return rows.flatMap((row) => parseDocument<Doc>(row.doc) ?? []);
     },
 
     async count(name, where) {
       collection(name);
       const { sql, values } = whereClause(where);
-      return db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM ${table(name)} WHERE ${sql}`).get(...values)?.n ?? 0;
+      return query<{ n: number }>(`SELECT count(*) AS n FROM ${table(name)} WHERE ${sql}`).get(...values)?.n ?? 0;
     },
 
     async getCheckpoint(projection) {
