@@ -2,7 +2,16 @@ import { type EsdbKeys, isSealedStream, type StreamKey } from './esdbKeys.js';
 import type { EsdbStoredEvent } from './esdbRecords.js';
 import { ERASED_DATA, type NewEvent, type ReadStreamOptions, type RecordedEvent, type Revision, UnreadableEventError } from './eventStore.js';
 import { open, sealContext, SEAL_OVERHEAD, UnsealableDataError } from './payloadCipher.js';
-import { decodeBytes, encodeVersion, MIN_VERSION_BYTES, type StoredData, UndecodableVersionError, type VersionTip, wholeData } from './storedVersions.js';
+import {
+  cacheableBytes,
+  decodeBytes,
+  encodeVersion,
+  MIN_VERSION_BYTES,
+  type StoredData,
+  UndecodableVersionError,
+  type VersionTip,
+  wholeData,
+} from './storedVersions.js';
 import type { VersionCache } from './versionCache.js';
 
 /** How far back from a stream's end the write path looks for its newest version. */
@@ -200,7 +209,8 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
     appended(streamId: string, head: Revision, tip: VersionTip | null) {
       if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
       tips.set(streamId, { head, version: tip && { revision: tip.revision, depth: tip.depth } });
-      if (tip) versions.set(streamId, tip.revision, tip.bytes);
+      const bytes = tip && cacheableBytes(tip);
+      if (tip && bytes) versions.set(streamId, tip.revision, bytes);
     },
 
     /** What this process knows of the stream's end is no longer trusted (a failed append). */

@@ -17,6 +17,7 @@ import { splitPayload } from '../domain/jsonText.js';
 import {
   decodeBytes,
   type DeltaOptions,
+  cacheableBytes,
   encodeVersion,
   MIN_VERSION_BYTES,
   storedEncoding,
@@ -298,7 +299,8 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       for (const [streamId, { head, version }] of pending) {
         if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
         tips.set(streamId, { head, version: version && { revision: version.revision, depth: version.depth } });
-        if (version) versions.set(streamId, version.revision, version.bytes);
+        const bytes = version && cacheableBytes(version);
+        if (version && bytes) versions.set(streamId, version.revision, bytes);
       }
       pending.clear();
     },

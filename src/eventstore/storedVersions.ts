@@ -47,8 +47,17 @@ export interface VersionTip {
   revision: Revision;
   /** Deltas between it and its keyframe: 0 for a keyframe. */
   depth: number;
-  bytes: Buffer;
+  /**
+   * Its bytes; a stream's first version keeps its text instead, encoded only if a version is
+   * stored against it in the same append. Most matches are never replaced: a create neither
+   * encodes its payload nor fills the version cache, and a stream's first replace reads its
+   * base back once.
+   */
+  bytes: Buffer | string;
 }
+
+/** A tip's bytes for the version cache: none for a first version that kept its text. */
+export const cacheableBytes = (tip: VersionTip): Buffer | null => (typeof tip.bytes === 'string' ? null : tip.bytes);
 
 /** The event at `revision` as it is stored, and the stream's newest version after it. */
 export function encodeVersion(
@@ -58,10 +67,10 @@ export function encodeVersion(
   keyframeInterval: number,
 ): { stored: StoredData; tip: VersionTip | null } {
   if (text.length < MIN_VERSION_BYTES || keyframeInterval === 0) return { stored: { data: text, encoding: null, baseRevision: null }, tip: previous };
+  if (previous === null) return { stored: { data: text, encoding: null, baseRevision: null }, tip: { revision, depth: 0, bytes: text } };
   const bytes = Buffer.from(text);
-  if (previous === null) return { stored: { data: text, encoding: null, baseRevision: null }, tip: { revision, depth: 0, bytes } };
   if (previous.depth + 1 < keyframeInterval) {
-    const delta = makeDelta(previous.bytes, bytes, MAX_DELTA_MATCHED_BYTES);
+    const delta = makeDelta(typeof previous.bytes === 'string' ? Buffer.from(previous.bytes) : previous.bytes, bytes, MAX_DELTA_MATCHED_BYTES);
     // A delta above half the version would make reads rebuild much for little gain.
     if (delta !== null && delta.length * 2 <= bytes.length) {
       return { stored: { data: delta, encoding: 'delta', baseRevision: previous.revision }, tip: { revision, depth: previous.depth + 1, bytes } };
