@@ -14,27 +14,82 @@ export type JsonSelection = true | 'kind' | { readonly [member: string]: JsonSel
  * not may throw a SyntaxError or give a partial value.
  */
 export function selectJson(text: string, selection: JsonSelection): unknown {
-  return select(text, skipSpace(text, 0), selection).value;
+  return select(text, skipSpace(text, 0), selection, null, '').value;
+}
+
+/**
+ * Where a scan of a text skipped its large arrays and objects, by their place in it (the names
+ * of the members on the way from the top), for the scan of the text's next version.
+ */
+export interface SkippedValues {
+  readonly text: string;
+  readonly spans: ReadonlyMap<string, readonly [start: number, end: number]>;
+}
+
+/** Skipped values shorter than this are not noted: scanning them costs about what comparing them would. */
+const NOTED_MIN = 512;
+
+/**
+ * selectJson, skipping what `earlier` (a scan of the previous version of the text) skipped at
+ * the same place when this text holds it again, maybe with more after its last element (a live
+ * match's next rally), with a native comparison of their shared text instead of a scan of it.
+ * The same value for any `earlier`: what it noted is compared with this text, never trusted.
+ * Also what this scan skipped, for the next version's.
+ */
+export function selectJsonAfter(text: string, selection: JsonSelection, earlier: SkippedValues | null): { value: unknown; skipped: SkippedValues } {
+  const noting: Noting = { earlier, spans: new Map() };
+  return { value: select(text, skipSpace(text, 0), selection, noting, '').value, skipped: { text, spans: noting.spans } };
+}
+
+interface Noting {
+  earlier: SkippedValues | null;
+  spans: Map<string, [start: number, end: number]>;
+}
+
+/** Separates the member names of a place: a name's text has no unescaped control character. */
+const PLACE_SEPARATOR = '\u0000';
+
+/**
+ * Just past the array or object at `at` (at `place`), as valueEnd. One the earlier text
+ * had at the same place, all but its closing bracket, that this text repeats from `at` is
+ * skipped by comparing them: after those characters a scan of either text is at depth 1,
+ * outside any string, so the scan goes on from there.
+ */
+function skipNoted(text: string, at: number, noting: Noting, place: string): number {
+  const { earlier } = noting;
+  const span = earlier?.spans.get(place);
+  const shared = earlier === null || span === undefined ? -1 : sharedOpening(text, at, earlier.text, span);
+  const end = shared < 0 ? valueEnd(text, at) : containerEnd(text, at + shared, 1);
+  if (end - at >= NOTED_MIN) noting.spans.set(place, [at, end]);
+  return end;
+}
+
+/** How many characters from `at` are the earlier value's from `start` up to its closing bracket before `end`, or -1 when they differ. */
+function sharedOpening(text: string, at: number, earlier: string, [start, end]: readonly [number, number]): number {
+  const open = end - 1 - start;
+  return at + open <= text.length && text.slice(at, at + open) === earlier.slice(start, end - 1) ? open : -1;
 }
 
 /** Just past the value that starts at `at`. */
 function valueEnd(text: string, at: number): number {
   const first = text.charCodeAt(at);
   if (first === QUOTE) return stringEnd(text, at);
-  if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
-    let depth = 0;
-    for (let i = at; i < text.length; i += 1) {
-      const c = text.charCodeAt(i);
-      if (c === QUOTE) i = stringEnd(text, i) - 1;
-      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth += 1;
-      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
-    }
-    throw new SyntaxError('unterminated object or array in JSON');
-  }
+  if (first === OPEN_OBJECT || first === OPEN_ARRAY) return containerEnd(text, at + 1, 1);
   let end = at;
   for (let c = text.charCodeAt(end); end < text.length && c !== COMMA && c !== CLOSE_OBJECT && c !== CLOSE_ARRAY && !isSpace(c); c = text.charCodeAt(end))
     end += 1;
   return end;
+}
+
+/** Just past the bracket that closes the object or array a scan at `from` is `depth` levels inside of (outside any string). */
+function containerEnd(text: string, from: number, depth: number): number {
+  for (let i = from; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) i = stringEnd(text, i) - 1;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth += 1;
+    else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
+  }
+  throw new SyntaxError('unterminated object or array in JSON');
 }
 
 function expect(text: string, at: number, code: number): number {
@@ -74,26 +129,35 @@ function memberNamed(text: string, start: number, end: number, selection: Member
   return null;
 }
 
-function select(text: string, at: number, selection: JsonSelection): { value: unknown; end: number } {
+/** The place of the member whose name is quoted from `start` to `end`: its name as written (another spelling only misses the earlier scan's). */
+const memberPlace = (place: string, text: string, start: number, end: number) => place + PLACE_SEPARATOR + text.slice(start + 1, end - 1);
+
+/** The selection of the value at `at`; with `noting`, what it skips is noted by `place` (see selectJsonAfter). */
+function select(text: string, at: number, selection: JsonSelection, noting: Noting | null, place: string): { value: unknown; end: number } {
   const first = text.charCodeAt(at);
   if (selection === true || (first !== OPEN_OBJECT && first !== OPEN_ARRAY)) {
     const end = valueEnd(text, at);
     return { value: JSON.parse(text.slice(at, end)), end };
   }
-  if (first === OPEN_ARRAY) return { value: [], end: valueEnd(text, at) };
-  if (selection === 'kind') return { value: {}, end: valueEnd(text, at) };
+  if (first === OPEN_ARRAY || selection === 'kind') {
+    const end = noting === null ? valueEnd(text, at) : skipNoted(text, at, noting, place);
+    return { value: first === OPEN_ARRAY ? [] : {}, end };
+  }
   const members: Record<string, unknown> = {};
   let i = skipSpace(text, at + 1);
   if (text.charCodeAt(i) === CLOSE_OBJECT) return { value: members, end: i + 1 };
   for (;;) {
+    const keyStart = i;
     const keyEnd = stringEnd(text, expect(text, i, QUOTE) - 1);
     const key = memberNamed(text, i, keyEnd, selection);
     i = skipSpace(text, expect(text, skipSpace(text, keyEnd), COLON));
     const wanted = key === null ? undefined : selection[key];
     if (key === null || wanted === undefined) {
-      i = valueEnd(text, i);
+      const c = text.charCodeAt(i);
+      i =
+        noting === null || (c !== OPEN_OBJECT && c !== OPEN_ARRAY) ? valueEnd(text, i) : skipNoted(text, i, noting, memberPlace(place, text, keyStart, keyEnd));
     } else {
-      const member = select(text, i, wanted);
+      const member = select(text, i, wanted, noting, noting === null ? '' : memberPlace(place, text, keyStart, keyEnd));
       members[key] = member.value;
       i = member.end;
     }

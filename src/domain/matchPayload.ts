@@ -1,4 +1,4 @@
-import { type JsonSelection, selectJson } from './jsonSelect.js';
+import { type JsonSelection, selectJson, selectJsonAfter, type SkippedValues } from './jsonSelect.js';
 import { actionWords, type FootballEvent, footballEvent } from './statVocabulary.js';
 
 /**
@@ -537,6 +537,16 @@ const TEAM_NAMES_OF_TEXT: JsonSelection = { ...SIDES_NAMING, game: { ...SIDES_NA
 
 /** matchTeamNames of a payload's JSON text, without building the rest of it (a projection rebuilt over many versions). */
 export const matchTeamNamesOfText = (payload: string) => matchTeamNames(selectJson(payload, TEAM_NAMES_OF_TEXT));
+
+/**
+ * matchTeamNamesOfText, given what its scan of the match's previous version skipped (the same
+ * names whatever `earlier` is): a live match's play-by-play, which a version repeats and extends,
+ * is compared with the previous one's instead of scanned. Also what this scan skipped, for the next.
+ */
+export function matchTeamNamesAfter(payload: string, earlier: SkippedValues | null): { names: ReturnType<typeof matchTeamNames>; skipped: SkippedValues } {
+  const { value, skipped } = selectJsonAfter(payload, TEAM_NAMES_OF_TEXT, earlier);
+  return { names: matchTeamNames(value), skipped };
+}
 
 /**
  * Every field summarizeMatch reads of a game (the payload, or NBA live data's `game` merged over

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { type JsonSelection, selectJson } from '../../src/domain/jsonSelect.js';
-import { matchTeamNames, matchTeamNamesOfText } from '../../src/domain/matchPayload.js';
+import { type JsonSelection, selectJson, selectJsonAfter, type SkippedValues } from '../../src/domain/jsonSelect.js';
+import { matchTeamNames, matchTeamNamesAfter, matchTeamNamesOfText } from '../../src/domain/matchPayload.js';
+import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
 
 /** The selection applied to a parsed value: what selectJson must give without parsing the rest. */
@@ -71,4 +72,56 @@ t.test('team names read from the text are those of the parsed payload, for every
     }),
     { numRuns: 1000 },
   );
+});
+
+t.test("selectJsonAfter gives selectJson's value and skipped places whatever the earlier scan was of", async (t) => {
+  // Long arrays and objects (past what a scan notes), some members selected, some skipped.
+  const rally = fc.record({ seq: fc.integer(), team: fc.constantFrom('home', 'away'), note: fc.constantFrom('', ']}', '"[{', 'x\\"y', 'é') });
+  const rallies = fc.array(rally, { minLength: 20, maxLength: 40 });
+  const match = fc.record({
+    name: fc.string(),
+    actions: rallies,
+    stats: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), rallies),
+    game: fc.record({ home: fc.string(), actions: rallies }),
+  });
+  // The next version: more rallies at the end, or other ones, or the same.
+  type Match = typeof match extends fc.Arbitrary<infer M> ? M : never;
+  const next = (m: Match) =>
+    fc.record({ more: rallies, edit: fc.constantFrom('grow', 'same', 'other', 'shrink') }).map(({ more, edit }) => {
+      const grown = (list: unknown[]) => (edit === 'grow' ? [...list, ...more] : edit === 'other' ? more : edit === 'shrink' ? list.slice(0, -1) : list);
+      return { ...m, actions: grown(m.actions), game: { ...m.game, actions: grown(m.game.actions) } };
+    });
+  const selections: JsonSelection[] = [{ name: true, game: { home: true, actions: 'kind' } }, { stats: 'kind', game: 'kind' }, { name: true }];
+  fc.assert(
+    fc.property(
+      match.chain((m) => fc.tuple(fc.constant(m), next(m))),
+      fc.constantFrom(...selections),
+      fc.constantFrom(undefined, 1),
+      ([before, after], sel, space) => {
+        const earlier = selectJsonAfter(JSON.stringify(before, null, space), sel, null).skipped;
+        const text = JSON.stringify(after, null, space);
+        const again = selectJsonAfter(text, sel, earlier);
+        const fresh = selectJsonAfter(text, sel, null);
+        t.same(again.value, selectJson(text, sel));
+        t.same([...again.skipped.spans], [...fresh.skipped.spans]);
+      },
+    ),
+    { numRuns: 500 },
+  );
+  const long = JSON.stringify({ a: Array.from({ length: 100 }, (_, i) => ({ i, s: ']' })) });
+  const earlier = selectJsonAfter(long, { b: true }, null).skipped;
+  t.ok(earlier.spans.size > 0, 'a long skipped value is noted');
+  const grown = long.replace(/]}$/, ',{"i":100,"s":"]"}],"b":2}');
+  t.same(selectJsonAfter(grown, { b: true }, earlier).value, { b: 2 }, 'a value grown at its end is skipped past what the two share');
+  t.same(selectJsonAfter('{"b":3}', { b: true }, earlier).value, { b: 3 }, 'an unrelated text is scanned');
+});
+
+t.test("a live match's team names read after its previous version's scan are those of each parsed version", async (t) => {
+  let earlier: SkippedValues | null = null;
+  for (const text of liveMatchUploads()) {
+    const { names, skipped } = matchTeamNamesAfter(text, earlier);
+    t.same(names, matchTeamNames(JSON.parse(text)));
+    earlier = skipped;
+  }
+  t.ok(earlier !== null && earlier.spans.size > 0, 'the play-by-play is noted');
 });
