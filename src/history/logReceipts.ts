@@ -1,6 +1,7 @@
 import { logEntryOf, logEntryText } from '../domain/logEntry.js';
 import type { EventStore, Revision } from '../eventstore/eventStore.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
+import type { LogLeafDoc } from '../readmodel/transparencyLogDocs.js';
 import { type CheckpointSigner, inclusionProof, leafOfEvent, readTreeHead } from './logProofs.js';
 
 /** What a write's answer carries to prove what the log accepted (docs/auditing.md: receipts). */
@@ -12,6 +13,8 @@ export interface Receipt {
 }
 
 const VERSION_TYPES = new Set(['MatchCreated', 'MatchReplaced']);
+/** How far back from a stream's end its newest version is looked for: a version is followed by at most its club sync outcome. */
+const VERSION_SEARCH = 8;
 
 /**
  * Receipts of events: the leaf, a signed checkpoint of the tree head that includes it and the
@@ -21,8 +24,8 @@ const VERSION_TYPES = new Set(['MatchCreated', 'MatchReplaced']);
 export function createReceipts(deps: { readModel: ReadModelReader; eventStore: Pick<EventStore, 'readStream'>; checkpoints: CheckpointSigner }) {
   const { readModel, eventStore, checkpoints } = deps;
 
-  async function receiptOf(streamId: string, revision: Revision): Promise<Receipt> {
-    const leaf = await leafOfEvent(readModel, streamId, revision);
+  /** The receipt of the event at `revision`, whose leaf (null: none yet) was looked up already. */
+  async function receiptOfLeaf(leaf: LogLeafDoc | null, streamId: string, revision: Revision): Promise<Receipt> {
     const head = await readTreeHead(readModel);
     if (leaf !== null && leaf.index < head.size) {
       const proof = await inclusionProof(readModel, leaf.index, head.size);
@@ -35,13 +38,23 @@ export function createReceipts(deps: { readModel: ReadModelReader; eventStore: P
   }
 
   return {
-    receiptOf,
-    /** The receipt of the stream's newest version at or before `revision` (an upload that repeated it). */
+    receiptOf: async (streamId: string, revision: Revision) => receiptOfLeaf(await leafOfEvent(readModel, streamId, revision), streamId, revision),
+
+    /**
+     * The receipt of the stream's newest version at or before `revision` (an upload that repeated
+     * it): found among the stream's last leaves, an indexed read each (a club sync outcome may
+     * follow the version), else, while the tree has not taken them in, among its last events.
+     */
     async receiptOfVersionAt(streamId: string, revision: Revision): Promise<Receipt> {
-      const recent = await eventStore.readStream(streamId, { fromRevision: revision, direction: 'backwards', maxCount: 8 });
+      for (let at = revision; at >= 0 && at > revision - VERSION_SEARCH; at -= 1) {
+        const leaf = await leafOfEvent(readModel, streamId, at);
+        if (leaf === null) break;
+        if (leaf.version) return receiptOfLeaf(leaf, streamId, at);
+      }
+      const recent = await eventStore.readStream(streamId, { fromRevision: revision, direction: 'backwards', maxCount: VERSION_SEARCH });
       const version = recent.find((event) => VERSION_TYPES.has(event.type));
       if (version === undefined) throw new Error(`${streamId} has no version shortly before revision ${revision}`);
-      return receiptOf(streamId, version.revision);
+      return receiptOfLeaf(await leafOfEvent(readModel, streamId, version.revision), streamId, version.revision);
     },
   };
 }

@@ -5,6 +5,7 @@ import { parseLogEntry } from '../../src/domain/logEntry.js';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../src/domain/merkleTree.js';
 import { openNote, parseNoteVerifierKey } from '../../src/domain/signedNote.js';
 import { runCli } from '../../src/cli/commands.js';
+import { createClubCommands } from '../../src/commands/clubCommands.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { startTestApp } from '../helpers/testApp.js';
 
@@ -154,4 +155,31 @@ t.test('the transparency log over a real server', async (t) => {
     t.equal((await get('/api/log/entries/x')).status, 400);
     t.equal((await get('/api/matches/logged/payload?revision=9')).status, 404);
   });
+});
+
+t.test('a repeated synced upload answers the receipt of its version, not of the club sync outcome after it', async (t) => {
+  const { app, engine } = await startTestApp(t);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const clubs = createClubCommands({ eventStore: engine.eventStore });
+  const context = { requestId: 'test', clientAddressClass: 'loopback' };
+  const { clubId, teams } = await clubs.signUp(
+    { clubName: 'Receipt VC', email: 'receipts@club.test', password: 'correct horse battery', teams: ['A'] },
+    context,
+  );
+  const { key } = await clubs.issueAppKey(clubId, '', context);
+  const synced = JSON.stringify({ ...JSON.parse(fixtureText({ seed: 9, actions: 5, id: 'synced-receipt' })), clubId, teamId: teams[0]?.teamId });
+  const upload = async () => {
+    const response = await fetch(`${base}/api/matches`, { method: 'POST', body: synced, headers: { 'content-type': 'application/json', 'x-app-key': key } });
+    t.equal(response.status, 201);
+    return ((await response.json()) as { receipt: { logIndex: number; entry: string } }).receipt;
+  };
+  const first = await upload();
+  const again = await upload();
+  t.equal(again.logIndex, first.logIndex);
+  t.match(parseLogEntry(again.entry), { type: 'MatchCreated', revision: 0 }, 'the version, though a ClubSyncAccepted follows it in the stream');
+  const stream = await engine.eventStore.readStream('match-synced-receipt');
+  t.same(
+    stream.map((event) => event.type),
+    ['MatchCreated', 'ClubSyncAccepted'],
+  );
 });
