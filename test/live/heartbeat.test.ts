@@ -12,7 +12,11 @@ t.test('every stream beats each interval, a turn of the event loop beats one sli
   let current = 0;
   const heartbeat = spreadHeartbeat<number>(400, (stream) => {
     beats.set(stream, (beats.get(stream) ?? 0) + 1);
-    if (current === 0) setImmediate(() => (turns.push(current), (current = 0)));
+    if (current === 0)
+      setImmediate(() => {
+        turns.push(current);
+        current = 0;
+      });
     current += 1;
   });
   t.teardown(() => heartbeat.stop());
