@@ -41,3 +41,20 @@ t.test('an interval shorter than a tick beats every stream at each interval', as
   for (let waited = 0; !twice() && waited < 30_000; waited += 20) await sleep(20);
   t.ok(twice(), 'both beat repeatedly');
 });
+
+t.test('a stream written to since its last turn skips that beat, and beats at the next turn without writes', async (t) => {
+  const beats: number[] = [];
+  const heartbeat = spreadHeartbeat<number>(20, (stream) => beats.push(stream));
+  t.teardown(() => heartbeat.stop());
+  heartbeat.add(1);
+  heartbeat.add(2);
+  // Stream 1 is written to before every turn, stream 2 never: only 2 beats.
+  const busy = setInterval(() => heartbeat.wrote(1), 2);
+  for (let waited = 0; beats.length < 5 && waited < 30_000; waited += 20) await sleep(20);
+  clearInterval(busy);
+  t.ok(beats.length >= 5, 'the idle stream kept beating');
+  t.ok(beats.filter((s) => s === 1).length <= 1, `the busy stream beat at most once (its first turn may come before a write): ${beats}`);
+  const before = beats.filter((s) => s === 1).length;
+  for (let waited = 0; beats.filter((s) => s === 1).length === before && waited < 30_000; waited += 20) await sleep(20);
+  t.ok(beats.filter((s) => s === 1).length > before, 'once idle, it beats again');
+});

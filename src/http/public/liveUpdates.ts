@@ -107,7 +107,10 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     if (seen === null || seen < doc.revision) stream.write(revisionEvent(doc.revision));
     open.add(stream);
     heartbeat.add(stream);
-    const unwatch = feed.watch(id, doc.revision, (revision) => stream.write(revisionEvent(revision)));
+    const unwatch = feed.watch(id, doc.revision, (revision) => {
+      stream.write(revisionEvent(revision));
+      heartbeat.wrote(stream);
+    });
     stream.once('close', () => {
       unwatch();
       open.delete(stream);
