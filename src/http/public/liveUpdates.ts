@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError, notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
+import { spreadHeartbeat } from '../../live/heartbeat.js';
 import type { MatchFeed } from '../../live/matchFeed.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { readPublicView } from '../../../projections/publicView.js';
@@ -13,7 +14,7 @@ export interface LiveUpdatesDeps {
   maxStreams: number;
   /** Streams one client address may hold (MAX_LIVE_STREAMS_PER_ADDRESS); beyond it 429. */
   maxStreamsPerAddress: number;
-  /** A comment line this often keeps proxies from closing an idle stream. */
+  /** A comment line this often keeps proxies from closing an idle stream (each stream's, spread over the interval). */
   heartbeatMs?: number;
 }
 
@@ -44,12 +45,9 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     if (left > 0) byAddress.set(address, left);
     else byAddress.delete(address);
   };
-  const heartbeat = setInterval(() => {
-    for (const stream of open) stream.write(': heartbeat\n\n');
-  }, heartbeatMs);
-  heartbeat.unref();
+  const heartbeat = spreadHeartbeat<ServerResponse>(heartbeatMs, (stream) => stream.write(': heartbeat\n\n'));
   app.addHook('preClose', async () => {
-    clearInterval(heartbeat);
+    heartbeat.stop();
     // Viewers reconnect (to another process, or this one restarted) with Last-Event-ID.
     for (const stream of open) stream.destroy();
     open.clear();
@@ -108,10 +106,15 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     stream.write('retry: 3000\n\n');
     if (seen === null || seen < doc.revision) stream.write(revisionEvent(doc.revision));
     open.add(stream);
-    const unwatch = feed.watch(id, doc.revision, (revision) => stream.write(revisionEvent(revision)));
+    heartbeat.add(stream);
+    const unwatch = feed.watch(id, doc.revision, (revision) => {
+      stream.write(revisionEvent(revision));
+      heartbeat.wrote(stream);
+    });
     stream.once('close', () => {
       unwatch();
       open.delete(stream);
+      heartbeat.delete(stream);
       release(address);
     });
   });
