@@ -6,7 +6,7 @@ import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PAYLOAD_SALT_BYTES, payloadDigest, saltedVersion } from '../domain/payloadDigest.js';
+import { PAYLOAD_SALT_BYTES, payloadDigest } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { DecodedPayloads } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
@@ -173,7 +173,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         payload: input.payload,
         payloadDigest: input.payloadDigest ?? payloadDigest(input.payload),
         // A fresh salt per version: the transparency log commits to SHA-256(salt ‖ payload) (docs/auditing.md).
-        ...saltedVersion(input.payload, randomBytes(PAYLOAD_SALT_BYTES)),
+        payloadSalt: randomBytes(PAYLOAD_SALT_BYTES).toString('base64'),
         writeToken:
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync,

@@ -38,9 +38,8 @@ export interface UploadMatch {
   payload: JsonText;
   /** payloadDigest(payload), src/domain/payloadDigest.ts: compared with versions stored before salts. */
   payloadDigest: string;
-  /** A fresh random salt for this version (base64), and saltedPayloadSha256 of it and the payload. */
+  /** A fresh random salt (base64) for the version the upload may store: its payloadSha256 is SHA-256(salt ‖ payload). */
   payloadSalt: string;
-  payloadSha256: string;
   writeToken: PresentedWriteToken | null;
   /** Present when the payload names a club and a team: what was found out about them and the key. */
   clubSync?: ClubSyncCheck | null;
@@ -91,10 +90,11 @@ export function decideErasure(command: EraseMatch, state: MatchState): MatchEras
  * not a new version.
  */
 export function decideMatch(command: MatchCommand, state: MatchState): MatchStreamEvent[] {
-  const stored = decideMatchContent(command, state);
+  refuseUpload(command, state);
   const sync = command.clubSync === undefined || command.clubSync === null ? null : decideClubSync(command.matchId, command.clubSync);
-  if (state.exists && !state.erased && sameAsStored(state, command) && isDeepStrictEqual(state.clubSync, sync)) return [];
-  return sync === null ? stored : [...stored, sync];
+  if (state.exists && sameAsStored(state, command) && isDeepStrictEqual(state.clubSync, sync)) return [];
+  const stored = versionOf(command, state);
+  return sync === null ? [stored] : [stored, sync];
 }
 
 /** Whether the upload is the stored version's text: hashed with the stored salt, or unsalted for older versions. */
@@ -103,22 +103,14 @@ function sameAsStored(state: Extract<MatchState, { exists: true }>, command: Mat
   return state.payloadDigest !== null && state.payloadDigest === command.payloadDigest;
 }
 
-function decideMatchContent(command: MatchCommand, state: MatchState): MatchEvent[] {
-  const { matchId, payload, payloadSalt, payloadSha256, via, writeToken } = command;
+/** Throws when the upload may not be stored: an erased match, a malformed token that would bind a new one, a wrong one on a protected one. */
+function refuseUpload(command: MatchCommand, state: MatchState): void {
+  const { matchId, via, writeToken } = command;
   if (state.exists && state.erased) throw gone(`match "${matchId}" was erased; its id cannot be used again`);
   if (!state.exists) {
-    // Rule 1 and 2: only a creating POST with a token protects; PUT-create never does (and ignores the header).
-    if (via === 'PUT' || writeToken === null) {
-      return [{ type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payloadSalt, payload, payloadSha256 } }];
-    }
-    // Only here is the token bound, so only here does its format matter.
-    if (!writeToken.wellFormed) throw validationError(`${WRITE_TOKEN_RULE}; nothing was stored`);
-    return [
-      {
-        type: 'MatchCreated',
-        data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadSalt, payload, payloadSha256 },
-      },
-    ];
+    // Only a creating POST with a token binds it, so only there does its format matter.
+    if (via === 'POST' && writeToken !== null && !writeToken.wellFormed) throw validationError(`${WRITE_TOKEN_RULE}; nothing was stored`);
+    return;
   }
   // On an existing protected match a token is only compared: whatever its shape, a wrong one is a 403.
   if (state.protection === 'protected' && !tokenMatches(state.writeTokenHash, writeToken)) {
@@ -128,8 +120,22 @@ function decideMatchContent(command: MatchCommand, state: MatchState): MatchEven
         : 'X-Write-Token does not match the token this match was created with',
     );
   }
+}
+
+/** The version an upload stores, its salted digest made now that it is stored (a repeated upload makes none). */
+function versionOf(command: MatchCommand, state: MatchState): MatchEvent {
+  const { matchId, payload, payloadSalt, via, writeToken } = command;
+  const payloadSha256 = saltedPayloadSha256(Buffer.from(payloadSalt, 'base64'), payload);
   // Rule 3: an unprotected match stays unprotected, whatever header later uploads carry.
-  return [{ type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadSalt, payload, payloadSha256 } }];
+  if (state.exists) return { type: 'MatchReplaced', data: { matchId, replacedVia: via, payloadSalt, payload, payloadSha256 } };
+  // Rules 1 and 2: only a creating POST with a token protects; PUT-create never does (and ignores the header).
+  if (via === 'PUT' || writeToken === null) {
+    return { type: 'MatchCreated', data: { matchId, protection: 'unprotected', createdVia: via, payloadSalt, payload, payloadSha256 } };
+  }
+  return {
+    type: 'MatchCreated',
+    data: { matchId, protection: 'protected', writeTokenHash: writeToken.hash, createdVia: via, payloadSalt, payload, payloadSha256 },
+  };
 }
 
 function tokenMatches(stored: string | null, given: PresentedWriteToken | null): boolean {

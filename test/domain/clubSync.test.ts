@@ -43,7 +43,7 @@ const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): U
   matchId: 'm1',
   payload,
   payloadDigest: digest,
-  ...saltedVersion(payload, Buffer.alloc(16, 1)),
+  payloadSalt: Buffer.alloc(16, 1).toString('base64'),
   writeToken: null,
   clubSync,
 });
