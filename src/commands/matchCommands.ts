@@ -6,7 +6,7 @@ import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PAYLOAD_SALT_BYTES, payloadDigest } from '../domain/payloadDigest.js';
+import { PAYLOAD_SALT_BYTES } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { DecodedPayloads } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
@@ -33,8 +33,6 @@ export interface UploadInput {
   via: WriteVia;
   matchId: string;
   payload: JsonText;
-  /** The payload's digest (src/domain/payloadDigest.ts), when the caller has it. */
-  payloadDigest?: string;
   writeToken: string | null;
   /** The X-App-Key header, for club sync. */
   appKey: string | null;
@@ -171,7 +169,6 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         via: input.via,
         matchId: input.matchId,
         payload: input.payload,
-        payloadDigest: input.payloadDigest ?? payloadDigest(input.payload),
         // A fresh salt per version: the transparency log commits to SHA-256(salt ‖ payload) (docs/auditing.md).
         payloadSalt: randomBytes(PAYLOAD_SALT_BYTES).toString('base64'),
         writeToken:

@@ -3,7 +3,7 @@ import { type ClubSyncCheck, decideClubSync } from './clubSync.js';
 import { forbidden, gone, notFound, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
 import type { ClubSyncEvent, MatchErased, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
-import { saltedPayloadSha256 } from './payloadDigest.js';
+import { payloadDigest, saltedPayloadSha256 } from './payloadDigest.js';
 import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
 
 /**
@@ -36,8 +36,6 @@ export interface UploadMatch {
   via: WriteVia;
   matchId: string;
   payload: JsonText;
-  /** payloadDigest(payload), src/domain/payloadDigest.ts: compared with versions stored before salts. */
-  payloadDigest: string;
   /** A fresh random salt (base64) for the version the upload may store: its payloadSha256 is SHA-256(salt ‖ payload). */
   payloadSalt: string;
   writeToken: PresentedWriteToken | null;
@@ -100,7 +98,7 @@ export function decideMatch(command: MatchCommand, state: MatchState): MatchStre
 /** Whether the upload is the stored version's text: hashed with the stored salt, or unsalted for older versions. */
 function sameAsStored(state: Extract<MatchState, { exists: true }>, command: MatchCommand): boolean {
   if (state.payloadSalt !== null) return saltedPayloadSha256(Buffer.from(state.payloadSalt, 'base64'), command.payload) === state.payloadSha256;
-  return state.payloadDigest !== null && state.payloadDigest === command.payloadDigest;
+  return state.payloadDigest !== null && state.payloadDigest === payloadDigest(command.payload);
 }
 
 /** Throws when the upload may not be stored: an erased match, a malformed token that would bind a new one, a wrong one on a protected one. */

@@ -6,7 +6,6 @@ import { matchDecider } from '../../src/commands/matchCommands.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { asJsonText, withPayload } from '../../src/domain/jsonText.js';
 import type { MatchState, UploadMatch } from '../../src/domain/match.js';
-import { payloadDigest } from '../../src/domain/payloadDigest.js';
 import type { EventStore } from '../../src/eventstore/eventStore.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { tempDataDir } from '../helpers/testApp.js';
@@ -17,7 +16,6 @@ const upload = (payload: string, writeTokenHash: string | null = null, via: 'POS
   via,
   matchId: 'm',
   payload: asJsonText(payload),
-  payloadDigest: payloadDigest(asJsonText(payload)),
   payloadSalt: Buffer.alloc(16, 2).toString('base64'),
   writeToken: writeTokenHash === null ? null : { hash: writeTokenHash, wellFormed: true },
 });

@@ -13,11 +13,10 @@ import {
 import { asJsonText } from '../../src/domain/jsonText.js';
 import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '../../src/domain/match.js';
 import type { MatchStreamEvent } from '../../src/domain/matchEvents.js';
-import { payloadDigest, saltedVersion } from '../../src/domain/payloadDigest.js';
+import { saltedVersion } from '../../src/domain/payloadDigest.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const payload = asJsonText('{"clubId":"c1","teamId":"t1"}');
-const digest = payloadDigest(payload);
 const created: MatchStreamEvent = {
   type: 'MatchCreated',
   data: { matchId: 'm1', protection: 'unprotected', createdVia: 'POST', ...saltedVersion(payload, Buffer.alloc(16, 1)), payload },
@@ -42,7 +41,6 @@ const upload = (clubSync: ClubSyncCheck | null, via: 'POST' | 'PUT' = 'POST'): U
   via,
   matchId: 'm1',
   payload,
-  payloadDigest: digest,
   payloadSalt: Buffer.alloc(16, 1).toString('base64'),
   writeToken: null,
   clubSync,

@@ -22,7 +22,6 @@ const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null):
   via,
   matchId,
   payload,
-  payloadDigest: payloadDigest(payload),
   payloadSalt: SALT.toString('base64'),
   writeToken: token === null ? null : { hash: hash(matchId, token), wellFormed: isWellFormedWriteToken(token) },
 });

@@ -1,42 +1,59 @@
 import t from 'tap';
 import { createRepeatedBodies } from '../../src/http/api/repeatedBodies.js';
 
-t.test('a text seen once keeps only its digest; seen again, its parsed value is kept', async (t) => {
-  const bodies = createRepeatedBodies({ seenDigests: 8, keptChars: 100 });
+t.test('a text seen once keeps nothing; seen again, it is kept with its parsed value', async (t) => {
+  const bodies = createRepeatedBodies({ seenTexts: 8, keptChars: 100 });
   const first = { n: 1 };
-  bodies.parsed('a', first, 10);
-  t.equal(bodies.get('a'), undefined, 'once: nothing kept');
+  bodies.parsed('{"n":1}', first);
+  t.equal(bodies.get('{"n":1}'), undefined, 'once: nothing kept');
   const second = { n: 1 };
-  bodies.parsed('a', second, 10);
-  t.equal(bodies.get('a'), second, 'twice: the value parsed the second time');
-  t.equal(bodies.get('b'), undefined);
+  bodies.parsed('{"n":1}', second);
+  t.equal(bodies.get('{"n":1}'), second, 'twice: the value parsed the second time');
+  t.equal(bodies.get('{"n":2}'), undefined);
 });
 
-t.test('kept values are bounded by their text, least recently used let go first', async (t) => {
-  const bodies = createRepeatedBodies({ seenDigests: 8, keptChars: 100 });
-  const keep = (digest: string, chars: number) => {
-    bodies.parsed(digest, { digest }, chars);
-    bodies.parsed(digest, { digest }, chars);
+t.test('a value is given only for the very text kept, whatever texts share its fingerprint', async (t) => {
+  const bodies = createRepeatedBodies({ seenTexts: 8, keptChars: 1_000_000 });
+  // Same length, same ends, same sampled characters: only a character between the samples differs.
+  const base = `{"a":"${'x'.repeat(10_000)}"}`;
+  const middle = Math.floor(base.length / 2) + 1;
+  const other = `${base.slice(0, middle)}y${base.slice(middle + 1)}`;
+  t.equal(other.length, base.length);
+  bodies.parsed(base, { which: 'base' });
+  bodies.parsed(base, { which: 'base' });
+  t.same(bodies.get(base), { which: 'base' });
+  t.equal(bodies.get(other), undefined, 'a different text is parsed, not answered with the kept value');
+  bodies.parsed(other, { which: 'other' });
+  t.same(bodies.get(other), { which: 'other' }, 'a text sharing the fingerprint takes its place once it comes again');
+  t.equal(bodies.get(base), undefined);
+});
+
+t.test('kept texts are bounded by their length, least recently used let go first', async (t) => {
+  const bodies = createRepeatedBodies({ seenTexts: 8, keptChars: 100 });
+  const text = (name: string, chars: number) => `"${name}${'.'.repeat(chars - name.length - 2)}"`;
+  const keep = (name: string, chars: number) => {
+    bodies.parsed(text(name, chars), { name });
+    bodies.parsed(text(name, chars), { name });
   };
   keep('a', 40);
   keep('b', 40);
-  bodies.get('a');
+  bodies.get(text('a', 40));
   keep('c', 40);
-  t.same(bodies.get('a'), { digest: 'a' }, 'used last: kept');
-  t.equal(bodies.get('b'), undefined, 'used least recently: let go');
-  t.same(bodies.get('c'), { digest: 'c' });
+  t.same(bodies.get(text('a', 40)), { name: 'a' }, 'used last: kept');
+  t.equal(bodies.get(text('b', 40)), undefined, 'used least recently: let go');
+  t.same(bodies.get(text('c', 40)), { name: 'c' });
   keep('huge', 101);
-  t.equal(bodies.get('huge'), undefined, 'a text larger than the whole budget is never kept');
-  t.same(bodies.get('a'), { digest: 'a' }, 'and lets nothing go');
+  t.equal(bodies.get(text('huge', 101)), undefined, 'a text larger than the whole budget is never kept');
+  t.same(bodies.get(text('a', 40)), { name: 'a' }, 'and lets nothing go');
 });
 
-t.test('digests seen once are bounded too', async (t) => {
-  const bodies = createRepeatedBodies({ seenDigests: 2, keptChars: 100 });
-  bodies.parsed('a', {}, 1);
-  bodies.parsed('b', {}, 1);
-  bodies.parsed('c', {}, 1);
-  bodies.parsed('a', {}, 1);
-  t.equal(bodies.get('a'), undefined, '"a" was forgotten, so this was its first time again');
-  bodies.parsed('c', { c: true }, 1);
-  t.same(bodies.get('c'), { c: true }, '"c" was still remembered');
+t.test('texts seen once are bounded too', async (t) => {
+  const bodies = createRepeatedBodies({ seenTexts: 2, keptChars: 100 });
+  bodies.parsed('"a"', {});
+  bodies.parsed('"b"', {});
+  bodies.parsed('"c"', {});
+  bodies.parsed('"a"', {});
+  t.equal(bodies.get('"a"'), undefined, '"a" was forgotten, so this was its first time again');
+  bodies.parsed('"c"', { c: true });
+  t.same(bodies.get('"c"'), { c: true }, '"c" was still remembered');
 });

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { unsupported, validationError } from '../../domain/errors.js';
 import { asJsonText, type JsonText } from '../../domain/jsonText.js';
-import { payloadDigest } from '../../domain/payloadDigest.js';
 import { type JsonShapeLimits, jsonShapeProblem, jsonTextFits } from './jsonShape.js';
 import { createRepeatedBodies } from './repeatedBodies.js';
 
-/** A JSON body's text as received (trimmed), for storing without re-serialising, and its digest. */
+/** A JSON body's text as received (trimmed), for storing without re-serialising. */
 interface RawJson {
   text: JsonText;
-  digest: string;
 }
 
 declare module 'fastify' {
@@ -47,8 +45,7 @@ function charsetOf(contentType: string | undefined): string | null {
  * parsed with JSON.parse; the check of their shape (a scan of the text, the parsed value walked
  * only when it finds a problem) also refuses the keys that poison prototypes (./jsonShape.ts), as
  * Fastify's secure parser would.
- * Their text is kept with its digest; a text that comes again is not parsed again
- * (./repeatedBodies.ts).
+ * Their text is kept; a text that comes again is not parsed again (./repeatedBodies.ts).
  */
 export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape: JsonShapeLimits) {
   app.removeAllContentTypeParsers();
@@ -58,8 +55,8 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
     const encoding = contentEncodingOf(request.headers['content-encoding']);
     if (encoding !== null && hasBody(request.headers)) throw unsupportedEncoding(encoding);
   });
-  // A few live matches at a time are sent again and again; ~1.3 bytes of heap per character kept.
-  const repeated = createRepeatedBodies({ seenDigests: 1024, keptChars: 4 * 1024 * 1024 });
+  // A few live matches at a time are sent again and again; ~2.3 bytes of heap per character kept (the text and its value).
+  const repeated = createRepeatedBodies({ seenTexts: 1024, keptChars: 4 * 1024 * 1024 });
   app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'buffer', bodyLimit }, (request, body, done) => {
     const charset = charsetOf(request.headers['content-type']);
     if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
@@ -73,8 +70,7 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
     }
     if (text.length === 0) return done(validationError('the request body is empty; send the match as a JSON object'));
     const trimmed = asJsonText(text.trim());
-    const digest = payloadDigest(trimmed);
-    let value = repeated.get(digest);
+    let value = repeated.get(trimmed);
     if (value === undefined) {
       try {
         value = JSON.parse(text);
@@ -85,9 +81,9 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
       // an object of 290,000 keys takes ~200 ms. An 85 KB match walks in ~0.07 ms, 7× its scan.
       const problem = text.length > SCAN_FIRST_CHARS && jsonTextFits(text, shape) ? null : jsonShapeProblem(value, shape);
       if (problem !== null) return done(validationError(problem));
-      repeated.parsed(digest, value, trimmed.length);
+      repeated.parsed(trimmed, value);
     }
-    request.rawJson = { text: trimmed, digest };
+    request.rawJson = { text: trimmed };
     done(null, value);
   });
 }

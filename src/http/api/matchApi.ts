@@ -84,7 +84,6 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
         via,
         matchId,
         payload: raw.text,
-        payloadDigest: raw.digest,
         body: request.body,
         writeToken: presentedToken,
         appKey: headers['x-app-key'] ?? null,
