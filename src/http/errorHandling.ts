@@ -20,7 +20,8 @@ export const statusOf: Record<DomainErrorCode, number> = {
   storage_full: 507,
 };
 
-function errorBody(statusCode: number, message: string) {
+/** The JSON body of every error answer. */
+export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
@@ -28,7 +29,7 @@ function errorBody(statusCode: number, message: string) {
  * Every error answer says its type is not to be guessed, whichever hook answered it: some answer
  * before the security headers' hook has run (an unknown route, load shedding).
  */
-const NO_SNIFF = { 'x-content-type-options': 'nosniff' };
+export const NO_SNIFF = { 'x-content-type-options': 'nosniff' };
 
 interface FailedSchema {
   description?: unknown;

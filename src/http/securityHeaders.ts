@@ -1,6 +1,9 @@
 import cors from '@fastify/cors';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
+
+const securityHeaders = helmet();
 
 /**
  * Security headers on every route: helmet's defaults, built once (not once per request, as
@@ -9,7 +12,6 @@ import helmet from 'helmet';
  * browser-based scoring apps and the docs page's "try it" work.
  */
 export async function registerHeaders(app: FastifyInstance) {
-  const securityHeaders = helmet();
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined)));
   await app.register(cors, {
     delegator: (request, callback) =>
@@ -32,4 +34,13 @@ export async function registerHeaders(app: FastifyInstance) {
 /** Lets other sites frame this answer (the embed widget); its own CSP says who may (frame-ancestors). */
 export function allowFraming(reply: FastifyReply) {
   reply.raw.removeHeader('x-frame-options');
+}
+
+/**
+ * The headers `registerHeaders` gives an answer to a non-API address, for one answered before
+ * routing (earlyStreamRefusal): helmet's, and the Vary that CORS adds where it allows no origin.
+ */
+export function setHeadersBeforeRouting(req: IncomingMessage, res: ServerResponse) {
+  securityHeaders(req, res, () => {});
+  res.setHeader('vary', 'Origin');
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { constants as zlibConstants } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCompress from '@fastify/compress';
@@ -20,6 +20,7 @@ import { registerJsonBody } from '../http/api/jsonBody.js';
 import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
+import { createLiveStreamSlots, earlyStreamRefusal } from '../http/public/liveStreamSlots.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
 import { createCurrentPublicView } from '../http/publicViews.js';
 import { createRenderedCache, type RenderedCache } from '../http/renderedPages.js';
@@ -34,7 +35,7 @@ import { registerBytesInFlight } from '../http/bytesInFlight.js';
 import { registerConnectionLimits } from '../http/connections.js';
 import { trustedProxies } from '../http/clientAddress.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
-import { registerHeaders } from '../http/securityHeaders.js';
+import { registerHeaders, setHeadersBeforeRouting } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
 import { createTokenFailureThrottle } from '../http/api/tokenFailures.js';
 import { watchCache, watchReadiness } from '../observability/cacheMetrics.js';
@@ -77,6 +78,12 @@ const REDACTED_PATHS = [
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A request's id: the client's X-Request-Id when it is a plain one, else a new one. */
+function requestId(req: IncomingMessage) {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
 /** What a browser gets for a failed request under the pages' prefixes (API clients get JSON). */
 const ERROR_PAGES: ErrorPages[] = [
   { prefix: '/match', render: renderMatchErrorPage },
@@ -97,6 +104,18 @@ export async function buildApp({
   let shuttingDown = false;
   const { metrics, tracing } = observability;
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
+  const liveCaps = { maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress };
+  const liveSlots = createLiveStreamSlots(liveCaps);
+  const refuseStreamEarly = earlyStreamRefusal({
+    slots: liveSlots,
+    caps: liveCaps,
+    peerIsClient: config.trustProxy === false,
+    setCommonHeaders: (req, res) => {
+      setHeadersBeforeRouting(req, res);
+      res.setHeader('x-request-id', requestId(req));
+    },
+    warn: (fields, message) => app.log.warn(fields, message),
+  });
   const app = Fastify({
     // Lines go to stdout asynchronously, so a request never waits on a write to the terminal or a
     // pipe, and in writes of 4 KB (about a dozen lines) or at least every second, not one system
@@ -107,10 +126,7 @@ export async function buildApp({
       stream: logStream ?? prettyLines ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
     },
     bodyLimit: config.maxBodyBytes,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestId,
     return503OnClosing: true,
     logController: new AccessLogOnly(),
     trustProxy: trustedProxies(config.trustProxy),
@@ -123,7 +139,9 @@ export async function buildApp({
           keepAliveTimeout: config.keepAliveTimeoutMs,
           connectionsCheckingInterval: 1000,
         },
-        handler,
+        (req, res) => {
+          if (!refuseStreamEarly(req, res)) handler(req, res);
+        },
       ),
     // Ids are up to 128 characters (src/domain/matchId.ts); room for percent-encoding, the schema checks the rest.
     routerOptions: { maxParamLength: 512 },
@@ -222,8 +240,8 @@ export async function buildApp({
   await app.register(liveUpdates, {
     feed,
     readModel: engine.readModel,
-    maxStreams: config.maxLiveStreams,
-    maxStreamsPerAddress: config.maxLiveStreamsPerAddress,
+    caps: liveCaps,
+    slots: liveSlots,
   });
   await app.register(health, {
     engine,

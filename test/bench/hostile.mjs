@@ -4,8 +4,11 @@
 // attack run for a few seconds while /healthz is probed, beside the same run's idle /healthz.
 // Run it against the current build and, with --before, an older build, side by side.
 //
-// Usage: npm run bench:hostile [-- --before /path/to/old/dist/src/bin/server.js] [--seconds 6] [--smoke]
+// Usage: npm run bench:hostile [-- --before /path/to/old/dist/src/bin/server.js] [--seconds 6] [--smoke] [--only a,b]
 //   --smoke: tiny sizes and one-second attacks, no targets checked (npm test runs it so it cannot rot).
+//   --only: these attacks alone (e.g. liveStreams,wideReplace); the corpus is uploaded but not read.
+//   --node-args: Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (or BENCH_SERVER_NODE_ARGS).
+//   HOSTILE_TRACE=1: each /healthz probe's time (and when its connection was made) on stderr.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -14,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { ADVERSARIAL } from '../fixtures/adversarial.mjs';
 
 const { values: opts } = parseArgs({
@@ -24,11 +28,13 @@ const { values: opts } = parseArgs({
     streams: { type: 'string', default: '25000' },
     fds: { type: 'string', default: '4096' },
     smoke: { type: 'boolean', default: false },
+    only: { type: 'string' },
     // Node flags for the server (the smoke test runs src/bin/server.ts with tap's TypeScript loader).
-    'node-args': { type: 'string', default: '' },
+    'node-args': { type: 'string', default: process.env.BENCH_SERVER_NODE_ARGS ?? '' },
   },
 });
 const smoke = opts.smoke;
+const only = opts.only ? new Set(opts.only.split(',')) : null;
 const seconds = smoke ? 1 : Number(opts.seconds);
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 10 ms (CLK_TCK 100 on Linux)
 const REQUEST_TIMEOUT_MS = smoke ? 10_000 : 60_000;
@@ -157,20 +163,57 @@ async function measuredFirstEvent(server, id) {
   return { ...result, cpuMs: server.exited ? null : (cpuTicks(server.child.pid) - before) * TICK_MS };
 }
 
+/**
+ * /healthz probed every 50 ms until `until`, from a thread of its own: the attacking loop (a wave
+ * of a thousand sockets made at once) must not delay the probe's own reading of its answers.
+ */
+const PROBE = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { request } = require('node:http');
+const { base, until, timeoutMs, trace, started } = workerData;
+const latencies = [];
+const once = () => new Promise((resolve) => {
+  const t0 = performance.now();
+  let connectedMs = null;
+  const req = request(base + '/healthz', { agent: false }, (res) => {
+    res.resume();
+    res.on('end', () => resolve({ ok: res.statusCode === 200, ms: performance.now() - t0, connectedMs }));
+    res.on('error', () => resolve({ ok: false, ms: performance.now() - t0, connectedMs }));
+  });
+  req.on('socket', (socket) => socket.on('connect', () => (connectedMs = performance.now() - t0)));
+  req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
+  req.on('error', () => resolve({ ok: false, ms: performance.now() - t0, connectedMs }));
+  req.end();
+});
+(async () => {
+  while (Date.now() < until) {
+    const { ok, ms, connectedMs } = await once();
+    latencies.push(ok ? ms : timeoutMs);
+    if (trace) process.stderr.write('healthz +' + (Date.now() - started) + ' ms: ' + Math.round(ms) + ' ms (connected after ' + Math.round(connectedMs ?? -1) + ' ms)\\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  parentPort.postMessage(latencies);
+})();
+`;
+
+function probeHealth(server, until) {
+  const worker = new Worker(PROBE, {
+    eval: true,
+    workerData: { base: server.base, until, timeoutMs: REQUEST_TIMEOUT_MS, trace: Boolean(process.env.HOSTILE_TRACE), started: Date.now() },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (latencies) => resolve(latencies));
+    worker.once('error', reject);
+  });
+}
+
 /** Runs `attack` for the bench's seconds while /healthz is probed every 50 ms. */
 async function underAttack(server, attack) {
-  const latencies = [];
   const until = Date.now() + seconds * 1000;
   const cpuBefore = cpuTicks(server.child.pid);
-  const probe = (async () => {
-    while (Date.now() < until && !server.exited) {
-      const { status, ms } = await send(server, 'GET', '/healthz');
-      latencies.push(status === 200 ? ms : REQUEST_TIMEOUT_MS);
-      await sleep(50);
-    }
-  })();
+  const probe = probeHealth(server, until);
   const outcome = await attack(until);
-  await probe;
+  const latencies = await probe;
   const cpuMs = server.exited ? null : (cpuTicks(server.child.pid) - cpuBefore) * TICK_MS;
   return { healthz: percentiles(latencies), cpuMs, ...outcome };
 }
@@ -219,6 +262,10 @@ async function corpusPhase(server) {
   for (const { name, make } of corpus) {
     progress(`${name}: upload and read`);
     const first = make();
+    if (only) {
+      await send(server, 'PUT', `/api/matches/${name}`, { body: first });
+      continue;
+    }
     const create = await measured(server, 'PUT', `/api/matches/${name}`, { body: first });
     const replace = await measured(server, 'PUT', `/api/matches/${name}`, { body: make({ round: 1 }).replace(/}$/, ',"round":1}') });
     rows.push({ name, kind: 'write', route: 'create', ...create }, { name, kind: 'write', route: 'replace', ...replace });
@@ -384,6 +431,7 @@ async function runAgainst(script) {
     await restartIfNeeded();
     const attacks = {};
     for (const [name, attack] of Object.entries(ATTACKS)) {
+      if (only && !only.has(name)) continue;
       progress(`attack ${name}`);
       const exitsBefore = state.exits;
       attacks[name] = await attack(server);
@@ -428,15 +476,17 @@ for (const row of after.reads) {
   );
 }
 lines.push('');
-lines.push(`| attack | ${cols.map((c) => `${c}: /healthz p50/p99 ms, answers ok/refused/failed, exited`).join(' | ')} | target | |`);
+lines.push(
+  `| attack | ${cols.map((c) => `${c}: /healthz p50/p99 ms, answers ok/refused/failed, server CPU during the attack, exited`).join(' | ')} | target | |`,
+);
 lines.push(`|---|${cols.map(() => '---').join('|')}|---|---|`);
 lines.push(`| (idle: /healthz alone) | ${runs.map((r) => `${fmt(r.idle.healthz.p50)}/${fmt(r.idle.healthz.p99)}`).join(' | ')} | | |`);
-for (const name of Object.keys(ATTACKS)) {
+for (const name of Object.keys(after.attacks)) {
   const cells = runs.map((r) => {
     const a = r.attacks[name];
     const answers = a.ok !== undefined ? `${a.ok}/${a.refused}/${a.failed}` : `${a.accepted} accepted, ${a.refused} refused of ${a.attempted}`;
     const extra = a.writeAloneMs ? `; write p50 ${a.ms.p50} ms vs ${a.writeAloneMs.p50} ms unwatched` : a.ms ? `; answer p99 ${a.ms.p99} ms` : '';
-    return `${fmt(a.healthz.p50)}/${fmt(a.healthz.p99)}, ${answers}${extra}${a.exited ? ', **exited**' : ''}`;
+    return `${fmt(a.healthz.p50)}/${fmt(a.healthz.p99)}, ${answers}${extra}, server CPU ${fmt(a.cpuMs, ' ms')}${a.exited ? ', **exited**' : ''}`;
   });
   const a = after.attacks[name];
   const distributed = name === 'liveStreamsFrom50';

@@ -318,3 +318,9 @@ t.test(
     t.same(diffBasisOfText(uploads[1]!, first, undefined, tiny), diffBasisOfText(uploads[1]!, first), 'a text larger than the cache is digested as without it');
   },
 );
+
+t.test('a payload without an actions list, whose summary would read them (no sets, no score): the basis of its one parse', async (t) => {
+  for (const text of ['{"k0":1,"k1":2}', '{"homeTeam":{"name":"A"},"awayTeam":{"name":"B"},"note":"x"}', '{"actions":{"not":"a list"},"k":1}']) {
+    t.same(diffBasisOfText(text, null), diffBasis(JSON.parse(text)), text);
+  }
+});

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { fixtureText } from '../helpers/fixtures.js';
 import { openLiveStream } from '../helpers/liveStreams.js';
-import { json, startTestApp } from '../helpers/testApp.js';
+import { json, logLines, startTestApp } from '../helpers/testApp.js';
 
 // Issue 33, items 2, 3 and part of 9, over a real listening server and real sockets.
 
@@ -87,6 +87,54 @@ t.test('item 2: live streams are capped per client address (429) and in all (503
   const again = await open('127.0.0.2');
   t.equal(again.status, 200, 'a closed stream frees its slot, in all and for its address');
   again.close();
+});
+
+t.test('a stream the caps refuse is answered before routing, with the answer the route gives (status, headers, body)', async (t) => {
+  // Behind a trusted proxy the address is known only after routing: the route itself refuses there.
+  const early = await startTestApp(t, { MAX_LIVE_STREAMS_PER_ADDRESS: '1' });
+  const routed = await startTestApp(t, { MAX_LIVE_STREAMS_PER_ADDRESS: '1', TRUST_PROXY: '127.0.0.1' });
+  const answers = [];
+  for (const { app } of [early, routed]) {
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"early-1"}' })).status, 201);
+    const held = await openLiveStream(base, '/match/early-1/live', '127.0.0.2');
+    t.teardown(() => held.close());
+    t.equal(held.status, 200);
+    // Any id: the caps are checked before the match is read, on both paths.
+    const refused = await openLiveStream(base, '/match/no-such-match/live?lastEventId=3', '127.0.0.2');
+    const { date: _date, 'x-request-id': requestId, ...headers } = refused.headers;
+    t.match(requestId, /^[0-9a-f-]{36}$/, 'a request id');
+    answers.push({ status: refused.status, headers, body: refused.body });
+    const html = await fetch(`${base}/match/early-1/live`, { headers: { accept: 'text/html' } });
+    t.equal(html.status, 200, 'another address (127.0.0.1) has its own share');
+    await html.body?.cancel();
+  }
+  t.same(answers[0], answers[1], 'the same answer before routing as from the route');
+  t.equal(answers[0]!.status, 429);
+
+  const base = `http://127.0.0.1:${(early.app.server.address() as { port: number }).port}`;
+  const refusedPage = await openLiveStream(base, '/match/early-1/live', '127.0.0.2');
+  t.equal(refusedPage.status, 429);
+  const asBrowser = await new Promise<{ status: number; type: string }>((resolve) => {
+    const socket = connect({ port: Number(new URL(base).port), host: '127.0.0.1', localAddress: '127.0.0.2' });
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString()));
+    socket.on('end', () => resolve({ status: statusOf(text), type: /content-type: ([^\r]*)/i.exec(text)?.[1] ?? '' }));
+    socket.write('GET /match/early-1/live HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nX-Request-Id: asked-1\r\nConnection: close\r\n\r\n');
+  });
+  t.same(asBrowser, { status: 429, type: 'text/html; charset=utf-8' }, 'a browser still gets the error page (from the route)');
+  const accessLines = logLines<{ msg: string; res?: { statusCode: number }; req?: { url: string } }>(early.logs).filter(
+    (line) => line.msg === 'request completed' && line.res?.statusCode === 429,
+  );
+  t.same(
+    accessLines.map((line) => line.req?.url),
+    ['/match/early-1/live'],
+    "only the browser's refusal went through the app (the early ones have no access line)",
+  );
+  t.ok(
+    logLines<{ msg: string; perAddress?: number }>(early.logs).some((line) => /^live streams refused/.test(line.msg) && line.perAddress === 1),
+    'refusals answered before routing are counted in a warning line',
+  );
 });
 
 t.test('item 9: a live stream for an unknown id answers the JSON 404 with nosniff, never the id', async (t) => {

@@ -1,25 +1,22 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { spreadHeartbeat } from '../../live/heartbeat.js';
 import type { MatchFeed } from '../../live/matchFeed.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { readPublicView } from '../../../projections/publicView.js';
+import { type LiveStreamCaps, type LiveStreamSlots, streamRefusalError } from './liveStreamSlots.js';
 
 export interface LiveUpdatesDeps {
   feed: MatchFeed;
   readModel: ReadModelReader;
-  /** Streams held at once (MAX_LIVE_STREAMS); beyond it 503. */
-  maxStreams: number;
-  /** Streams one client address may hold (MAX_LIVE_STREAMS_PER_ADDRESS); beyond it 429. */
-  maxStreamsPerAddress: number;
+  caps: LiveStreamCaps;
+  /** The streams held, shared with the refusals answered before routing (earlyStreamRefusal). */
+  slots: LiveStreamSlots;
   /** A comment line this often keeps proxies from closing an idle stream (each stream's, spread over the interval). */
   heartbeatMs?: number;
 }
-
-/** Seconds a refused viewer is asked to wait; the page's script waits longer still, and more each time. */
-const REFUSED_RETRY_AFTER = 30;
 
 /** A revision number from Last-Event-ID (header, or query for clients that cannot set it). */
 function lastEventId(value: unknown): number | null {
@@ -34,17 +31,8 @@ const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\nd
  * took the write. A reconnect with Last-Event-ID older than the current revision gets the
  * current one at once; without it the first event is the current revision.
  */
-export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { feed, readModel, maxStreams, maxStreamsPerAddress, heartbeatMs = 15_000 }) => {
+export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { feed, readModel, caps, slots, heartbeatMs = 15_000 }) => {
   const open = new Set<ServerResponse>();
-  /** Streams held or being opened, in all and by client address: a slot is taken before the match is read. */
-  let held = 0;
-  const byAddress = new Map<string, number>();
-  const release = (address: string) => {
-    held -= 1;
-    const left = (byAddress.get(address) ?? 1) - 1;
-    if (left > 0) byAddress.set(address, left);
-    else byAddress.delete(address);
-  };
   const heartbeat = spreadHeartbeat<ServerResponse>(heartbeatMs, (stream) => stream.write(': heartbeat\n\n'));
   app.addHook('preClose', async () => {
     heartbeat.stop();
@@ -56,41 +44,27 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
   app.get<{ Params: { id: string }; Querystring: { lastEventId?: string } }>('/match/:id/live', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
     const address = request.ip;
-    // Refused before any read: a refusal costs nothing but the answer.
-    if ((byAddress.get(address) ?? 0) >= maxStreamsPerAddress) {
-      throw new DomainError(
-        'too_many_requests',
-        `too many live update streams from your address (MAX_LIVE_STREAMS_PER_ADDRESS is ${maxStreamsPerAddress}); ` +
-          'reload the page for the latest, or retry later',
-        REFUSED_RETRY_AFTER,
-      );
-    }
-    if (held >= maxStreams) {
-      throw new DomainError(
-        'unavailable',
-        'the server is holding as many live update streams as it can (MAX_LIVE_STREAMS); reload the page for the latest, or retry later',
-        REFUSED_RETRY_AFTER,
-      );
-    }
-    held += 1;
-    byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
+    // Refused before any read (most refusals are answered before routing: earlyStreamRefusal).
+    const refusal = slots.refusal(address);
+    if (refusal !== null) throw streamRefusalError(refusal, caps);
+    slots.take(address);
     let doc;
     try {
       doc = isMatchId(id) ? await readPublicView(readModel, id) : null;
     } catch (error) {
-      release(address);
+      slots.release(address);
       throw error;
     }
     // The app's JSON error answer; the id is not repeated back.
     if (doc === null) {
-      release(address);
+      slots.release(address);
       throw notFound('no match with this id; live updates are only for matches that exist');
     }
     const seen = lastEventId(request.headers['last-event-id']) ?? lastEventId(request.query.lastEventId);
     reply.hijack();
     // Gone while the match was read: its 'close' has been and gone too.
     if (request.raw.socket.destroyed) {
-      release(address);
+      slots.release(address);
       return;
     }
     const stream = reply.raw;
@@ -115,7 +89,7 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
       unwatch();
       open.delete(stream);
       heartbeat.delete(stream);
-      release(address);
+      slots.release(address);
     });
   });
 };
