@@ -36,6 +36,7 @@ t.test('a bad variable fails with one line naming it', async (t) => {
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY', /addresses\/CIDRs/],
     [{ MAX_BYTES_IN_FLIGHT: '2048' }, 'MAX_BYTES_IN_FLIGHT', /at least MAX_BODY_BYTES/],
     [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS', /integer from 1/],
+    [{ LISTEN_BACKLOG: '0' }, 'LISTEN_BACKLOG', /integer from 1 to 65535/],
     [{ MAX_LIVE_STREAMS: 'many' }, 'MAX_LIVE_STREAMS', /integer/],
     [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'MAX_CONNECTIONS_PER_ADDRESS', /integer from 1/],
     [{ MAX_LIVE_STREAMS_PER_ADDRESS: '-1' }, 'MAX_LIVE_STREAMS_PER_ADDRESS', /integer from 0/],

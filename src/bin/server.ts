@@ -84,7 +84,7 @@ async function main() {
     }
   }
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   } catch (error) {
     // A port in use or not ours to take: one line that says what to change, and the stores closed.
     const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';

@@ -42,6 +42,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
+  /** Connections the kernel queues for accepting (listen's backlog; Linux caps it at net.core.somaxconn). */
+  listenBacklog: number;
   /** Request bodies held at once, in bytes; beyond it new uploads get 503 with Retry-After. */
   maxBytesInFlight: number;
   /** Shed load (503) when the event loop lags more than this; 0 disables. */
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 3_600_000),
+    listenBacklog: integer(env, 'LISTEN_BACKLOG', 4096, 1, 65_535),
     maxBytesInFlight,
     maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 2000, 0, 600_000),
     writeRateLimit: rateLimit(env, 'WRITE_RATE_LIMIT', '300/minute'),

@@ -70,7 +70,7 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
       app.addHook('onClose', async () => metricsListener?.close());
       metricsListener = await startMetricsListener(metrics.registry, config.metricsHost, config.metricsPort);
     }
-    url = await app.listen({ port: config.port, host: config.host });
+    url = await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   } catch (error) {
     await app.close();
     throw error;
