@@ -189,7 +189,8 @@ const once = () => new Promise((resolve) => {
   while (Date.now() < until) {
     const { ok, ms, connectedMs } = await once();
     latencies.push(ok ? ms : timeoutMs);
-    if (trace) process.stderr.write('healthz +' + (Date.now() - started) + ' ms: ' + Math.round(ms) + ' ms (connected after ' + Math.round(connectedMs ?? -1) + ' ms)\\n');
+    const connected = Math.round(connectedMs ?? -1);
+    if (trace) process.stderr.write('healthz +' + (Date.now() - started) + ' ms: ' + Math.round(ms) + ' ms (connected after ' + connected + ' ms)\\n');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   parentPort.postMessage(latencies);
