@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import t from 'tap';
 import { createRepeatedBodies } from '../../src/http/api/repeatedBodies.js';
 
@@ -56,4 +58,20 @@ t.test('texts seen once are bounded too', async (t) => {
   t.equal(bodies.get('"a"'), undefined, '"a" was forgotten, so this was its first time again');
   bodies.parsed('"c"', { c: true });
   t.same(bodies.get('"c"'), { c: true }, '"c" was still remembered');
+});
+
+t.test('remembering a text seen once does not keep the text alive', async (t) => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const bodies = createRepeatedBodies({ seenTexts: 1000, keptChars: 100 });
+  const remember = (count: number) => {
+    for (let i = 0; i < count; i += 1) bodies.parsed(`{"n":${i},"pad":"${'x'.repeat(100_000)}"}`, {});
+  };
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  remember(200);
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  // 200 texts of 100 KB would be 20 MB; their fingerprints are a few dozen bytes each.
+  t.ok(grown < 2_000_000, `the heap grew by ${grown} bytes for 200 fingerprints`);
 });
