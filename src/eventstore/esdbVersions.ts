@@ -2,17 +2,8 @@ import { type EsdbKeys, isSealedStream, type StreamKey } from './esdbKeys.js';
 import type { EsdbStoredEvent } from './esdbRecords.js';
 import { ERASED_DATA, type NewEvent, type ReadStreamOptions, type RecordedEvent, type Revision, UnreadableEventError } from './eventStore.js';
 import { open, sealContext, SEAL_OVERHEAD, UnsealableDataError } from './payloadCipher.js';
-import {
-  cacheableBytes,
-  decodeBytes,
-  encodeVersion,
-  MIN_VERSION_BYTES,
-  type StoredData,
-  UndecodableVersionError,
-  type VersionTip,
-  wholeData,
-} from './storedVersions.js';
-import type { VersionCache } from './versionCache.js';
+import { decodeBytes, encodeVersion, MIN_VERSION_BYTES, type StoredData, UndecodableVersionError, type VersionTip, wholeData } from './storedVersions.js';
+import { keepTip, type VersionCache } from './versionCache.js';
 
 /** How far back from a stream's end the write path looks for its newest version. */
 const TIP_SEARCH_ROWS = 64;
@@ -207,10 +198,10 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
 
     /** The stream now ends at `head` with `tip` its newest version (after an append the server acknowledged). */
     appended(streamId: string, head: Revision, tip: VersionTip | null) {
+      const before = tips.get(streamId)?.version ?? null;
       if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
       tips.set(streamId, { head, version: tip && { revision: tip.revision, depth: tip.depth } });
-      const bytes = tip && cacheableBytes(tip);
-      if (tip && bytes) versions.set(streamId, tip.revision, bytes);
+      keepTip(versions, streamId, before, tip);
     },
 
     /** What this process knows of the stream's end is no longer trusted (a failed append). */

@@ -17,7 +17,6 @@ import { splitPayload } from '../domain/jsonText.js';
 import {
   decodeBytes,
   type DeltaOptions,
-  cacheableBytes,
   encodeVersion,
   MIN_VERSION_BYTES,
   storedEncoding,
@@ -26,7 +25,7 @@ import {
   type VersionTip,
   wholeData,
 } from './storedVersions.js';
-import { createVersionCache } from './versionCache.js';
+import { createVersionCache, keepTip } from './versionCache.js';
 
 /**
  * The log's one table: an event per row, its position the row id, one revision per stream.
@@ -297,10 +296,10 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
     /** The transaction holding the appends committed: their streams' newest versions are known. */
     keepPending() {
       for (const [streamId, { head, version }] of pending) {
+        const before = tips.get(streamId)?.version ?? null;
         if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
         tips.set(streamId, { head, version: version && { revision: version.revision, depth: version.depth } });
-        const bytes = version && cacheableBytes(version);
-        if (version && bytes) versions.set(streamId, version.revision, bytes);
+        keepTip(versions, streamId, before, version);
       }
       pending.clear();
     },

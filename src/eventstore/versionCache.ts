@@ -1,3 +1,5 @@
+import { cacheableBytes, type VersionTip } from './storedVersions.js';
+
 /**
  * Whole versions (event data bytes) by stream and revision, weighed in bytes, least recently
  * used let go first. A stored revision never changes, so an entry is never stale; what is
@@ -45,6 +47,15 @@ export function createVersionCache(maxBytes: number) {
       }
     },
 
+    /** Lets go of one version. */
+    delete(streamId: string, revision: number) {
+      const k = key(streamId, revision);
+      const bytes = entries.get(k);
+      if (bytes === undefined) return;
+      entries.delete(k);
+      held -= bytes.length;
+    },
+
     get heldBytes() {
       return held;
     },
@@ -57,3 +68,17 @@ export function createVersionCache(maxBytes: number) {
 }
 
 export type VersionCache = ReturnType<typeof createVersionCache>;
+
+/**
+ * A stream's new newest version, appended, is cached for the next one to be stored against, and
+ * the one it replaces as the newest is let go: writes need only a stream's newest, and a read of an
+ * older one rebuilds it from its keyframe. Without this, a live match's every version stayed until
+ * the least recently used went, and the budget held a few matches' histories instead of many
+ * matches' newest versions. A first version's text is not cached (storedVersions.ts: cacheableBytes).
+ */
+export function keepTip(versions: VersionCache, streamId: string, before: { revision: number } | null, tip: VersionTip | null) {
+  const bytes = tip && cacheableBytes(tip);
+  if (!tip || !bytes) return;
+  if (before !== null && before.revision !== tip.revision) versions.delete(streamId, before.revision);
+  versions.set(streamId, tip.revision, bytes);
+}
