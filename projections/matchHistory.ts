@@ -73,7 +73,7 @@ const digested = digestedTexts(DIGESTED_CHARS);
  * actions, not the bytes sent, and would differ from the one a rebuild makes (verify compares them).
  */
 function versionBasis(payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  return diffBasisOfText(payloadText, previous, undefined, digested);
+  return diffBasisOfText(payloadText, previous, digested);
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });

@@ -5,12 +5,6 @@ import { FINGERPRINT_CHARS } from './jsonFingerprint.js';
 import { type ActionsPart, actionEntry, actionsPart, basisWith, type DiffBasis, diffBasis, NO_ACTIONS_TEXT } from './matchDiff.js';
 import { type MatchSummary, summarizeMatch } from './matchPayload.js';
 
-/** A payload parsed already (the request's body) and its summary, as DecodedPayloads holds it. */
-interface Parsed {
-  body: unknown;
-  summary(): MatchSummary;
-}
-
 /** An `actions` member's part of a basis, and where its array's text ends. */
 interface ActionsOfText {
   part: ActionsPart;
@@ -27,11 +21,9 @@ const NO_ACTIONS: ActionsPart = actionsPart('', { chars: 1, digest: createHash('
  * previous version's basis covers with the same text keep their fingerprints unparsed and only
  * those after them are parsed, one by one; the rest of the payload is parsed without its actions.
  * A live match's next version parses its new rallies and a few KB of teams, sets and players, not
- * its whole play-by-play. A payload `parsed` already (the write path) is read as before, from the
- * object: a scan of its text would cost a wide payload more than the parse it spares.
+ * its whole play-by-play.
  */
-export function diffBasisOfText(text: string, previous: DiffBasis | null, parsed?: Parsed, digested?: DigestedTexts): DiffBasis {
-  if (parsed !== undefined) return diffBasis(parsed.body, parsed.summary(), previous);
+export function diffBasisOfText(text: string, previous: DiffBasis | null, digested?: DigestedTexts): DiffBasis {
   // JSON.parse keeps the last member of a name: so does this. Each list is left out of the light text below.
   const actions: { last: ActionsOfText | null; lists: [start: number, end: number][] } = { last: null, lists: [] };
   const isObject = visitMembers(text, 'actions', (start) => {

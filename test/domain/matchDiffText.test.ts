@@ -6,7 +6,7 @@ import { summarizeMatch } from '../../src/domain/matchPayload.js';
 import { adversarialCorpus } from '../fixtures/adversarial.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 
-/** A version's basis as the projection makes it from the text, maybe with the request's parse (the write path). */
+/** A version's basis as the projection makes it from the text, or (`parsed`) from the parsed payload, as older releases and the write path before session 24 made it. */
 type Made = { text: string; parsed: boolean };
 
 /** The diffs of consecutive versions as the parse-based path gives them: each payload parsed, its basis made from the object. */
@@ -27,7 +27,7 @@ function textDiffs(t: Test, versions: Made[]): MatchDiff[] {
   const diffs: MatchDiff[] = [];
   for (const [i, { text, parsed }] of versions.entries()) {
     const body = parsed ? JSON.parse(text) : undefined;
-    const next = diffBasisOfText(text, previous, parsed ? { body, summary: () => summarizeMatch(body) } : undefined, i % 3 === 2 ? undefined : digested);
+    const next: DiffBasis = parsed ? diffBasis(body, summarizeMatch(body), previous) : diffBasisOfText(text, previous, i % 3 === 2 ? undefined : digested);
     const { actionsText: _made, ...rest } = next;
     const { actionsText: _scratch, ...expected } = diffBasis(JSON.parse(text));
     if (JSON.stringify(rest) !== JSON.stringify(expected)) t.same(rest, expected, 'the basis made from the text is the one made from the parsed payload');
@@ -304,18 +304,18 @@ t.test(
     let previous: DiffBasis | null = null;
     let mismatches = 0;
     for (const text of uploads) {
-      const next = diffBasisOfText(text, previous, undefined, kept);
-      const again = diffBasisOfText(text, previous, undefined, kept);
+      const next = diffBasisOfText(text, previous, kept);
+      const again = diffBasisOfText(text, previous, kept);
       const without = diffBasisOfText(text, previous);
       if (JSON.stringify(next) !== JSON.stringify(without) || JSON.stringify(again) !== JSON.stringify(without)) mismatches += 1;
       // Other matches' texts push this one's out now and then.
-      if (text.length % 4 === 0) for (const other of uploads.slice(0, 3)) diffBasisOfText(`${other} `, null, undefined, kept);
+      if (text.length % 4 === 0) for (const other of uploads.slice(0, 3)) diffBasisOfText(`${other} `, null, kept);
       previous = next;
     }
     t.equal(mismatches, 0, `${uploads.length} uploads`);
     const tiny = digestedTexts(10);
-    const first = diffBasisOfText(uploads[0]!, null, undefined, tiny);
-    t.same(diffBasisOfText(uploads[1]!, first, undefined, tiny), diffBasisOfText(uploads[1]!, first), 'a text larger than the cache is digested as without it');
+    const first = diffBasisOfText(uploads[0]!, null, tiny);
+    t.same(diffBasisOfText(uploads[1]!, first, tiny), diffBasisOfText(uploads[1]!, first), 'a text larger than the cache is digested as without it');
   },
 );
 
