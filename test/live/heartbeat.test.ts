@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spreadHeartbeat } from '../../src/live/heartbeat.js';
 
 // Issue 34: 15,000 live streams' heartbeats written in one turn of the event loop held every
@@ -33,23 +33,25 @@ t.test('every stream beats each interval, a turn of the event loop beats one sli
   t.ok(Math.max(...turns) <= 25, `at most a quarter of the streams in one turn (4 slices), not all: ${Math.max(...turns)}`);
 });
 
-t.test('an interval shorter than a tick beats every stream at each interval', async (t) => {
+/** Streams 1 and 2 on a 20 ms heartbeat (shorter than a tick), and the beats in order. */
+function twoStreams(t: Test) {
   const beats: number[] = [];
   const heartbeat = spreadHeartbeat<number>(20, (stream) => beats.push(stream));
   t.teardown(() => heartbeat.stop());
   heartbeat.add(1);
   heartbeat.add(2);
+  return { beats, heartbeat };
+}
+
+t.test('an interval shorter than a tick beats every stream at each interval', async (t) => {
+  const { beats } = twoStreams(t);
   const twice = () => beats.filter((s) => s === 1).length >= 2 && beats.filter((s) => s === 2).length >= 2;
   for (let waited = 0; !twice() && waited < 30_000; waited += 20) await sleep(20);
   t.ok(twice(), 'both beat repeatedly');
 });
 
 t.test('a stream written to since its last turn skips that beat, and beats at the next turn without writes', async (t) => {
-  const beats: number[] = [];
-  const heartbeat = spreadHeartbeat<number>(20, (stream) => beats.push(stream));
-  t.teardown(() => heartbeat.stop());
-  heartbeat.add(1);
-  heartbeat.add(2);
+  const { beats, heartbeat } = twoStreams(t);
   // Stream 1 is written to before every turn, stream 2 never: only 2 beats.
   const busy = setInterval(() => heartbeat.wrote(1), 2);
   for (let waited = 0; beats.length < 5 && waited < 30_000; waited += 20) await sleep(20);
