@@ -6,7 +6,10 @@ import { summarizeMatch } from '../../src/domain/matchPayload.js';
 import { adversarialCorpus } from '../fixtures/adversarial.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 
-/** A version's basis as the projection makes it from the text, or (`parsed`) from the parsed payload, as older releases and the write path before session 24 made it. */
+/**
+ * A version's basis as the projection makes it from the text, or (`parsed`) from the parsed
+ * payload, as older releases and the write path before session 24 made it.
+ */
 type Made = { text: string; parsed: boolean };
 
 /** The diffs of consecutive versions as the parse-based path gives them: each payload parsed, its basis made from the object. */
