@@ -3,6 +3,7 @@
 // the TypeScript sources, for its own imports and for the servers and CLI commands it starts:
 // a smoke run never measures a stale build and needs none.
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from '../../src/bin/node-flags.mjs';
 
 /** The TypeScript loader flags this process runs with, passed on to the processes it starts. */
 export const loaderArgs = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript') || arg === '--enable-source-maps');
@@ -17,10 +18,13 @@ export function modulePath(path) {
 export const load = (path) => import(modulePath(path));
 
 /**
- * Node's arguments to run the server (`src/bin/server`), with BENCH_SERVER_NODE_ARGS before the
- * script, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's server.
+ * Node's flags for the server: those `npm start` gives it (src/bin/node-flags.mjs), then
+ * BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's server.
  */
-export const serverArgs = () => [...loaderArgs, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), modulePath('src/bin/server.js')];
+export const serverNodeArgs = () => [...serverNodeFlags(), ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+
+/** Node's arguments to run the server (`src/bin/server`), as `npm start` runs it. */
+export const serverArgs = () => [...loaderArgs, ...serverNodeArgs(), modulePath('src/bin/server.js')];
 
 /** Node's arguments to run the `matchlog` CLI with `args`. */
 export const cliArgs = (...args) => [...loaderArgs, modulePath('src/bin/matchlog.js'), ...args];

@@ -14,6 +14,7 @@ import autocannon from './autocannon.mjs';
 import { createBenchClub } from './seed.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
+import { serverNodeArgs } from './build.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -43,11 +44,14 @@ const dir = mkdtempSync(join(tmpdir(), 'matchlog-compare-'));
 const dirs = { matchlog: join(dir, 'matchlog'), baseline: join(dir, 'baseline') };
 const port = () => 20000 + Math.floor(Math.random() * 20000);
 
-/** Starts a server process and waits for its /healthz. */
-async function start(name, script, env) {
+/** Starts a server process (node given `nodeArgs`) and waits for its /healthz. */
+async function start(name, script, env, nodeArgs = []) {
   const p = port();
   const out = openSync(join(dir, `${name}.log`), 'w');
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    env: { ...process.env, ...env, PORT: String(p), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
+  });
   const url = `http://127.0.0.1:${p}`;
   for (let i = 0; ; i += 1) {
     try {
@@ -129,7 +133,8 @@ try {
 
   const { club, clubText } = createBenchClub(dirs.matchlog);
 
-  const matchlog = await start('matchlog', join(root, 'dist/src/bin/server.js'), { DATA_DIR: dirs.matchlog, WRITE_RATE_LIMIT: 'off' });
+  // As `npm start` runs it; the baseline as a naive server is run, with node's defaults.
+  const matchlog = await start('matchlog', join(root, 'dist/src/bin/server.js'), { DATA_DIR: dirs.matchlog, WRITE_RATE_LIMIT: 'off' }, serverNodeArgs());
   servers.push(matchlog);
   const baseline = await start('baseline', join(root, 'test/bench/baseline/server.mjs'), { DATA_DIR: dirs.baseline });
   servers.push(baseline);

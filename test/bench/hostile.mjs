@@ -7,7 +7,8 @@
 // Usage: npm run bench:hostile [-- --before /path/to/old/dist/src/bin/server.js] [--seconds 6] [--smoke] [--only a,b]
 //   --smoke: tiny sizes and one-second attacks, no targets checked (npm test runs it so it cannot rot).
 //   --only: these attacks alone (e.g. liveStreams,wideReplace); the corpus is uploaded but not read.
-//   --node-args: Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (or BENCH_SERVER_NODE_ARGS).
+//   --node-args: Node flags for both servers; by default those of `npm start` then BENCH_SERVER_NODE_ARGS
+//                (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 //   HOSTILE_TRACE=1: each /healthz probe's time (and when its connection was made) on stderr.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ADVERSARIAL } from '../fixtures/adversarial.mjs';
+import { serverNodeArgs } from './build.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -30,7 +32,7 @@ const { values: opts } = parseArgs({
     smoke: { type: 'boolean', default: false },
     only: { type: 'string' },
     // Node flags for the server (the smoke test runs src/bin/server.ts with tap's TypeScript loader).
-    'node-args': { type: 'string', default: process.env.BENCH_SERVER_NODE_ARGS ?? '' },
+    'node-args': { type: 'string', default: serverNodeArgs().join(' ') },
   },
 });
 const smoke = opts.smoke;

@@ -16,6 +16,7 @@
 //             peak RSS ≤ 600 MB, no refused stream), doubling from --from then bisecting, each
 //             step a fresh server and a --step-seconds run.
 //   --smoke:  a few matches for a few seconds, targets unchecked (npm test runs it).
+// BENCH_LOG_LEVEL=info gives the server's log (kept with --keep) an access line per request.
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -87,7 +88,14 @@ async function startServer(dir) {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const log = openSync(join(dir, 'server.log'), 'w');
   const child = spawn(process.execPath, serverArgs(), {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      WRITE_RATE_LIMIT: 'off',
+    },
     stdio: ['ignore', log, log],
   });
   let exited = false;
