@@ -30,8 +30,8 @@ t.test('npm start skips the build when the build is newer than every source (src
   t.equal(staleReason(root), 'tsconfig.build.json is newer than the build', 'the build settings count too');
   t.match(
     execFileSync('node', ['-p', "require('./package.json').scripts.start"], { encoding: 'utf8' }),
-    /^node src\/bin\/build-if-stale\.mjs && node dist\/src\/bin\/server\.js/,
-    'npm start runs the check, not tsc',
+    /^node src\/bin\/build-if-stale\.mjs && node \$\(node src\/bin\/node-flags\.mjs\) dist\/src\/bin\/server\.js\n$/,
+    'npm start runs the check, not tsc, then the server with its node flags',
   );
   t.match(
     execFileSync('node', ['-p', "require('./package.json').scripts.build"], { encoding: 'utf8' }),
