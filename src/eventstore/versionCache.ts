@@ -9,6 +9,13 @@ export function createVersionCache(maxBytes: number) {
   const entries = new Map<string, Buffer>();
   let held = 0;
   const key = (streamId: string, revision: number) => `${revision}\u0000${streamId}`;
+  /** Lets go of the entry at `k`, if any. */
+  const drop = (k: string) => {
+    const bytes = entries.get(k);
+    if (bytes === undefined) return;
+    entries.delete(k);
+    held -= bytes.length;
+  };
 
   return {
     get(streamId: string, revision: number): Buffer | undefined {
@@ -24,11 +31,7 @@ export function createVersionCache(maxBytes: number) {
     set(streamId: string, revision: number, bytes: Buffer) {
       if (bytes.length * 4 > maxBytes) return;
       const k = key(streamId, revision);
-      const old = entries.get(k);
-      if (old !== undefined) {
-        held -= old.length;
-        entries.delete(k);
-      }
+      drop(k);
       entries.set(k, bytes);
       held += bytes.length;
       for (const [oldest, value] of entries) {
@@ -49,11 +52,7 @@ export function createVersionCache(maxBytes: number) {
 
     /** Lets go of one version. */
     delete(streamId: string, revision: number) {
-      const k = key(streamId, revision);
-      const bytes = entries.get(k);
-      if (bytes === undefined) return;
-      entries.delete(k);
-      held -= bytes.length;
+      drop(key(streamId, revision));
     },
 
     get heldBytes() {
