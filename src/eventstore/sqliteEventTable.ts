@@ -137,8 +137,14 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
 
   const versions = createVersionCache(deltas.cacheBytes);
   const tips = new Map<string, StreamTip>();
-  /** Tips of the transaction under way: kept once it commits, dropped if it does not. */
-  const pending = new Map<string, { head: Revision; version: VersionTip | null }>();
+  /**
+   * Tips of the transaction under way: kept once it commits, dropped if it does not. A new Map
+   * each time, not `clear()`: V8 gives a cleared Map of the old generation its next table there
+   * too, and the table let go still points at the tips it held, each with a created match's
+   * whole text, keeping them alive through young collections into a promotion
+   * (docs/performance.md, step 56).
+   */
+  let pending = new Map<string, { head: Revision; version: VersionTip | null }>();
 
   const storedOf = (row: ChainRow, streamId: string) => ({
     data: row.data,
@@ -301,11 +307,11 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
         tips.set(streamId, { head, version: version && { revision: version.revision, depth: version.depth } });
         keepTip(versions, streamId, before, version);
       }
-      pending.clear();
+      pending = new Map();
     },
 
     dropPending() {
-      pending.clear();
+      pending = new Map();
     },
 
     readStream(streamId: string, { fromRevision, direction = 'forwards', maxCount }: ReadStreamOptions = {}): RecordedEvent[] {

@@ -1,67 +1,35 @@
+import { createLru } from '../platform/lru.js';
 import { cacheableBytes, type VersionTip } from './storedVersions.js';
 
 /**
  * Whole versions (event data bytes) by stream and revision, weighed in bytes, least recently
- * used let go first. A stored revision never changes, so an entry is never stale; what is
- * not here is rebuilt from the log (back to its keyframe). Entries are Buffers: outside the heap.
+ * used let go first; one larger than a quarter of the budget is not kept. A stored revision
+ * never changes, so an entry is never stale; what is not here is rebuilt from the log (back to
+ * its keyframe). Entries are Buffers, outside the heap, held in the shared LRU's boxes
+ * (src/platform/lru.ts): a live match replaces its entry at every upload, and a plain Map's
+ * let-go tables kept each replaced version's bytes until the next full collection.
  */
 export function createVersionCache(maxBytes: number) {
-  const entries = new Map<string, Buffer>();
-  let held = 0;
+  const entries = createLru<Buffer>(maxBytes, (bytes) => bytes.length, { maxEntryWeight: maxBytes / 4 });
   const key = (streamId: string, revision: number) => `${revision}\u0000${streamId}`;
-  /** Lets go of the entry at `k`, if any. */
-  const drop = (k: string) => {
-    const bytes = entries.get(k);
-    if (bytes === undefined) return;
-    entries.delete(k);
-    held -= bytes.length;
-  };
-
   return {
-    get(streamId: string, revision: number): Buffer | undefined {
-      const k = key(streamId, revision);
-      const bytes = entries.get(k);
-      if (bytes === undefined) return undefined;
-      entries.delete(k);
-      entries.set(k, bytes);
-      return bytes;
-    },
-
-    /** Keeps a version; one larger than a quarter of the budget is not kept. */
+    get: (streamId: string, revision: number): Buffer | undefined => entries.get(key(streamId, revision)),
     set(streamId: string, revision: number, bytes: Buffer) {
-      if (bytes.length * 4 > maxBytes) return;
-      const k = key(streamId, revision);
-      drop(k);
-      entries.set(k, bytes);
-      held += bytes.length;
-      for (const [oldest, value] of entries) {
-        if (held <= maxBytes) break;
-        entries.delete(oldest);
-        held -= value.length;
-      }
+      entries.set(key(streamId, revision), bytes);
     },
-
     /** Lets go of every version of a stream (its data was erased). */
     forget(streamId: string) {
-      for (const [k, value] of entries) {
-        if (k.slice(k.indexOf('\u0000') + 1) !== streamId) continue;
-        entries.delete(k);
-        held -= value.length;
-      }
+      entries.deleteWhere((k) => k.slice(k.indexOf('\u0000') + 1) === streamId);
     },
-
     /** Lets go of one version. */
     delete(streamId: string, revision: number) {
-      drop(key(streamId, revision));
+      entries.delete(key(streamId, revision));
     },
-
     get heldBytes() {
-      return held;
+      return entries.weight();
     },
-
     clear() {
-      entries.clear();
-      held = 0;
+      entries.deleteWhere(() => true);
     },
   };
 }
