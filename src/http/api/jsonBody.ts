@@ -86,13 +86,4 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
     request.rawJson = { text: trimmed };
     done(null, value);
   });
-  // Once answered, a request lets go of its body. Answered requests stayed reachable through
-  // young-generation collections (what held them was not found), and with them every create's
-  // parsed body and text: ~160 KB promoted a create, ~15 KB now, and full collections 27 → 5 in
-  // 8 s of creates (docs/performance.md, step 56).
-  app.addHook('onResponse', (request, _reply, done) => {
-    request.body = undefined;
-    request.rawJson = null;
-    done();
-  });
 }
