@@ -214,7 +214,10 @@ try {
   )();
 
   // ...and as a scoring app sends them: each connection scores its own match, one more rally per
-  // upload (test/fixtures/liveMatch.mjs, 135 uploads of 10–58 KB), then starts another match.
+  // upload (test/fixtures/liveMatch.mjs, 135 uploads of 3–58 KB), then starts another match.
+  // One request a upload: autocannon gives a connection a fresh context each time its list of
+  // requests starts over, so the match is named at its first upload and kept to its last. Until
+  // session 28 the list held one request, so every upload was a new match's first (a 3 KB create).
   const liveUploads = liveMatchUploads();
   let liveRun = 0;
   await paired(
@@ -225,19 +228,14 @@ try {
       return {
         url: `${server.url}/api/matches`,
         method: 'POST',
-        requests: [
-          {
-            setupRequest(request, context) {
-              context.live ??= { i: next++, match: 0, upload: 0 };
-              const live = context.live;
-              if (live.upload === liveUploads.length) Object.assign(live, { match: live.match + 1, upload: 0 });
-              const id = `live-${run}-${live.i}-${live.match}`;
-              const body = `{"id":"${id}",${liveUploads[live.upload].slice(1)}`;
-              live.upload += 1;
-              return { ...request, headers: { ...json, 'x-write-token': `token-of-${id}` }, body };
-            },
+        requests: liveUploads.map((upload, k) => ({
+          setupRequest(request, context) {
+            if (k === 0) context.id = `live-${run}-${(next += 1)}`;
+            if (context.id === undefined) throw new Error(`the live-match row lost its match at upload ${k}: it would measure creates`);
+            const body = `{"id":"${context.id}",${upload.slice(1)}`;
+            return { ...request, headers: { ...json, 'x-write-token': `token-of-${context.id}` }, body };
           },
-        ],
+        })),
       };
     },
     (a, b) => ({ target: '≥ 1.0×', pass: a.rps / b.rps >= 1.0 }),

@@ -83,6 +83,8 @@ async function run(server, path, options) {
 
 const live = fullMatches(4);
 const createBody = JSON.stringify(live[0]);
+/** Uploads of every live match after its first: the fewest rallies of the four (version(k) stops at a match's last). */
+const liveRallies = Math.min(...live.map((full) => liveVersions(full, '').rallies));
 const BROWSER = { accept: 'text/html', 'accept-encoding': 'br, gzip' };
 let counter = 0;
 
@@ -100,15 +102,14 @@ const PATHS = {
       path: '/api/matches',
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (request, context) => {
-            context.match ??= liveVersions(live[(counter += 1) % live.length], `growth-live-${process.pid}-${counter}`);
-            context.rally = ((context.rally ?? -1) + 1) % (context.match.rallies + 1);
-            return { ...request, body: context.match.version(context.rally) };
-          },
+      // One request a rally: autocannon gives a connection a fresh context each time its list starts over (a new match).
+      requests: Array.from({ length: liveRallies + 1 }, (_, rally) => ({
+        setupRequest: (request, context) => {
+          if (rally === 0) context.match = liveVersions(live[(counter += 1) % live.length], `growth-live-${process.pid}-${counter}`);
+          if (context.match === undefined) throw new Error(`the live-match path lost its match at rally ${rally}: it would measure creates`);
+          return { ...request, body: context.match.version(rally) };
         },
-      ],
+      })),
     }),
   'GET /api/matches/:id (stored matches)': (server, ids) =>
     run(server, 'GET /api/matches/:id', {
