@@ -2,7 +2,7 @@ import { asJsonText } from '../domain/jsonText.js';
 import { payloadDigest } from '../domain/payloadDigest.js';
 import { decodeMatchEvent } from '../domain/matchEvents.js';
 import { isMatchId, MATCH_ID_RULE, matchStreamId } from '../domain/matchId.js';
-import { createCheckpointSigner, inclusionProof, leafOfEvent, readTreeHead } from '../history/logProofs.js';
+import { createCheckpointSigner, createLogProofs, leafOfEvent, readTreeHead } from '../history/logProofs.js';
 import { publicEvent } from '../domain/publicEvent.js';
 import { loadConfig } from '../runtime/config.js';
 import { loadLogSigner } from '../runtime/logSigningKey.js';
@@ -25,6 +25,7 @@ export const exportCommand: CliCommand = {
     const config = loadConfig(io.env, { hashesWriteTokens: false });
     const checkpoints = createCheckpointSigner(loadLogSigner(config), config.logOrigin);
     const stores = await openStores(io.env);
+    const proofs = createLogProofs(stores.readModel);
     try {
       const head = await readTreeHead(stores.readModel);
       const checkpoint = checkpoints.sign(head);
@@ -58,7 +59,7 @@ export const exportCommand: CliCommand = {
                   index: leaf.index,
                   entry: leaf.entry,
                   treeSize: head.size,
-                  inclusionProof: (await inclusionProof(stores.readModel, leaf.index, head.size)).map((hash) => hash.toString('base64')),
+                  inclusionProof: (await proofs.inclusionProof(leaf.index, head.size)).map((hash) => hash.toString('base64')),
                   checkpoint,
                 }
               : null,

@@ -39,30 +39,65 @@ export async function leavesOfStream(
   return new Map(leaves.map((leaf) => [leaf.revision, leaf.index]));
 }
 
-/** Hashes of complete subtrees, read from the leaves they end at. */
-async function subtreeHashes(reader: Pick<ReadModelReader, 'getMany'>, refs: SubtreeRef[]) {
-  const endOf = ({ level, index }: SubtreeRef) => (index + 1) * 2 ** level - 1;
-  const leaves = await reader.getMany(LOG_LEAVES, [...new Set(refs.map((ref) => leafId(endOf(ref))))]);
-  return (ref: SubtreeRef): Buffer => {
-    const hash = leaves.get(leafId(endOf(ref)))?.hashes[ref.level];
-    if (hash === undefined) throw new Error(`the transparency log has no hash for ${2 ** ref.level} leaves from ${ref.index * 2 ** ref.level}`);
-    return Buffer.from(hash, 'base64');
+/** Leaves whose subtree hashes a process keeps: ~1 MB at most, and every level of a tree of millions is a handful of them. */
+const KEPT_LEAVES = 4096;
+
+/**
+ * RFC 6962 proofs from the transparency log's read model. The hashes of the complete subtrees
+ * ending at a leaf never change once the tree has it (leaves are appended, never rewritten, and a
+ * rebuild makes the same ones), so the last KEPT_LEAVES leaves' hashes read are kept: a write's
+ * receipt reads its batch's newest leaves, not a leaf per level of the tree.
+ */
+export function createLogProofs(reader: Pick<ReadModelReader, 'getMany'>) {
+  // The first kept let go first: a lookup does not reorder (an LRU's reordering of thousands of keys cost more than it saved).
+  const kept = new Map<string, string[]>();
+  const keep = (id: string, hashes: string[]) => {
+    kept.set(id, hashes);
+    if (kept.size > KEPT_LEAVES) kept.delete(kept.keys().next().value!);
+  };
+
+  /** Hashes of complete subtrees, from the leaves they end at. */
+  async function subtreeHashes(refs: SubtreeRef[]) {
+    const endOf = ({ level, index }: SubtreeRef) => (index + 1) * 2 ** level - 1;
+    // Looked up here, once: another receipt may let a kept leaf go while this one reads.
+    const found = new Map<string, string[]>();
+    const missing: string[] = [];
+    for (const id of new Set(refs.map((ref) => leafId(endOf(ref))))) {
+      const hashes = kept.get(id);
+      if (hashes === undefined) missing.push(id);
+      else found.set(id, hashes);
+    }
+    if (missing.length > 0) {
+      for (const [id, leaf] of await reader.getMany(LOG_LEAVES, missing)) {
+        found.set(id, leaf.hashes);
+        keep(id, leaf.hashes);
+      }
+    }
+    return (ref: SubtreeRef): Buffer => {
+      const hash = found.get(leafId(endOf(ref)))?.[ref.level];
+      if (hash === undefined) throw new Error(`the transparency log has no hash for ${2 ** ref.level} leaves from ${ref.index * 2 ** ref.level}`);
+      return Buffer.from(hash, 'base64');
+    };
+  }
+
+  return {
+    /** RFC 6962 PATH(index, D[0:size]), deepest first. */
+    async inclusionProof(index: number, size: number): Promise<Buffer[]> {
+      const ranges = inclusionRanges(index, size);
+      const hashes = await subtreeHashes(subtreesOfRanges(ranges));
+      return ranges.map((range) => rangeHash(range, hashes));
+    },
+
+    /** RFC 6962 PROOF(from, D[0:to]). */
+    async consistencyProof(from: number, to: number): Promise<Buffer[]> {
+      const ranges = consistencyRanges(from, to);
+      const hashes = await subtreeHashes(subtreesOfRanges(ranges));
+      return ranges.map((range) => rangeHash(range, hashes));
+    },
   };
 }
 
-/** RFC 6962 PATH(index, D[0:size]), deepest first. */
-export async function inclusionProof(reader: Pick<ReadModelReader, 'getMany'>, index: number, size: number): Promise<Buffer[]> {
-  const ranges = inclusionRanges(index, size);
-  const hashes = await subtreeHashes(reader, subtreesOfRanges(ranges));
-  return ranges.map((range) => rangeHash(range, hashes));
-}
-
-/** RFC 6962 PROOF(from, D[0:to]). */
-export async function consistencyProof(reader: Pick<ReadModelReader, 'getMany'>, from: number, to: number): Promise<Buffer[]> {
-  const ranges = consistencyRanges(from, to);
-  const hashes = await subtreeHashes(reader, subtreesOfRanges(ranges));
-  return ranges.map((range) => rangeHash(range, hashes));
-}
+export type LogProofs = ReturnType<typeof createLogProofs>;
 
 /**
  * Signs checkpoints of the tree head: a C2SP signed note over a tlog-checkpoint body. Ed25519

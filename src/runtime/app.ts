@@ -46,7 +46,7 @@ import { type Observability, observeUploads, unobserved } from '../observability
 import { watchProjections } from '../observability/projectionMetrics.js';
 import { logApi } from '../http/api/logApi.js';
 import { eraseApi } from '../http/api/eraseApi.js';
-import { createCheckpointSigner } from '../history/logProofs.js';
+import { createCheckpointSigner, createLogProofs } from '../history/logProofs.js';
 import { createReceipts } from '../history/logReceipts.js';
 import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
 import { loadLogSigner } from './logSigningKey.js';
@@ -197,7 +197,8 @@ export async function buildApp({
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
   const checkpoints = createCheckpointSigner(logSigner, config.logOrigin);
-  const receipts = createReceipts({ readModel: engine.readModel, eventStore: engine.eventStore, checkpoints });
+  const proofs = createLogProofs(engine.readModel);
+  const receipts = createReceipts({ readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
   await app.register(matchApi, {
     cache: renderedCache,
@@ -211,7 +212,7 @@ export async function buildApp({
     readModel: engine.readModel,
   });
   await app.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel });
-  await app.register(logApi, { readModel: engine.readModel, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
+  await app.register(logApi, { readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, {
     readModel: engine.readModel,

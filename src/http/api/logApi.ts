@@ -5,13 +5,14 @@ import { readErasure } from '../../../projections/publicView.js';
 import { decodeMatchEvent } from '../../domain/matchEvents.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
-import { type CheckpointSigner, consistencyProof, inclusionProof, readLeaf, readTreeHead } from '../../history/logProofs.js';
+import { type CheckpointSigner, type LogProofs, readLeaf, readTreeHead } from '../../history/logProofs.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { ConsistencyQuery, EntryParams, InclusionQuery, PayloadQuery, ProofResponse } from './logSchemas.js';
 import { MatchParams, errorResponses } from './schemas.js';
 
 export interface LogApiDeps {
   readModel: ReadModelReader;
+  proofs: LogProofs;
   eventStore: Pick<EventStore, 'readStream'>;
   checkpoints: CheckpointSigner;
   /** The verifier key string of the checkpoint signer. */
@@ -27,7 +28,7 @@ const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toStri
  * proofs, and each version's exact payload with its salt, so that anyone can check what the
  * log holds without trusting this server. Public, like the matches.
  */
-export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, eventStore, checkpoints, verifierKey }) => {
+export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey }) => {
   const config = { rateLimit: false };
 
   async function headOfAtLeast(size: number, what: string) {
@@ -112,7 +113,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
       const { index, size } = request.query;
       await headOfAtLeast(size, 'size');
       if (index >= size) throw validationError(`index ${index} is not in a tree of ${size} entries`);
-      return base64(await inclusionProof(readModel, index, size));
+      return base64(await proofs.inclusionProof(index, size));
     },
   );
 
@@ -132,7 +133,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
       const { from, to } = request.query;
       if (from > to) throw validationError(`from (${from}) must not be beyond to (${to})`);
       await headOfAtLeast(to, 'to');
-      return base64(await consistencyProof(readModel, from, to));
+      return base64(await proofs.consistencyProof(from, to));
     },
   );
 
