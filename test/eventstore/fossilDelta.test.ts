@@ -42,6 +42,38 @@ t.test('a long text edited in a few places: the delta is made from what lies bet
   );
 });
 
+t.test('a JSON text edited in a few places, as a live match is: walked in step with its base, exact, and small', async (t) => {
+  const action = (i: number) => ({
+    seq: i,
+    set: 1 + Math.floor(i / 40),
+    team: i % 3 ? 'home' : 'away',
+    type: i % 5 ? 'attack' : 'serve',
+    score: { home: i >> 1, away: i >> 2 },
+  });
+  const text = (n: number) =>
+    JSON.stringify({ sets: [{ set: 1, home: n % 25, away: n % 23 }], stats: { kills: n >> 3 }, actions: Array.from({ length: n }, (_, i) => action(i)) });
+  const edit = fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.string({ maxLength: 60 }));
+  fc.assert(
+    fc.property(fc.integer({ min: 20, max: 300 }), fc.array(edit, { maxLength: 8 }), (n, edits) => {
+      let target = text(n + 1);
+      for (const [at, remove, insert] of edits) {
+        const cut = at % (target.length + 1);
+        target = target.slice(0, cut) + insert + target.slice(cut + remove);
+      }
+      const base = Buffer.from(text(n));
+      const delta = makeDelta(base, Buffer.from(target))!;
+      return applyDelta(base, delta).toString() === target && Buffer.from(packageApply(base, new Uint8Array(delta))).toString() === target;
+    }),
+    { numRuns: 300, seed: 28 },
+  );
+  const base = Buffer.from(text(200));
+  const next = Buffer.from(text(201));
+  const delta = makeDelta(base, next, 0);
+  t.ok(delta !== null, 'one more action, another score and stat: a delta with no bytes left to the matcher (its bound is 0)');
+  t.ok(applyDelta(base, delta!).equals(next), 'and it gives the next version');
+  t.ok(delta!.length < 300, `${delta!.length} bytes for a ${next.length}-byte version`);
+});
+
 t.test('a damaged delta is a BadDeltaError, never other bytes or another error', async () => {
   fc.assert(
     fc.property(bytes, bytes, fc.nat(), fc.integer({ min: 1, max: 255 }), (base, target, at, flip) => {
