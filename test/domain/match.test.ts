@@ -178,6 +178,10 @@ t.test('the very payload already stored, sent again where writing is allowed, st
   given([createdProtected, replaced('PUT')])
     .when(upload('PUT', v1, tokenA))
     .then(t, [replaced('PUT', v1)], 'an older version sent again is a change');
+  const longer = asJsonText('{"v":2,"rally":1}');
+  given([createdProtected, replaced('PUT')])
+    .when(upload('PUT', longer, tokenA))
+    .then(t, [replaced('PUT', longer)], 'a longer text (one more rally) is a change, told by its length');
 });
 
 t.test('a repeated payload is still judged by the protection rules first', async (t) => {
