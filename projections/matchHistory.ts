@@ -1,4 +1,5 @@
 import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases } from '../src/domain/matchDiff.js';
+import type { DecodedPayload } from '../src/domain/decodedPayloads.js';
 import { diffBasisOfText, digestedTexts } from '../src/domain/matchDiffText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
@@ -32,7 +33,11 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
  * event is not a match's or was already applied (its basis is as new or newer). A version after
  * the first needs the basis before it made (see madeBasis).
  */
-function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
+function evolveMatchHistory(
+  basis: BasisDoc | null,
+  recorded: RecordedEvent,
+  parsed?: DecodedPayload,
+): { entry: MatchHistoryDoc; basis: BasisDoc | null } | null {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
   const event = publicEvent(recorded);
@@ -53,7 +58,7 @@ function evolveMatchHistory(basis: BasisDoc | null, recorded: RecordedEvent): { 
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis))
     throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = versionBasis(event.content.payloadText, basis.basis);
+  const next = versionBasis(event.content.payloadText, basis.basis, parsed);
   return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
 }
 
@@ -70,10 +75,11 @@ const digested = digestedTexts(DIGESTED_CHARS);
  * What a diff needs of one version, from its payload's text; the previous version's basis spares
  * parsing and fingerprinting the actions the two share (same result). Always from the text, the
  * write path's too: a basis made from the request's parse digests JSON.stringify's text of the
- * actions, not the bytes sent, and would differ from the one a rebuild makes (verify compares them).
+ * actions, not the bytes sent, and would differ from the one a rebuild makes (verify compares them);
+ * the rest of the payload is taken from the request's parse when there is one (`parsed`: the same).
  */
-function versionBasis(payloadText: string, previous: DiffBasis | null = null): DiffBasis {
-  return diffBasisOfText(payloadText, previous, digested);
+function versionBasis(payloadText: string, previous: DiffBasis | null = null, parsed?: DecodedPayload): DiffBasis {
+  return diffBasisOfText(payloadText, previous, digested, parsed);
 }
 
 const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
@@ -114,7 +120,7 @@ export const matchHistoryProjection = defineProjection({
     if (matchId === null) return;
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
-    const next = evolveMatchHistory(basis, recorded);
+    const next = evolveMatchHistory(basis, recorded, view.payloads.parsed(recorded.id));
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);

@@ -2,7 +2,7 @@ import type { JsonText } from './jsonText.js';
 import { type MatchSummary, summarizeMatch } from './matchPayload.js';
 import { createLru } from '../platform/lru.js';
 
-interface DecodedPayload {
+export interface DecodedPayload {
   body: unknown;
   /** The payload's summary, made on first ask. */
   summary(): MatchSummary;

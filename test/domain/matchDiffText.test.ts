@@ -31,6 +31,12 @@ function textDiffs(t: Test, versions: Made[]): MatchDiff[] {
   for (const [i, { text, parsed }] of versions.entries()) {
     const body = parsed ? JSON.parse(text) : undefined;
     const next: DiffBasis = parsed ? diffBasis(body, summarizeMatch(body), previous) : diffBasisOfText(text, previous, i % 3 === 2 ? undefined : digested);
+    if (!parsed) {
+      // As the write path makes it: the actions from the text, the rest from the request's parse.
+      const request = JSON.parse(text) as unknown;
+      const withParse = diffBasisOfText(text, previous, digested, { body: request, summary: () => summarizeMatch(request) });
+      if (JSON.stringify(withParse) !== JSON.stringify(next)) t.same(withParse, next, "the basis made with the request's parse is the one from the text alone");
+    }
     const { actionsText: _made, ...rest } = next;
     const { actionsText: _scratch, ...expected } = diffBasis(JSON.parse(text));
     if (JSON.stringify(rest) !== JSON.stringify(expected)) t.same(rest, expected, 'the basis made from the text is the one made from the parsed payload');
