@@ -46,6 +46,14 @@ const MATCH_WORTH = 64;
 const NEAR = 4096;
 /** Places the walk may find the texts differ (a re-upload after a rally changes a handful). */
 const MAX_EDITS = 32;
+/**
+ * Probes the walk searches for in all, places of one probe it compares, and bytes it compares at
+ * a place while choosing: its work is bounded whatever the texts (in a text of one repeated byte
+ * a probe is found everywhere, and alike for megabytes). A live version takes 3–35 probes.
+ */
+const MAX_PROBES = 1024;
+const MAX_PLACES = 16;
+const COMPARED = 4096;
 
 /**
  * A delta made by walking both texts in step, for a version edited in a few places apart (a
@@ -54,7 +62,8 @@ const MAX_EDITS = 32;
  * (~170 µs for 30 KB). Where the texts differ, copying resumes where realign finds the base's
  * next bytes again in the target; what the target has before that is inserted. Native
  * comparisons and searches: ~40 µs for a live match's 30 KB. Null when the texts differ in more
- * places than MAX_EDITS or by more inserted bytes than MAX_INSERT: Fossil's matcher is then used.
+ * places than MAX_EDITS, by more inserted bytes than MAX_INSERT, or past MAX_PROBES: Fossil's
+ * matcher is then used, over at most what its caller bounds.
  */
 function alignedDelta(base: Buffer, target: Buffer, prefix: number, suffix: number): Buffer | null {
   const end = target.length - suffix;
@@ -65,10 +74,12 @@ function alignedDelta(base: Buffer, target: Buffer, prefix: number, suffix: numb
   let from = prefix;
   let at = prefix;
   let inserted = 0;
+  const budget = { probes: MAX_PROBES };
   for (let edits = 1; at < end; edits += 1) {
     if (edits > MAX_EDITS) return null;
     // The base's part before the suffix all copied: the rest of the target is new (a rally appended).
-    const resume = from < base.length - suffix ? realign(base, from, target, at, end) : null;
+    const resume = from < base.length - suffix ? realign(base, from, target, at, end, budget) : null;
+    if (budget.probes < 0) return null;
     inserted += (resume?.target ?? end) - at;
     if (inserted > maxInserted) return null;
     if (resume === null) {
@@ -103,17 +114,29 @@ function insertNear(base: Buffer, from: number, bytes: Buffer, parts: Buffer[]) 
  * next bytes are found after what was inserted, in one search. JSON repeats itself (every
  * action's keys), so a probe alone finds places that are not the edit's end.
  */
-function realign(base: Buffer, from: number, target: Buffer, at: number, end: number): { base: number; target: number; run: number } | null {
+function realign(
+  base: Buffer,
+  from: number,
+  target: Buffer,
+  at: number,
+  end: number,
+  budget: { probes: number },
+): { base: number; target: number; run: number } | null {
   const window = target.subarray(at, Math.min(end, at + REACH));
   const last = Math.min(from + MAX_SKIP, base.length - PROBE);
   for (let position = from; position <= last; position += 1) {
+    budget.probes -= 1;
+    if (budget.probes < 0) return null;
     const probe = base.subarray(position, position + PROBE);
     let best: { base: number; target: number; run: number } | null = null;
-    for (let found = window.indexOf(probe); found >= 0; found = window.indexOf(probe, found + 1)) {
-      const run = Math.min(commonRun(base, position, target, at + found), end - at - found);
+    let places = 0;
+    for (let found = window.indexOf(probe); found >= 0 && places < MAX_PLACES; found = window.indexOf(probe, found + 1), places += 1) {
+      const run = Math.min(commonRun(base, position, target, at + found, COMPARED), end - at - found);
       if (best === null || run > best.run) best = { base: position, target: at + found, run };
     }
-    if (best !== null && (best.run >= MIN_RUN || best.target + best.run === end)) return best;
+    if (best !== null && (best.run >= MIN_RUN || best.target + best.run === end)) {
+      return { ...best, run: Math.min(commonRun(base, best.base, target, best.target), end - best.target) };
+    }
   }
   return null;
 }
@@ -129,9 +152,9 @@ function fossil(base: Uint8Array, target: Uint8Array): Buffer {
 /** Bytes compared at a time natively (memcmp) before the byte loop finds where blocks differ. */
 const BLOCK = 512;
 
-/** Bytes a[ai…] and b[bi…] share from their start. */
-function commonRun(a: Buffer, ai: number, b: Buffer, bi: number): number {
-  const most = Math.min(a.length - ai, b.length - bi);
+/** Bytes a[ai…] and b[bi…] share from their start, up to `limit`. */
+function commonRun(a: Buffer, ai: number, b: Buffer, bi: number, limit = Number.POSITIVE_INFINITY): number {
+  const most = Math.min(a.length - ai, b.length - bi, limit);
   let n = 0;
   while (n + BLOCK <= most && a.compare(b, bi + n, bi + n + BLOCK, ai + n, ai + n + BLOCK) === 0) n += BLOCK;
   while (n < most && a[ai + n] === b[bi + n]) n += 1;

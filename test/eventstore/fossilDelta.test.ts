@@ -74,6 +74,23 @@ t.test('a JSON text edited in a few places, as a live match is: walked in step w
   t.ok(delta!.length < 300, `${delta!.length} bytes for a ${next.length}-byte version`);
 });
 
+t.test("texts of two letters, where every probe is found everywhere: still exact, within the walk's bounds", async () => {
+  const letters = fc.array(fc.constantFrom(97, 98), { minLength: 0, maxLength: 6000 }).map((codes) => Buffer.from(codes));
+  const edits = fc.array(fc.tuple(fc.nat(), fc.nat({ max: 300 }), fc.array(fc.constantFrom(97, 98, 99), { maxLength: 300 })), { maxLength: 12 });
+  fc.assert(
+    fc.property(letters, edits, (base, changes) => {
+      let target = Buffer.from(base);
+      for (const [at, remove, insert] of changes) {
+        const cut = at % (target.length + 1);
+        target = Buffer.concat([target.subarray(0, cut), Buffer.from(insert), target.subarray(cut + remove)]);
+      }
+      const delta = makeDelta(base, target);
+      return delta !== null && applyDelta(base, delta).equals(target);
+    }),
+    { numRuns: 300, seed: 57 },
+  );
+});
+
 t.test('a damaged delta is a BadDeltaError, never other bytes or another error', async () => {
   fc.assert(
     fc.property(bytes, bytes, fc.nat(), fc.integer({ min: 1, max: 255 }), (base, target, at, flip) => {
