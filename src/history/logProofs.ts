@@ -44,8 +44,9 @@ const KEPT_LEAVES = 4096;
 
 /**
  * RFC 6962 proofs from the transparency log's read model. The hashes of the complete subtrees
- * ending at a leaf never change once the tree has it (leaves are appended, never rewritten, and a
- * rebuild makes the same ones), so the last KEPT_LEAVES leaves' hashes read are kept: a write's
+ * ending at a leaf never change once the tree has it (leaves are appended, never rewritten; a
+ * rebuild makes the same ones; a restore is made into an empty data folder, before a process
+ * starts: docs/operations.md), so the last KEPT_LEAVES leaves' hashes read are kept: a write's
  * receipt reads its batch's newest leaves, not a leaf per level of the tree.
  */
 export function createLogProofs(reader: Pick<ReadModelReader, 'getMany'>) {
