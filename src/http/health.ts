@@ -53,7 +53,11 @@ export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], operationId: 'getReadiness', summary: 'Readiness, with projection lag', response: { 200: Readiness, 503: Readiness } } },
+    {
+      // An orchestrator asks whether to send traffic most while the process is busiest (catching up at start).
+      config: answersUnderPressure,
+      schema: { tags: ['operations'], operationId: 'getReadiness', summary: 'Readiness, with projection lag', response: { 200: Readiness, 503: Readiness } },
+    },
     async (_request, reply) => {
       const projections = await engine.projectionStatus();
       const checkpoints = projections.map((p) => String(p.checkpoint)).join(',');

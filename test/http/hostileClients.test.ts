@@ -144,7 +144,7 @@ t.test('the client address: X-Forwarded-For counts only behind a configured TRUS
   t.equal(await write(proxied.app, '198.51.100.2'), 200, 'another client behind the proxy has its own count');
 });
 
-t.test('load shedding: while the event loop lags, requests get 503 with Retry-After; /healthz still answers', async (t) => {
+t.test('load shedding: while the event loop lags, requests get 503 with Retry-After; /healthz and /readyz still answer', async (t) => {
   const { app } = await startTestApp(t, { MAX_EVENT_LOOP_DELAY_MS: '100' });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   // Block the loop for a while, as a runaway request would.
@@ -156,4 +156,8 @@ t.test('load shedding: while the event loop lags, requests get 503 with Retry-Af
   t.ok(shed.headers.get('retry-after'), 'with Retry-After');
   t.match(await shed.json(), { statusCode: 503, message: /overloaded; retry in a few seconds/ });
   t.equal((await fetch(`${base}/healthz`)).status, 200, '/healthz is exempt');
+  // Its own answer, not the shedding's 503 (which its 503 schema could not serialise: a 500 and an error logged).
+  const ready = await fetch(`${base}/readyz`);
+  t.equal(ready.status, 200, '/readyz is exempt');
+  t.match(await ready.json(), { status: 'ready' });
 });
