@@ -14,4 +14,21 @@ PipelinedRequestsQueue.prototype.addBody = function addBodyAsLatin1(data) {
   if (request) request.body += data.toString('latin1');
 };
 
+/**
+ * autocannon requests that take each connection through `count` steps of one thing (a match's
+ * uploads), then start another. autocannon gives a connection a fresh `context` each time its
+ * list of requests starts over, so a list of one request keeps nothing from one request to the
+ * next (until session 28 the live-match rows measured a new match's first upload every time):
+ * here the list holds a request a step, `start()` makes the thing at step 0, and
+ * `step(request, thing, k)` builds step k's request. A step that finds its thing gone throws.
+ */
+export const inTurn = (count, start, step) =>
+  Array.from({ length: count }, (_, k) => ({
+    setupRequest(request, context) {
+      if (k === 0) context.thing = start();
+      if (context.thing === undefined) throw new Error(`step ${k} of ${count} lost what step 0 made: every request would start anew`);
+      return step(request, context.thing, k);
+    },
+  }));
+
 export default autocannon;

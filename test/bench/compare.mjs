@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from './autocannon.mjs';
+import autocannon, { inTurn } from './autocannon.mjs';
 import { createBenchClub } from './seed.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
@@ -215,9 +215,6 @@ try {
 
   // ...and as a scoring app sends them: each connection scores its own match, one more rally per
   // upload (test/fixtures/liveMatch.mjs, 135 uploads of 3–58 KB), then starts another match.
-  // One request a upload: autocannon gives a connection a fresh context each time its list of
-  // requests starts over, so the match is named at its first upload and kept to its last. Until
-  // session 28 the list held one request, so every upload was a new match's first (a 3 KB create).
   const liveUploads = liveMatchUploads();
   let liveRun = 0;
   await paired(
@@ -228,14 +225,11 @@ try {
       return {
         url: `${server.url}/api/matches`,
         method: 'POST',
-        requests: liveUploads.map((upload, k) => ({
-          setupRequest(request, context) {
-            if (k === 0) context.id = `live-${run}-${(next += 1)}`;
-            if (context.id === undefined) throw new Error(`the live-match row lost its match at upload ${k}: it would measure creates`);
-            const body = `{"id":"${context.id}",${upload.slice(1)}`;
-            return { ...request, headers: { ...json, 'x-write-token': `token-of-${context.id}` }, body };
-          },
-        })),
+        requests: inTurn(
+          liveUploads.length,
+          () => `live-${run}-${(next += 1)}`,
+          (request, id, k) => ({ ...request, headers: { ...json, 'x-write-token': `token-of-${id}` }, body: `{"id":"${id}",${liveUploads[k].slice(1)}` }),
+        ),
       };
     },
     (a, b) => ({ target: '≥ 1.0×', pass: a.rps / b.rps >= 1.0 }),

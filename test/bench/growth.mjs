@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from './autocannon.mjs';
+import autocannon, { inTurn } from './autocannon.mjs';
 import { load, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
@@ -102,14 +102,11 @@ const PATHS = {
       path: '/api/matches',
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      // One request a rally: autocannon gives a connection a fresh context each time its list starts over (a new match).
-      requests: Array.from({ length: liveRallies + 1 }, (_, rally) => ({
-        setupRequest: (request, context) => {
-          if (rally === 0) context.match = liveVersions(live[(counter += 1) % live.length], `growth-live-${process.pid}-${counter}`);
-          if (context.match === undefined) throw new Error(`the live-match path lost its match at rally ${rally}: it would measure creates`);
-          return { ...request, body: context.match.version(rally) };
-        },
-      })),
+      requests: inTurn(
+        liveRallies + 1,
+        () => liveVersions(live[(counter += 1) % live.length], `growth-live-${process.pid}-${counter}`),
+        (request, match, rally) => ({ ...request, body: match.version(rally) }),
+      ),
     }),
   'GET /api/matches/:id (stored matches)': (server, ids) =>
     run(server, 'GET /api/matches/:id', {
