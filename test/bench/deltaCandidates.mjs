@@ -2,17 +2,20 @@
 // Ways of storing the versions of one live-scored match, measured on the real sequence
 // (test/fixtures/liveMatch.mjs: 135 uploads, one more rally each, final payload ~58 KB):
 // bytes per version, encode and decode µs, for each candidate. Prints a markdown table.
-// Usage: node test/bench/deltaCandidates.mjs [--seed 7] [--rounds 5]
+// Usage: node test/bench/deltaCandidates.mjs [--seed 7] [--rounds 5] [--smoke]
+// (--smoke: the first 20 uploads, one round; npm test runs it so it cannot rot.)
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, brotliDecompressSync, constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { applyDelta, createDelta } from 'fossil-delta';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '7' }, rounds: { type: 'string', default: '5' } } });
-const rounds = Number(values.rounds);
+const { values } = parseArgs({
+  options: { seed: { type: 'string', default: '7' }, rounds: { type: 'string', default: '5' }, smoke: { type: 'boolean', default: false } },
+});
+const rounds = values.smoke ? 1 : Number(values.rounds);
 
-const uploads = liveMatchUploads({ seed: Number(values.seed) });
+const uploads = liveMatchUploads({ seed: Number(values.seed) }).slice(0, values.smoke ? 20 : undefined);
 // Stored as the domain stores it: the envelope with its digest, the payload spliced in last.
 const versions = uploads.map((payload, i) => {
   const digest = `sha256:${createHash('sha256').update(payload).digest('base64url')}`;

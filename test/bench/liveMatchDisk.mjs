@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { openSqliteEventStore } from '../../dist/src/eventstore/sqliteEventStore.js';
-import { encodeVersion } from '../../dist/src/eventstore/storedVersions.js';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
+import { load } from './build.mjs';
+
+const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js');
+const { encodeVersion } = await load('src/eventstore/storedVersions.js');
 
 const { values } = parseArgs({
   options: { seed: { type: 'string', default: '7' }, created: { type: 'string', default: '200' }, smoke: { type: 'boolean', default: false } },

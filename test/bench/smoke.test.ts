@@ -11,7 +11,7 @@ const server = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url)
 // script runs here in its smoke mode (tiny sizes, a second a measure, targets unchecked) and
 // fails on any answer it cannot time. Each runs under tap's TypeScript loader, which it passes on
 // to the servers and commands it starts (test/bench/build.mjs): the sources are measured, never
-// a stale build, and none is needed. `npm run bench` (compare.mjs) is not among them yet.
+// a stale build, and none is needed. `npm run bench` (compare.mjs) is among them.
 const BENCHES: { script: string; args?: string[]; printed: RegExp }[] = [
   { script: 'hostile.mjs', args: ['--server', server, `--node-args=${typescriptExecArgv().join(' ')}`], printed: /\| peak RSS \|/ },
   { script: 'http.mjs', printed: /\| GET \/match\/:id \(HTML page\) \|/ },
@@ -23,6 +23,9 @@ const BENCHES: { script: string; args?: string[]; printed: RegExp }[] = [
   { script: 'clubSyncCpu.mjs', printed: /CPU of an upload with club sync/ },
   { script: 'matchday.mjs', printed: /\| viewer delay, upload's 2xx → revision on the stream, p50 \/ p99 \| \d+ \/ \d+ ms/ },
   { script: 'growth.mjs', printed: /\| POST replace \(a live match, one more rally\) \|/ },
+  { script: 'compare.mjs', printed: /\| POST replace, a live match's next version .*\| rebuild matchHistory vs log read \(2 live-scored matches, deltas\)/s },
+  { script: 'liveMatchDisk.mjs', printed: /\d+ created matches: file [\d,]+ bytes stored whole/ },
+  { script: 'deltaCandidates.mjs', printed: /\| fossil delta \| 32 \|/ },
 ];
 
 // A few at a time: each starts a server or two under the TypeScript loader.
