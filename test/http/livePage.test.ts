@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import type { FastifyReply } from 'fastify';
 import t from 'tap';
 import { fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
@@ -115,4 +116,32 @@ t.test('live: SSE sends the current revision, then each new one; Last-Event-ID r
   const missing = await fetch(`${base}/match/none/live`);
   t.equal(missing.status, 404);
   await missing.text();
+});
+
+t.test('live: a held stream keeps Node’s response, not Fastify’s reply, and an error on it ends nothing else', async (t) => {
+  const { app } = await startTestApp(t);
+  // The test's own hook sees the reply of each stream before its handler runs.
+  const replies: FastifyReply[] = [];
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.endsWith('/live')) replies.push(reply);
+  });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const body = (score: number) =>
+    JSON.stringify({ id: 'lp-slim', sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
+  await (await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: body(0) })).text();
+  const viewers = new AbortController();
+  t.teardown(() => viewers.abort());
+  const stream = await fetch(`${base}/match/lp-slim/live`, { signal: viewers.signal });
+  const got = readEvents(stream.body!, (events) => events.some((e) => e.id === '1'));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const raw = replies[0]!.raw;
+  t.notOk(
+    raw.listeners('finish').some((listener) => listener.name === 'onResFinished'),
+    "Fastify's listener, which holds the request, reply and logger, is gone",
+  );
+  t.ok(raw.listenerCount('error') > 0, 'an error on the stream has a listener');
+  raw.emit('error', new Error('a write to a stream gone wrong'));
+  await (await fetch(`${base}/api/matches/lp-slim`, { method: 'PUT', headers: json, body: body(1) })).text();
+  t.same((await got).at(-1), { id: '1', data: '{"revision":1}' }, 'the stream still gets the next revision');
+  t.equal((await fetch(`${base}/healthz`)).status, 200, 'the server is up');
 });

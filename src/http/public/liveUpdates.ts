@@ -23,6 +23,26 @@ function lastEventId(value: unknown): number | null {
   return typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 }
 
+/**
+ * What a held stream keeps in memory: Node's response and socket, not Fastify's request, reply
+ * and request logger. Fastify's 'finish' and 'error' listener (its access line and onResponse
+ * hooks) holds those for as long as the stream is open, and a stream never reaches it: it ends
+ * with 'close', when its viewer leaves or at shutdown. The head Node built line by line stays a
+ * rope of ~75 strings until something flattens it (ToNumber does, in place: pino's flatstr).
+ * ~2.4 KB of heap a stream, ~35 MB at match day's 15,000 (docs/performance.md, step 58).
+ */
+function slimmed(stream: ServerResponse): ServerResponse {
+  for (const listener of stream.listeners('finish')) {
+    if (listener.name !== 'onResFinished') continue;
+    stream.removeListener('finish', listener as () => void);
+    stream.removeListener('error', listener as () => void);
+  }
+  // A write to a stream gone wrong ends in its 'close'; without a listener an 'error' would end the process.
+  stream.on('error', () => {});
+  void (Number((stream as unknown as { _header?: unknown })._header) | 0);
+  return stream;
+}
+
 const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\ndata: {"revision":${revision}}\n\n`;
 
 /**
@@ -78,6 +98,7 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
       'x-request-id': request.id,
     });
     stream.write('retry: 3000\n\n');
+    slimmed(stream);
     if (seen === null || seen < doc.revision) stream.write(revisionEvent(doc.revision));
     open.add(stream);
     heartbeat.add(stream);
