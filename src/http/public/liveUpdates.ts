@@ -31,7 +31,7 @@ function lastEventId(value: unknown): number | null {
  * rope of ~75 strings until something flattens it (ToNumber does, in place: pino's flatstr).
  * ~2.4 KB of heap a stream, ~35 MB at match day's 15,000 (docs/performance.md, step 58).
  */
-function slimmed(stream: ServerResponse): ServerResponse {
+function slim(stream: ServerResponse): void {
   for (const listener of stream.listeners('finish')) {
     if (listener.name !== 'onResFinished') continue;
     stream.removeListener('finish', listener as () => void);
@@ -40,7 +40,6 @@ function slimmed(stream: ServerResponse): ServerResponse {
   // A write to a stream gone wrong ends in its 'close'; without a listener an 'error' would end the process.
   stream.on('error', () => {});
   void (Number((stream as unknown as { _header?: unknown })._header) | 0);
-  return stream;
 }
 
 const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\ndata: {"revision":${revision}}\n\n`;
@@ -98,7 +97,7 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
       'x-request-id': request.id,
     });
     stream.write('retry: 3000\n\n');
-    slimmed(stream);
+    slim(stream);
     if (seen === null || seen < doc.revision) stream.write(revisionEvent(doc.revision));
     open.add(stream);
     heartbeat.add(stream);
