@@ -28,6 +28,16 @@ export class MemberFailed<M extends CommitMember = CommitMember> extends Error {
   }
 }
 
+/**
+ * A projection's share that took this long lets the event loop turn before the next one is
+ * applied: with the read models in SQLite every await of a batch resolves at once, so a batch
+ * is otherwise one stretch of the event loop, however many projections a wide payload costs.
+ * A share shorter than this (every share of a 100 KB match) goes on without a turn.
+ */
+const TURN_AFTER_MS = 10;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface CommitDeps {
   readModel: ReadModelStore;
   eventStore: EventStore;
@@ -35,8 +45,9 @@ export interface CommitDeps {
 }
 
 /**
- * Applies a batch to each projection of its shares and commits all their documents and
- * checkpoints in one read-model commit (each expecting the checkpoint its share names); then
+ * Applies a batch to each projection of its shares (a long share lets the event loop turn before
+ * the next: TURN_AFTER_MS) and commits all their documents and checkpoints in one read-model
+ * commit (each expecting the checkpoint its share names); then
  * lets go of the batch's parsed payloads. When a projection throws, a group of several rejects
  * with MemberFailed naming it, a group of one with the error itself; nothing is committed.
  * A failed commit is shown on every projection of it, except a moved checkpoint (not a failure).
@@ -55,9 +66,11 @@ export async function commitBatch<M extends CommitMember>(
     const onFailure = (event: { position: Position; streamId: string }, error: unknown) => {
       member.failure = { position: event.position, streamId: event.streamId, message: String(error) };
     };
+    const started = performance.now();
     const changes = await applyBatch(member.projection, readModel, [...share.events], onFailure, eventStore, payloads).catch((error: unknown) => {
       throw members.size > 1 ? new MemberFailed(member, error) : error;
     });
+    if (performance.now() - started >= TURN_AFTER_MS) await nextTurn();
     commits.push({ projection: share.projection, changes, checkpoint: last.position, expected: share.expected });
     committing.push(member);
   }

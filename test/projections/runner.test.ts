@@ -206,3 +206,27 @@ for (const adapter of adapters) {
     });
   });
 }
+
+t.test('a long share lets the event loop turn before the next projection applies the batch', async (t) => {
+  const { eventStore, readModel, append } = await world(t, adapters[0]!);
+  const order: string[] = [];
+  /** Busy for `ms` on its batch's first event, then asks for a turn of the event loop. */
+  const busy = (name: string, ms: number): Projection => ({
+    name,
+    collections: [name],
+    indexes: [],
+    async apply(event, view) {
+      order.push(`${name} applies`);
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+      setImmediate(() => order.push(`turn after ${name}`));
+      view.put(name, { id: String(event.position) });
+    },
+  });
+  await append('s-1', 'X');
+  const running = runProjections([busy('slow', 30), busy('quick', 0)], eventStore, readModel, quiet, { batchSize: 1 });
+  t.ok(await running[0]!.waitFor(1, 10_000));
+  await running[0]!.stop();
+  t.same(order.slice(0, 2), ['slow applies', 'turn after slow'], 'the event loop turned between the slow share and the next');
+  t.equal(await readModel.count('quick'), 1, 'and the next still applied the batch, committed with it');
+});
