@@ -210,7 +210,7 @@ for (const adapter of adapters) {
 t.test('a long share lets the event loop turn before the next projection applies the batch', async (t) => {
   const { eventStore, readModel, append } = await world(t, adapters[0]!);
   const order: string[] = [];
-  /** Busy for `ms` on its batch's first event, then asks for a turn of the event loop. */
+  /** Busy for `ms` on each event, then asks for a turn of the event loop. */
   const busy = (name: string, ms: number): Projection => ({
     name,
     collections: [name],
