@@ -26,6 +26,10 @@ async function readEvents(body: ReadableStream<Uint8Array>, until: (events: { id
   return events;
 }
 
+/** A small volleyball match whose home side has won `score` sets: each score a new version. */
+const liveMatch = (id: string, score: number) =>
+  JSON.stringify({ id, sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
+
 t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-route CSP, sharing tags', async (t) => {
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -85,8 +89,7 @@ t.test('page, embed, QR, script: conditional GET, pre-compressed bytes, per-rout
 t.test('live: SSE sends the current revision, then each new one; Last-Event-ID resumes; one feed entry per match', async (t) => {
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const body = (score: number) =>
-    JSON.stringify({ id: 'lp-live', sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
+  const body = (score: number) => liveMatch('lp-live', score);
   await (await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: body(0) })).text();
 
   // Streams are aborted at the end, as a closing tab does.
@@ -126,8 +129,7 @@ t.test('live: a held stream keeps Node’s response, not Fastify’s reply, and 
     if (request.url.endsWith('/live')) replies.push(reply);
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const body = (score: number) =>
-    JSON.stringify({ id: 'lp-slim', sport: 'volleyball', homeTeam: { name: 'A', setsWon: score }, awayTeam: { name: 'B', setsWon: 0 } });
+  const body = (score: number) => liveMatch('lp-slim', score);
   await (await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: body(0) })).text();
   const viewers = new AbortController();
   t.teardown(() => viewers.abort());
