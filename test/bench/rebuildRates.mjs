@@ -45,7 +45,7 @@ async function alternated(pass, baseline) {
   return { pass: median(runs.pass), baseline: median(runs.baseline), baselineRuns: runs.baseline };
 }
 
-/** Seeds `count` created matches, reads the log once, rebuilds every projection; rates in events/s. */
+/** Seeds `count` created matches, then rebuilds every projection, each alternated with reading the log; rates in events/s. */
 export const measureRebuild = (count, log = () => {}, distinct = 40) =>
   measureRebuildOf(count, (eventStore) => seedMatches(eventStore, { count, payloads: generatePayloads(distinct) }), log);
 
@@ -61,8 +61,8 @@ async function measureRebuildOf(count, seed, log) {
     const t = process.hrtime.bigint();
     const { bytes } = await seed(eventStore);
     log(`seeded ${count} matches (${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
-    // The log at rest, as a rebuild finds it: while the kernel still writes the seed's pages out,
-    // reads of them wait (session 30: the log read at ~4,000 events/s in the first seconds, ~8,500 after).
+    // The log at rest, as a rebuild finds it: while the kernel still wrote the seed's pages out, the
+    // log read ran at ~4,000 events/s, against ~8,500 after (session 30, docs/performance.md step 59).
     execFileSync('sync');
 
     const readLog = async () => {
