@@ -222,34 +222,55 @@ export interface BoxScore {
   moreStats: number;
 }
 
+/** Per vocabulary: each payload key it knows, with the indexes of the stats whose alternatives name it. */
+const statsByKey = new WeakMap<SportVocabulary, Map<string, number[]>>();
+function keyIndex(vocab: SportVocabulary): Map<string, number[]> {
+  let index = statsByKey.get(vocab);
+  if (index === undefined) {
+    index = new Map();
+    vocab.stats.forEach((stat, at) => {
+      for (const key of stat.keys.flat()) {
+        const ats = index!.get(key) ?? [];
+        if (!ats.includes(at)) ats.push(at);
+        index!.set(key, ats);
+      }
+    });
+    statsByKey.set(vocab, index);
+  }
+  return index;
+}
+
 /**
  * Counted stats of a line under the sport's ids (first alternative whose parts are all there
  * wins); every payload key of the vocabulary that the line has is consumed, even where the line
- * used another spelling. No allocation but the line's map: it runs once per player.
+ * used another spelling. Linear in the line's keys: only the stats it names a key of are tried
+ * (a line of two stats costs two lookups, not the vocabulary's sixty). It runs once per player.
  */
 function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): Map<string, number> {
+  const index = keyIndex(vocab);
+  const named: number[] = [];
+  for (const key in stats) {
+    const ats = index.get(key);
+    if (ats === undefined || !Object.hasOwn(stats, key)) continue;
+    consumed.add(key);
+    for (const at of ats) if (!named.includes(at)) named.push(at);
+  }
   const line = new Map<string, number>();
-  for (const stat of vocab.stats) {
-    let found = false;
+  // In the vocabulary's order, as the line's columns and totals read.
+  for (const at of named.sort((a, b) => a - b)) {
+    const stat = vocab.stats[at]!;
     for (const alternative of stat.keys) {
       if (typeof alternative === 'string') {
-        if (!(alternative in stats)) continue;
-        consumed.add(alternative);
-        if (!found) line.set(stat.id, stats[alternative] ?? 0);
-        found = true;
-        continue;
+        if (!Object.hasOwn(stats, alternative)) continue;
+        line.set(stat.id, stats[alternative] ?? 0);
+        break;
       }
-      let all = true;
-      let sum = 0;
-      for (const key of alternative) {
-        if (key in stats) {
-          consumed.add(key);
-          sum += stats[key] ?? 0;
-        } else all = false;
-      }
-      if (all && !found) {
-        line.set(stat.id, sum);
-        found = true;
+      if (alternative.every((key) => Object.hasOwn(stats, key))) {
+        line.set(
+          stat.id,
+          alternative.reduce((sum, key) => sum + (stats[key] ?? 0), 0),
+        );
+        break;
       }
     }
   }
@@ -393,8 +414,9 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
   const consumed = new Set<string>();
   const counted = known ? lines.map((stats) => countedLine(vocab, stats, consumed)) : lines.map(() => new Map<string, number>());
   for (const column of vocab.columns) if (column.kind === 'rate') for (const key of column.spec.keys) consumed.add(key);
-  const has = (id: string) => counted.some((line) => line.has(id));
   const countedTotals = sumLines(counted);
+  // A stat some line has is in the totals.
+  const has = (id: string) => countedTotals.has(id);
   const shownSpecs = known
     ? vocab.columns.filter((c) => (c.kind === 'stat' ? has(c.id) : c.kind === 'madeAttempted' ? has(c.spec.attempted) : c.spec.compute(countedTotals) !== null))
     : [];

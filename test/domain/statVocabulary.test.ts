@@ -136,3 +136,23 @@ t.test('football words: a goal reads "Goal"', async (t) => {
   t.equal(actionWords('football', { type: { name: 'Own Goal Against' } }), 'Own goal');
   t.equal(actionWords('football', { type: { name: 'Bad Behaviour' }, bad_behaviour: { card: { name: 'Second Yellow' } } }), 'Second yellow card');
 });
+
+t.test('a stat named twice: the first spelling wins, a sum of parts only when all are there, every spelling consumed', async (t) => {
+  const box = boxScore('basketball', [
+    // Both a total and its parts: the total (listed first) wins; the parts still fill their own columns.
+    { rebounds: 9, reboundsOffensive: 2, reboundsDefensive: 3 },
+    // Only the parts: REB is their sum.
+    { reboundsOffensive: 1, reboundsDefensive: 4 },
+    // One part alone: no REB; "ast" and "AST" are one stat, the first spelling's value shown.
+    { reboundsOffensive: 5, assists: 2, AST: 7 },
+  ]);
+  t.same(
+    box.columns.map((c) => c.abbr),
+    ['OREB', 'DREB', 'REB', 'AST'],
+    'no spelling of a known stat becomes a column of its own',
+  );
+  t.same(texts(box.rows[0]!), ['2', '3', '9', '']);
+  t.same(texts(box.rows[1]!), ['1', '4', '5', '']);
+  t.same(texts(box.rows[2]!), ['5', '', '', '2']);
+  t.same(texts(box.totals), ['8', '7', '14', '2']);
+});

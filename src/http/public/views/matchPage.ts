@@ -204,11 +204,6 @@ ${legend}
 <div class="charts">${phases.map((p) => scoreChart(p, home, away))}</div></section>`;
 }
 
-const byShirt = (a: PlayerLine, b: PlayerLine) => {
-  const n = (p: PlayerLine) => (p.number !== null && /^\d+$/.test(p.number) ? Number(p.number) : Number.POSITIVE_INFINITY);
-  return n(a) - n(b) || (a.name ?? '').localeCompare(b.name ?? '');
-};
-
 function cell(c: BoxCell): SafeHtml {
   return html`<td class="num"${c.sort === null ? '' : html` data-sort="${c.sort}"`}>${c.text}</td>`;
 }
@@ -217,17 +212,28 @@ function cell(c: BoxCell): SafeHtml {
 const playerName = (p: PlayerLine) => clip(p.name ?? p.playerId ?? '', NAME_SHOWN);
 
 const KEEPER = /^(gk|goalkeeper|goalie|keeper|tw|torwart|portero|gardien)$/i;
+/** String.prototype.localeCompare's order, without its per-call set-up. */
+const byName = new Intl.Collator().compare;
 
 /**
  * A side's players in box-score order: starters, then the bench, when the payload says who
- * started; in football the goalkeeper first in each; else by shirt number.
+ * started; in football the goalkeeper first in each; else by shirt number, then name. Each
+ * player's sort key is made once (a side of thousands sorts without a pattern per comparison).
  */
 function lineUp(sport: string | null, players: PlayerLine[]): { starters: PlayerLine[]; bench: PlayerLine[] } {
   const football = sportOf(sport) === 'football';
-  const keeper = (p: PlayerLine) => (football && p.position !== null && KEEPER.test(p.position.trim()) ? 1 : 0);
-  const order = (a: PlayerLine, b: PlayerLine) => keeper(b) - keeper(a) || byShirt(a, b);
-  if (!players.some((p) => p.starter === true)) return { starters: [...players].sort(order), bench: [] };
-  return { starters: players.filter((p) => p.starter === true).sort(order), bench: players.filter((p) => p.starter !== true).sort(order) };
+  const sorted = (group: PlayerLine[]) =>
+    group
+      .map((p) => ({
+        p,
+        keeper: football && p.position !== null && KEEPER.test(p.position.trim()) ? 0 : 1,
+        shirt: p.number !== null && /^\d+$/.test(p.number) ? Number(p.number) : Number.POSITIVE_INFINITY,
+        name: p.name ?? '',
+      }))
+      .sort((a, b) => a.keeper - b.keeper || a.shirt - b.shirt || byName(a.name, b.name))
+      .map(({ p }) => p);
+  if (!players.some((p) => p.starter === true)) return { starters: sorted(players), bench: [] };
+  return { starters: sorted(players.filter((p) => p.starter === true)), bench: sorted(players.filter((p) => p.starter !== true)) };
 }
 
 /** The name cell's text: the whole name, and on narrow screens its initialled form ("A.-K. Papadopoulou-Schmidt") when that differs. */
