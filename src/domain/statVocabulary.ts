@@ -243,21 +243,11 @@ function keyIndex(vocab: SportVocabulary): Map<string, number[]> {
 /**
  * Counted stats of a line under the sport's ids (first alternative whose parts are all there
  * wins); every payload key of the vocabulary that the line has is consumed, even where the line
- * used another spelling. Linear in the line's keys: only the stats it names a key of are tried
- * (a line of two stats costs two lookups, not the vocabulary's sixty). It runs once per player.
+ * used another spelling. Only the stats the line names a key of are tried. It runs once per player.
  */
 function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): Map<string, number> {
-  const index = keyIndex(vocab);
-  const named: number[] = [];
-  for (const key in stats) {
-    const ats = index.get(key);
-    if (ats === undefined || !Object.hasOwn(stats, key)) continue;
-    consumed.add(key);
-    for (const at of ats) if (!named.includes(at)) named.push(at);
-  }
   const line = new Map<string, number>();
-  // In the vocabulary's order, as the line's columns and totals read.
-  for (const at of named.sort((a, b) => a - b)) {
+  for (const at of statsNamed(vocab, stats, consumed)) {
     const stat = vocab.stats[at]!;
     for (const alternative of stat.keys) {
       if (typeof alternative === 'string') {
@@ -275,6 +265,33 @@ function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>
     }
   }
   return line;
+}
+
+/**
+ * The indexes of the stats a line names a key of, in the vocabulary's order (as the line's
+ * columns and totals read), with those keys consumed. Found by the line's keys, or by the
+ * vocabulary's when the line has more: a line of two stats costs two lookups, and one of
+ * hundreds of made-up names no more than the vocabulary's sixty.
+ */
+function statsNamed(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): number[] {
+  const index = keyIndex(vocab);
+  const named = new Set<number>();
+  let keys = 0;
+  for (const key in stats) {
+    if (++keys > index.size) {
+      for (const [known, ats] of index) {
+        if (!Object.hasOwn(stats, known)) continue;
+        consumed.add(known);
+        for (const at of ats) named.add(at);
+      }
+      break;
+    }
+    const ats = index.get(key);
+    if (ats === undefined || !Object.hasOwn(stats, key)) continue;
+    consumed.add(key);
+    for (const at of ats) named.add(at);
+  }
+  return [...named].sort((a, b) => a - b);
 }
 
 const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));

@@ -156,3 +156,18 @@ t.test('a stat named twice: the first spelling wins, a sum of parts only when al
   t.same(texts(box.rows[2]!), ['5', '', '', '2']);
   t.same(texts(box.totals), ['8', '7', '14', '2']);
 });
+
+t.test('a line with more names than the vocabulary knows counts its known stats the same', async (t) => {
+  const madeUp = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`made_up_${i}`, i]));
+  const wide = boxScore('basketball', [{ ...madeUp, reboundsOffensive: 1, reboundsDefensive: 4, AST: 7 }]);
+  const narrow = boxScore('basketball', [{ reboundsOffensive: 1, reboundsDefensive: 4, AST: 7 }]);
+  const known = (box: ReturnType<typeof boxScore>) => box.columns.flatMap((c, i) => (c.id.startsWith('x:') ? [] : [[c.abbr, box.rows[0]![i]!.text]]));
+  t.same(known(wide), known(narrow));
+  t.same(known(wide), [
+    ['OREB', '1'],
+    ['DREB', '4'],
+    ['REB', '5'],
+    ['AST', '7'],
+  ]);
+  t.equal(wide.columns.filter((c) => c.id.startsWith('x:')).length, UNKNOWN_STAT_COLUMNS, 'the made-up names are unknown columns');
+});
