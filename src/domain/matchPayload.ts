@@ -394,11 +394,11 @@ function minuteMark(minute: number, second: number | null, period: number | null
 
 const isFootball = (sport: string | null) => /^(football|soccer|futsal)$/i.test(sport ?? '');
 
-function action(entry: Obj, sport: string | null, sides: Map<string, string>): ActionLine {
+/** `football`: isFootball(sport), asked once for a whole play-by-play. */
+function action(entry: Obj, sport: string | null, football: boolean, sides: Map<string, string>): ActionLine {
   const { home, away } = actionScore(entry);
   const described = text(entry.description);
   const minute = num(entry.minute);
-  const football = isFootball(sport);
   const person = obj(entry.player);
   // NBA files team actions under personId 0.
   const personId = text(entry.personId) === '0' ? null : text(entry.personId);
@@ -621,7 +621,8 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     // Wording each action is most of a summary's cost; uploads need only the count. Once worded, the parsed entries are let go.
     actions: () => {
       if (actions === null) {
-        actions = rawActions.filter(isObj).map((entry) => action(entry, sport, keys));
+        const football = isFootball(sport);
+        actions = rawActions.filter(isObj).map((entry) => action(entry, sport, football, keys));
         rawActions = [];
       }
       return actions;

@@ -191,12 +191,20 @@ const VOCABULARIES: Record<Sport, SportVocabulary> = { volleyball: VOLLEYBALL, b
 
 /** The sport a payload names, in the words apps use; null for anything else. */
 export function sportOf(name: string | null): Sport | null {
+  // Asked once per action of a play-by-play, always with the same name: the last answer is kept.
+  if (name === lastSport.name) return lastSport.sport;
   const n = name?.toLowerCase().trim() ?? '';
-  if (/volley/.test(n)) return 'volleyball';
-  if (/basket/.test(n)) return 'basketball';
-  if (/^(football|soccer|futsal|association football)$/.test(n)) return 'football';
-  return null;
+  const sport = /volley/.test(n)
+    ? 'volleyball'
+    : /basket/.test(n)
+      ? 'basketball'
+      : /^(football|soccer|futsal|association football)$/.test(n)
+        ? 'football'
+        : null;
+  lastSport = { name, sport };
+  return sport;
 }
+let lastSport: { name: string | null | undefined; sport: Sport | null } = { name: undefined, sport: null };
 
 interface BoxColumn {
   id: string;
