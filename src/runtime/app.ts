@@ -111,7 +111,7 @@ export async function buildApp({
     caps: liveCaps,
     peerIsClient: config.trustProxy === false,
     setCommonHeaders: (req, res) => {
-      setHeadersBeforeRouting(req, res);
+      setHeadersBeforeRouting(res);
       res.setHeader('x-request-id', requestId(req));
     },
     warn: (fields, message) => app.log.warn(fields, message),

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
 import t from 'tap';
 import { LIVE_PAGE_CSP } from '../../src/http/views/layout.js';
 import { json, startTestApp } from '../helpers/testApp.js';
@@ -18,6 +20,16 @@ t.test('helmet on every route; pages keep their strict CSP', async (t) => {
     'the history page keeps a strict CSP of its own',
   );
   t.equal((await app.inject({ method: 'GET', url: '/docs/' })).statusCode, 200, 'the docs page still loads');
+});
+
+t.test("an answer carries each header helmet's own middleware sets, with its value", async (t) => {
+  const expected = new Map<string, string>();
+  const answer = { setHeader: (name: string, value: unknown) => expected.set(name.toLowerCase(), String(value)), removeHeader: () => {} };
+  helmet()({} as IncomingMessage, answer as unknown as ServerResponse, () => {});
+  t.ok(expected.size >= 10, 'helmet sets its defaults');
+  const { app } = await startTestApp(t);
+  const res = await app.inject({ method: 'GET', url: '/api/matches/none' });
+  for (const [name, value] of expected) t.equal(res.headers[name], value, name);
 });
 
 t.test('CORS on /api/* for any origin, without credentials; not on pages', async (t) => {
