@@ -251,11 +251,26 @@ function keyIndex(vocab: SportVocabulary): Map<string, number[]> {
 /**
  * Counted stats of a line under the sport's ids (first alternative whose parts are all there
  * wins); every payload key of the vocabulary that the line has is consumed, even where the line
- * used another spelling. Only the stats the line names a key of are tried. It runs once per player.
+ * used another spelling; each other name is counted in `unknown` (how many lines have it). One
+ * pass over the line's keys (a line of two stats costs two lookups, not the vocabulary's sixty),
+ * then only the stats it named are tried. Without a vocabulary (an unknown sport) every name is
+ * unknown. It runs once per player.
  */
-function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): Map<string, number> {
+function countedLine(vocab: SportVocabulary | null, stats: Stats, consumed: Set<string>, unknown: Map<string, number>): Map<string, number> {
+  const index = vocab === null ? null : keyIndex(vocab);
+  const named = new Set<number>();
+  for (const key in stats) {
+    const ats = index?.get(key);
+    if (ats === undefined) unknown.set(key, (unknown.get(key) ?? 0) + 1);
+    else {
+      consumed.add(key);
+      for (const at of ats) named.add(at);
+    }
+  }
   const line = new Map<string, number>();
-  for (const at of statsNamed(vocab, stats, consumed)) {
+  if (vocab === null) return line;
+  // In the vocabulary's order, as the line's columns and totals read.
+  for (const at of [...named].sort((a, b) => a - b)) {
     const stat = vocab.stats[at]!;
     for (const alternative of stat.keys) {
       if (typeof alternative === 'string') {
@@ -273,33 +288,6 @@ function countedLine(vocab: SportVocabulary, stats: Stats, consumed: Set<string>
     }
   }
   return line;
-}
-
-/**
- * The indexes of the stats a line names a key of, in the vocabulary's order (as the line's
- * columns and totals read), with those keys consumed. Found by the line's keys, or by the
- * vocabulary's when the line has more: a line of two stats costs two lookups, and one of
- * hundreds of made-up names no more than the vocabulary's sixty.
- */
-function statsNamed(vocab: SportVocabulary, stats: Stats, consumed: Set<string>): number[] {
-  const index = keyIndex(vocab);
-  const named = new Set<number>();
-  let keys = 0;
-  for (const key in stats) {
-    if (++keys > index.size) {
-      for (const [known, ats] of index) {
-        if (!Object.hasOwn(stats, known)) continue;
-        consumed.add(known);
-        for (const at of ats) named.add(at);
-      }
-      break;
-    }
-    const ats = index.get(key);
-    if (ats === undefined || !Object.hasOwn(stats, key)) continue;
-    consumed.add(key);
-    for (const at of ats) named.add(at);
-  }
-  return [...named].sort((a, b) => a - b);
 }
 
 const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
@@ -358,20 +346,16 @@ const STAT_ABBR_SHOWN = 32;
 const STAT_TITLE_SHOWN = 80;
 
 /**
- * The unknown stat names shown: all of them in first-seen order when there are at most `max`;
- * else the `max` that most lines have (ties: first seen first), still in first-seen order.
- * Linear in the number of keys: a histogram of counts finds the cut, no sort of the names.
+ * The unknown stat names shown, given how many of the `lines` have each (in first-seen order):
+ * all of them when there are at most `max`; else the `max` that most lines have (ties: first
+ * seen first), still in first-seen order. A histogram of counts finds the cut, no sort of the names.
  */
-function shownUnknown(lines: Stats[], consumed: Set<string>, max: number, order: StatKeyOrder | undefined): { shown: string[]; hidden: number } {
-  const counts = new Map<string, number>();
-  for (const stats of lines) for (const key in stats) counts.set(key, (counts.get(key) ?? 0) + 1);
-  // The few consumed names go after the count, not a lookup per key; the rest keep first-seen order.
-  for (const key of consumed) counts.delete(key);
+function shownUnknown(counts: Map<string, number>, lines: number, max: number, order: StatKeyOrder | undefined): { shown: string[]; hidden: number } {
   if (counts.size <= max) return { shown: inOrder([...counts.keys()], order), hidden: 0 };
-  const perCount = new Array<number>(lines.length + 1).fill(0);
+  const perCount = new Array<number>(lines + 1).fill(0);
   for (const count of counts.values()) perCount[count] = (perCount[count] ?? 0) + 1;
   // The smallest count still shown, and how many names of exactly that count fit.
-  let cut = lines.length;
+  let cut = lines;
   let above = 0;
   while (cut > 0 && above + (perCount[cut] ?? 0) < max) above += perCount[cut--] ?? 0;
   let atCut = max - above;
@@ -437,15 +421,18 @@ export function boxScore(sport: string | null, lines: Stats[], options: { rows?:
   const vocab = VOCABULARIES[sportOf(sport) ?? 'volleyball'];
   const known = sportOf(sport) !== null;
   const consumed = new Set<string>();
-  const counted = known ? lines.map((stats) => countedLine(vocab, stats, consumed)) : lines.map(() => new Map<string, number>());
+  const unknownCounts = new Map<string, number>();
+  const counted = lines.map((stats) => countedLine(known ? vocab : null, stats, consumed, unknownCounts));
   for (const column of vocab.columns) if (column.kind === 'rate') for (const key of column.spec.keys) consumed.add(key);
+  // Names a rate reads are not columns of their own.
+  for (const key of consumed) unknownCounts.delete(key);
   const countedTotals = sumLines(counted);
   // A stat some line has is in the totals.
   const has = (id: string) => countedTotals.has(id);
   const shownSpecs = known
     ? vocab.columns.filter((c) => (c.kind === 'stat' ? has(c.id) : c.kind === 'madeAttempted' ? has(c.spec.attempted) : c.spec.compute(countedTotals) !== null))
     : [];
-  const { shown: unknown, hidden } = shownUnknown(lines, consumed, UNKNOWN_STAT_COLUMNS, options.order);
+  const { shown: unknown, hidden } = shownUnknown(unknownCounts, lines.length, UNKNOWN_STAT_COLUMNS, options.order);
   const columns: BoxColumn[] = [
     ...shownSpecs.map((c) =>
       c.kind === 'stat'
