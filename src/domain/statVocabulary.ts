@@ -189,6 +189,9 @@ FOOTBALL.columns = [
 
 const VOCABULARIES: Record<Sport, SportVocabulary> = { volleyball: VOLLEYBALL, basketball: BASKETBALL, football: FOOTBALL };
 
+/** sportOf's last answer, and the name it was for. */
+let lastSport: { name: string | null | undefined; sport: Sport | null } = { name: undefined, sport: null };
+
 /** The sport a payload names, in the words apps use; null for anything else. */
 export function sportOf(name: string | null): Sport | null {
   // Asked once per action of a play-by-play, always with the same name: the last answer is kept.
@@ -204,7 +207,6 @@ export function sportOf(name: string | null): Sport | null {
   lastSport = { name, sport };
   return sport;
 }
-let lastSport: { name: string | null | undefined; sport: Sport | null } = { name: undefined, sport: null };
 
 interface BoxColumn {
   id: string;
