@@ -46,12 +46,19 @@ const log = (line) => console.error(line);
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-compare-'));
 const dirs = { matchlog: join(dir, 'matchlog'), baseline: join(dir, 'baseline') };
-const port = () => 20000 + Math.floor(Math.random() * 20000);
+// Below Linux's ephemeral range (32768–60999): a port some test's outgoing connection holds cannot be listened on.
+const port = () => 20000 + Math.floor(Math.random() * 12000);
 
-/** Starts a server process (node given `args`: its flags and script) and waits for its /healthz. */
-async function start(name, args, env) {
+/**
+ * Starts a server process (node given `args`: its flags and script) and waits for its /healthz.
+ * A process that ends before it answers is started again on another random port, twice at most:
+ * under `npm test` other tests hold ports too, and a port taken between the pick and the listen
+ * ends the server (EADDRINUSE) through no fault of the code measured.
+ */
+async function start(name, args, env, attempts = 3) {
   const p = port();
-  const out = openSync(join(dir, `${name}.log`), 'w');
+  const logPath = join(dir, `${name}.log`);
+  const out = openSync(logPath, 'w');
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(p), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
@@ -61,7 +68,8 @@ async function start(name, args, env) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {}
-    if (child.exitCode !== null || i > 300) throw new Error(`${name} did not start; see ${join(dir, `${name}.log`)}`);
+    if (child.exitCode !== null && attempts > 1 && readFileSync(logPath, 'utf8').includes('EADDRINUSE')) return start(name, args, env, attempts - 1);
+    if (child.exitCode !== null || i > 300) throw new Error(`${name} did not start; see ${logPath}:\n${readFileSync(logPath, 'utf8').slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return { name, url, child };

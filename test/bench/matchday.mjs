@@ -85,7 +85,7 @@ const statusKb = (pid, field) => fromProc(() => Number(new RegExp(`${field}:\\s+
 async function startServer(dir) {
   const dataDir = join(dir, 'data');
   mkdirSync(dataDir);
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = 20000 + Math.floor(Math.random() * 12000);
   const log = openSync(join(dir, 'server.log'), 'w');
   const child = spawn(process.execPath, serverArgs(), {
     env: {
