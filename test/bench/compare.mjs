@@ -51,9 +51,9 @@ const port = () => 20000 + Math.floor(Math.random() * 12000);
 
 /**
  * Starts a server process (node given `args`: its flags and script) and waits for its /healthz.
- * A process that ends before it answers is started again on another random port, twice at most:
- * under `npm test` other tests hold ports too, and a port taken between the pick and the listen
- * ends the server (EADDRINUSE) through no fault of the code measured.
+ * A process that ends with EADDRINUSE before it answers is started again on another random port,
+ * twice at most: under `npm test` other tests hold ports too, and a port taken between the pick
+ * and the listen ends the server through no fault of the code measured.
  */
 async function start(name, args, env, attempts = 3) {
   const p = port();

@@ -56,6 +56,8 @@ const SIZES = smoke ? TINY : {};
 const corpusAt = (sizes) =>
   Object.entries(ADVERSARIAL).map(([name, make]) => ({ name, make: (extra = {}) => JSON.stringify(make({ ...sizes[name], ...extra })) }));
 const corpus = corpusAt(SIZES);
+/** A corpus payload's second version: its text with one more member, so a replace stores a new version. */
+const secondVersion = (make) => make({ round: 1 }).replace(/}$/, ',"round":1}');
 
 // ---- the server under test ----------------------------------------------------------------
 
@@ -271,7 +273,7 @@ async function warmUp(server) {
   for (const { name, make } of corpusAt(TINY)) {
     const id = `warm-${name}`;
     await send(server, 'PUT', `/api/matches/${id}`, { body: make() });
-    await send(server, 'PUT', `/api/matches/${id}`, { body: make({ round: 1 }).replace(/}$/, ',"round":1}') });
+    await send(server, 'PUT', `/api/matches/${id}`, { body: secondVersion(make) });
     for (const [, path, options] of READS(id)) await send(server, 'GET', path, options);
   }
 }
@@ -291,7 +293,7 @@ async function corpusPhase(server) {
       continue;
     }
     const create = await measured(server, 'PUT', `/api/matches/${name}`, { body: first });
-    const replace = await measured(server, 'PUT', `/api/matches/${name}`, { body: make({ round: 1 }).replace(/}$/, ',"round":1}') });
+    const replace = await measured(server, 'PUT', `/api/matches/${name}`, { body: secondVersion(make) });
     rows.push({ name, kind: 'write', route: 'create', ...create }, { name, kind: 'write', route: 'replace', ...replace });
     if (server.exited) break;
     for (const [route, path, options] of READS(name)) {
