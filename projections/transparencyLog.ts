@@ -1,6 +1,6 @@
 import { logEntryOf, logEntryText } from '../src/domain/logEntry.js';
 import { isMatchEventType } from '../src/domain/matchEvents.js';
-import { appendLeaf, frontierRoot, leafHash } from '../src/domain/merkleTree.js';
+import { appendLeaf, leafHash } from '../src/domain/merkleTree.js';
 import { LOG_HEAD, LOG_LEAVES, type LogHeadDoc, leafId } from '../src/readmodel/transparencyLogDocs.js';
 import type { Projection } from './projection.js';
 
@@ -12,13 +12,14 @@ import type { Projection } from './projection.js';
  * log and the head before it, so a redelivered event writes the same documents again.
  *
  * Storage: a document per leaf (its entry, and the hashes of the complete subtrees that end at
- * it: about two hashes a leaf), and one head (size, root and frontier). Nothing is rewritten.
+ * it: about two hashes a leaf), and one head (size and frontier; its readers hash the root from
+ * the frontier, so a batch of events costs one root, not one an event). Nothing is rewritten.
  */
 const TRANSPARENCY_LOG = 'transparencyLog';
 
 const HEAD_ID = 'head';
 
-const EMPTY_HEAD: LogHeadDoc = { id: HEAD_ID, size: 0, position: -1, rootHash: frontierRoot([]).toString('base64'), frontier: [] };
+const EMPTY_HEAD: LogHeadDoc = { id: HEAD_ID, size: 0, position: -1, frontier: [] };
 
 export const transparencyLogProjection: Projection = {
   name: TRANSPARENCY_LOG,
@@ -32,11 +33,7 @@ export const transparencyLogProjection: Projection = {
     const head = (await view.get(LOG_HEAD, HEAD_ID)) ?? EMPTY_HEAD;
     if (recorded.position <= head.position) return;
     const text = logEntryText(entry);
-    const { completed, frontier } = appendLeaf(
-      head.frontier.map((hash) => Buffer.from(hash, 'base64')),
-      head.size,
-      leafHash(text),
-    );
+    const { completed, frontier } = appendToFrontier(head, leafHash(text));
     view.put(LOG_LEAVES, {
       id: leafId(head.size),
       index: head.size,
@@ -51,8 +48,24 @@ export const transparencyLogProjection: Projection = {
       id: HEAD_ID,
       size: head.size + 1,
       position: recorded.position,
-      rootHash: frontierRoot(frontier).toString('base64'),
-      frontier: frontier.map((hash) => hash.toString('base64')),
+      frontier,
     });
   },
 };
+
+/**
+ * appendLeaf on the head's stored frontier: only the subtrees the new leaf completes, one per
+ * trailing one bit of the size, are decoded; the larger ones stay as stored.
+ */
+function appendToFrontier(head: LogHeadDoc, leaf: Buffer): { completed: Buffer[]; frontier: string[] } {
+  let merged = 0;
+  for (let n = head.size; n % 2 === 1; n = Math.floor(n / 2)) merged += 1;
+  const kept = head.frontier.length - merged;
+  // The same tail as a tree of 2^merged - 1 leaves has: its frontier is those subtrees.
+  const tail = appendLeaf(
+    head.frontier.slice(kept).map((hash) => Buffer.from(hash, 'base64')),
+    2 ** merged - 1,
+    leaf,
+  );
+  return { completed: tail.completed, frontier: [...head.frontier.slice(0, kept), ...tail.frontier.map((hash) => hash.toString('base64'))] };
+}

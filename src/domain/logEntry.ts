@@ -25,12 +25,9 @@ export interface LogEntry {
 }
 
 export function logEntryText(entry: LogEntry): string {
-  const sorted = Object.fromEntries(
-    Object.entries(entry)
-      .filter(([, value]) => value !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
-  return JSON.stringify(sorted);
+  // Every member in its name's order; JSON.stringify leaves out the absent (undefined) ones.
+  const { clubId, dataSha256, matchId, payloadSha256, recordedAt, revision, type } = entry;
+  return JSON.stringify({ clubId, dataSha256, matchId, payloadSha256, recordedAt, revision, type });
 }
 
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
