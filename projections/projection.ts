@@ -52,6 +52,12 @@ export interface Projection {
   reads?(event: RecordedEvent): DocumentRef[];
   /** Called for each event in log order; `append` holds every event of its append, itself included. */
   apply(event: RecordedEvent, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * Called once a batch's events are applied (when it was given any), its view at the last of
+   * them: what only a batch's last state needs is made once, however many events the batch had
+   * (the transparency log's root). It must depend only on the documents it reads, as `apply`.
+   */
+  finishBatch?(view: ProjectionView): Promise<void>;
 }
 
 /** An event of the log whose type is one of `Types`. */

@@ -52,29 +52,32 @@ export async function replayUntil(
 
 const STAGED_SUFFIX = '__rebuild';
 
+const stagedName = (collection: string) => `${collection}${STAGED_SUFFIX}`;
+
 /** The same projection writing under staged names, so a rebuild never touches what readers see. */
 function stagedProjection(projection: Projection): Projection {
-  const staged = (collection: string) => `${collection}${STAGED_SUFFIX}`;
   return {
-    name: staged(projection.name),
-    collections: projection.collections.map(staged),
-    indexes: projection.indexes.map((index) => ({ ...index, collection: staged(index.collection) })),
+    name: stagedName(projection.name),
+    collections: projection.collections.map(stagedName),
+    indexes: projection.indexes.map((index) => ({ ...index, collection: stagedName(index.collection) })),
     ...(projection.canHandle && { canHandle: projection.canHandle }),
     ...(projection.reads && {
-      reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: staged(ref.collection) })),
+      reads: (event) => (projection.reads?.(event) ?? []).map((ref) => ({ ...ref, collection: stagedName(ref.collection) })),
     }),
-    apply(event, view, append) {
-      /** The staged twin of a collection holds documents of its type. */
-      const twin = <Doc extends Identified>(collection: CollectionName<Doc>) => collectionOf<Doc>(staged(collection));
-      const renamed: ProjectionView = {
-        readEvent: (streamId, revision) => view.readEvent(streamId, revision),
-        get: (collection, id) => view.get(twin(collection), id),
-        put: (collection, doc) => view.put(twin(collection), doc),
-        delete: (collection, id) => view.delete(staged(collection), id),
-        payloads: view.payloads,
-      };
-      return projection.apply(event, renamed, append);
-    },
+    apply: (event, view, append) => projection.apply(event, renamed(view), append),
+    ...(projection.finishBatch && { finishBatch: (view) => projection.finishBatch?.(renamed(view)) ?? Promise.resolve() }),
+  };
+}
+
+/** A view whose collections are their staged twins, which hold documents of the same types. */
+function renamed(view: ProjectionView): ProjectionView {
+  const twin = <Doc extends Identified>(collection: CollectionName<Doc>) => collectionOf<Doc>(stagedName(collection));
+  return {
+    readEvent: (streamId, revision) => view.readEvent(streamId, revision),
+    get: (collection, id) => view.get(twin(collection), id),
+    put: (collection, doc) => view.put(twin(collection), doc),
+    delete: (collection, id) => view.delete(stagedName(collection), id),
+    payloads: view.payloads,
   };
 }
 

@@ -1,6 +1,6 @@
 import { logEntryOf, logEntryText } from '../src/domain/logEntry.js';
 import { isMatchEventType } from '../src/domain/matchEvents.js';
-import { appendLeaf, leafHash } from '../src/domain/merkleTree.js';
+import { appendLeaf, frontierRoot, leafHash } from '../src/domain/merkleTree.js';
 import { LOG_HEAD, LOG_LEAVES, type LogHeadDoc, leafId } from '../src/readmodel/transparencyLogDocs.js';
 import type { Projection } from './projection.js';
 
@@ -12,14 +12,21 @@ import type { Projection } from './projection.js';
  * log and the head before it, so a redelivered event writes the same documents again.
  *
  * Storage: a document per leaf (its entry, and the hashes of the complete subtrees that end at
- * it: about two hashes a leaf), and one head (size and frontier; its readers hash the root from
- * the frontier, so a batch of events costs one root, not one an event). Nothing is rewritten.
+ * it: about two hashes a leaf), and one head (size, root and frontier). Nothing is rewritten.
  */
 const TRANSPARENCY_LOG = 'transparencyLog';
 
 const HEAD_ID = 'head';
 
-const EMPTY_HEAD: LogHeadDoc = { id: HEAD_ID, size: 0, position: -1, frontier: [] };
+const EMPTY_HEAD: LogHeadDoc = { id: HEAD_ID, size: 0, position: -1, rootHash: frontierRoot([]).toString('base64'), frontier: [] };
+
+/**
+ * A head's root while its batch goes on: only the batch's last head is committed, so its root is
+ * hashed once, when the batch ends (finishBatch), not once an event.
+ */
+const UNHASHED = '';
+
+const fromBase64 = (hash: string) => Buffer.from(hash, 'base64');
 
 export const transparencyLogProjection: Projection = {
   name: TRANSPARENCY_LOG,
@@ -48,8 +55,13 @@ export const transparencyLogProjection: Projection = {
       id: HEAD_ID,
       size: head.size + 1,
       position: recorded.position,
+      rootHash: UNHASHED,
       frontier,
     });
+  },
+  async finishBatch(view) {
+    const head = await view.get(LOG_HEAD, HEAD_ID);
+    if (head?.rootHash === UNHASHED) view.put(LOG_HEAD, { ...head, rootHash: frontierRoot(head.frontier.map(fromBase64)).toString('base64') });
   },
 };
 
@@ -62,10 +74,6 @@ function appendToFrontier(head: LogHeadDoc, leaf: Buffer): { completed: Buffer[]
   for (let n = head.size; n % 2 === 1; n = Math.floor(n / 2)) merged += 1;
   const kept = head.frontier.length - merged;
   // The same tail as a tree of 2^merged - 1 leaves has: its frontier is those subtrees.
-  const tail = appendLeaf(
-    head.frontier.slice(kept).map((hash) => Buffer.from(hash, 'base64')),
-    2 ** merged - 1,
-    leaf,
-  );
+  const tail = appendLeaf(head.frontier.slice(kept).map(fromBase64), 2 ** merged - 1, leaf);
   return { completed: tail.completed, frontier: [...head.frontier.slice(0, kept), ...tail.frontier.map((hash) => hash.toString('base64'))] };
 }

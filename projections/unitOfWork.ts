@@ -67,7 +67,9 @@ function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, 
 /**
  * Applies a batch of events (whole appends) to a projection: the documents it names in `reads`
  * are fetched first, in one query per collection; the changes come back for the caller to commit
- * with the checkpoint. Only the events the projection can handle are given to it. `onFailure` hears which event threw before the error propagates.
+ * with the checkpoint. Only the events the projection can handle are given to it, then its
+ * finishBatch the view at the last of them. `onFailure` hears which event threw (the last, for
+ * finishBatch) before the error propagates.
  * `payloads`: the caller's cache of parsed payloads (the runner's spans batches); a fresh one by default.
  */
 export async function applyBatch(
@@ -80,16 +82,23 @@ export async function applyBatch(
 ): Promise<DocumentChange[]> {
   const unitOfWork = createUnitOfWork(reader, log, payloads);
   if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => (handles(projection, event) ? (projection.reads?.(event) ?? []) : [])));
+  let last: RecordedEvent | null = null;
+  const attempt = async (event: RecordedEvent, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (error) {
+      onFailure(event, error);
+      throw error;
+    }
+  };
   for (const append of appendsOf(events)) {
     for (const event of append) {
       if (!handles(projection, event)) continue;
-      try {
-        await projection.apply(event, unitOfWork.viewAt(event.position), append);
-      } catch (error) {
-        onFailure(event, error);
-        throw error;
-      }
+      await attempt(event, () => projection.apply(event, unitOfWork.viewAt(event.position), append));
+      last = event;
     }
   }
+  const end = last;
+  if (end !== null && projection.finishBatch) await attempt(end, async () => projection.finishBatch?.(unitOfWork.viewAt(end.position)));
   return unitOfWork.changes();
 }

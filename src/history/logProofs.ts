@@ -1,5 +1,5 @@
 import { checkpointText } from '../domain/logCheckpoint.js';
-import { consistencyRanges, EMPTY_ROOT, frontierRoot, inclusionRanges, rangeHash, type SubtreeRef, subtreesOfRanges } from '../domain/merkleTree.js';
+import { consistencyRanges, EMPTY_ROOT, inclusionRanges, rangeHash, type SubtreeRef, subtreesOfRanges } from '../domain/merkleTree.js';
 import { type NoteSigner, signNote } from '../domain/signedNote.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
 import { LOG_HEAD, LOG_LEAVES, type LogLeafDoc, leafId } from '../readmodel/transparencyLogDocs.js';
@@ -12,9 +12,7 @@ export interface TreeHead {
 
 export async function readTreeHead(reader: Pick<ReadModelReader, 'get'>): Promise<TreeHead> {
   const head = await reader.get(LOG_HEAD, 'head');
-  return head === null
-    ? { size: 0, rootHash: EMPTY_ROOT }
-    : { size: head.size, rootHash: frontierRoot(head.frontier.map((hash) => Buffer.from(hash, 'base64'))) };
+  return head === null ? { size: 0, rootHash: EMPTY_ROOT } : { size: head.size, rootHash: Buffer.from(head.rootHash, 'base64') };
 }
 
 export const readLeaf = (reader: Pick<ReadModelReader, 'get'>, index: number) => reader.get(LOG_LEAVES, leafId(index));

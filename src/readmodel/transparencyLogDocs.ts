@@ -28,10 +28,9 @@ export interface LogHeadDoc {
   size: number;
   /** Position of the last event with a leaf; -1 for none. */
   position: number;
-  /**
-   * Base64 roots of the tree's complete subtrees, largest first: the tree's root is hashed from
-   * them (heads written by earlier releases also hold that root as `rootHash`, which nothing reads now).
-   */
+  /** Base64 root hash of the tree of `size` leaves. */
+  rootHash: string;
+  /** Base64 roots of the tree's complete subtrees, largest first. */
   frontier: string[];
 }
 

@@ -56,6 +56,40 @@ t.test('a batch reads the documents its projection names in one query, and sees 
   );
 });
 
+t.test("a projection's finishBatch runs once a batch, after its events, with the view at the last it was given", async (t) => {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  const finished: number[] = [];
+  const totals: Projection = {
+    ...counter,
+    canHandle: ['X'],
+    async finishBatch(view) {
+      const counts = await Promise.all(['s1', 's2'].map((id) => view.get('counts', id)));
+      finished.push(counts.length);
+      view.put('counts', { id: 'total', n: counts.reduce((sum, doc) => sum + ((doc?.n as number | undefined) ?? 0), 0) });
+    },
+  };
+  const events = [
+    recorded('s1', 0, 1, { type: 'X', data: '{}' }),
+    recorded('s2', 0, 2, { type: 'X', data: '{}' }),
+    recorded('s1', 1, 3, { type: 'X', data: '{}' }),
+    recorded('s3', 0, 4, { type: 'Y', data: '{}' }),
+  ];
+  const changes = await applyBatch(totals, store, events);
+  t.same(finished, [2], 'once');
+  t.same(
+    changes.map((change) => [change.id, change.doc, change.position]),
+    [
+      ['s2', { id: 's2', n: 1 }, 2],
+      ['s1', { id: 's1', n: 2 }, 3],
+      ['total', { id: 'total', n: 3 }, 3],
+    ],
+    "it sees the batch's writes, and its own are at the last event it was given",
+  );
+  t.same(await applyBatch(totals, store, [recorded('s3', 1, 5, { type: 'Y', data: '{}' })]), [], 'not for a batch it was given no event of');
+  t.same(finished, [2]);
+});
+
 t.test('without reads, or for a document it did not name, the projection reads one by one', async (t) => {
   const store = openSqliteReadModel(':memory:');
   t.teardown(() => store.close());
