@@ -56,18 +56,6 @@ export interface ActionLine {
   score: string | null;
 }
 
-/**
- * What a page reads of every action without wording it (it words only the rows it shows): the
- * action's line's `phase`, the running score its `score` words (both sides or neither), and
- * whether it has a `clock`.
- */
-export interface ActionMark {
-  phase: string | null;
-  home: number | null;
-  away: number | null;
-  timed: boolean;
-}
-
 export type MatchStatus = 'scheduled' | 'live' | 'final';
 
 export interface MatchSummary {
@@ -92,10 +80,6 @@ export interface MatchSummary {
    * the next full collection (docs/performance.md, step 33).
    */
   readonly actions: () => ActionLine[];
-  /** The line of the action at `index` (below actionCount), worded alone unless actions() already worded them all. */
-  readonly actionAt: (index: number) => ActionLine;
-  /** Every action's mark, made on the first call. */
-  readonly actionMarks: () => ActionMark[];
   actionCount: number;
   status?: MatchStatus | null;
   /** The status as the payload words it ("Q3 5:12", "Final"). */
@@ -408,8 +392,7 @@ function minuteMark(minute: number, second: number | null, period: number | null
   return end !== null && m > end ? `${end}+${m - end}'` : `${m}'`;
 }
 
-/** Whether a sport's actions can be football's goals and cards (ActionLine.event). */
-export const isFootball = (sport: string | null) => /^(football|soccer|futsal)$/i.test(sport ?? '');
+const isFootball = (sport: string | null) => /^(football|soccer|futsal)$/i.test(sport ?? '');
 
 /** `football`: isFootball(sport), asked once for a whole play-by-play. */
 function action(entry: Obj, sport: string | null, football: boolean, sides: Map<string, string>): ActionLine {
@@ -435,19 +418,6 @@ function action(entry: Obj, sport: string | null, football: boolean, sides: Map<
     // A goal or card reads as football says it ("Goal"), whatever the feed's own words.
     description: event !== null ? actionWords(sport, entry) : (described?.slice(0, 200) ?? actionWords(sport, entry)),
     score: home !== null && away !== null ? `${home}–${away}` : null,
-  };
-}
-
-/** An action's mark, as its line (action()) would give it. */
-function actionMark(entry: Obj, sport: string | null): ActionMark {
-  const { home, away } = actionScore(entry);
-  const scored = home !== null && away !== null;
-  // Its line's clock is the minute's when it has one, else the clock's.
-  return {
-    phase: phaseOf(entry, sport),
-    home: scored ? home : null,
-    away: scored ? away : null,
-    timed: num(entry.minute) !== null || clock(entry.clock) !== null,
   };
 }
 
@@ -621,13 +591,7 @@ export function summarizeMatch(payload: unknown): MatchSummary {
   const lines = scoreLines(g, rawActions, sport);
   const keys = sideKeys(g, sides);
   const actionCount = countActions(rawActions);
-  const football = isFootball(sport);
   let actions: ActionLine[] | null = null;
-  let marks: ActionMark[] | null = null;
-  // The play-by-play's objects, and the lines worded one by one, until actions() words them all.
-  let entries: Obj[] | null = null;
-  let worded: ActionLine[] = [];
-  const entriesOf = () => (entries ??= rawActions.filter(isObj));
   const playerLines = players(g);
   const state = status(g);
   const details = detailsOf(g);
@@ -654,24 +618,15 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     competition: displayText(g.competition),
     startedAt: startedAt(g),
     players: playerLines,
-    // Wording each action is most of a summary's cost: uploads need only the count, a page the marks and the rows it
-    // shows. Once all are worded, the parsed entries are let go (the marks made from them first).
+    // Wording each action is most of a summary's cost; uploads need only the count. Once worded, the parsed entries are let go.
     actions: () => {
       if (actions === null) {
-        marks ??= entriesOf().map((entry) => actionMark(entry, sport));
-        actions = entriesOf().map((entry, i) => worded[i] ?? action(entry, sport, football, keys));
+        const football = isFootball(sport);
+        actions = rawActions.filter(isObj).map((entry) => action(entry, sport, football, keys));
         rawActions = [];
-        entries = [];
-        worded = [];
       }
       return actions;
     },
-    actionAt: (index) => {
-      if (actions !== null) return actions[index]!;
-      worded[index] ??= action(entriesOf()[index]!, sport, football, keys);
-      return worded[index];
-    },
-    actionMarks: () => (marks ??= entriesOf().map((entry) => actionMark(entry, sport))),
     actionCount,
     ...state,
     venue: venue(g),

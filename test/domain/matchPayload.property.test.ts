@@ -3,8 +3,8 @@ import t from 'tap';
 import { type MatchSummary, summarizeMatch, summarizeMatchText } from '../../src/domain/matchPayload.js';
 import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
 
-/** A summary as plain data: its play-by-play worded and marked (a function is not compared by value). */
-const plain = ({ actions, actionAt: _, actionMarks, ...rest }: MatchSummary) => ({ ...rest, marks: actionMarks(), actions: actions() });
+/** A summary as plain data: its play-by-play worded (a function is not compared by value). */
+const plain = ({ actions, ...rest }: MatchSummary) => ({ ...rest, actions: actions() });
 
 t.test('the summary of a payload read from its text is the summary of the parsed payload', async (t) => {
   const texts = payloadTextsOfEveryShape();
@@ -88,45 +88,5 @@ t.test('whatever fields a payload has, at the top or inside `game`, read from it
     plain(summarizeMatchText('{"sport":"curling","sport":"basketball","\\u0067ame":{"homeTeam":{"name":"A"}}}')),
     plain(summarizeMatch({ sport: 'basketball', game: { homeTeam: { name: 'A' } } })),
     'duplicates and escaped names read as JSON.parse reads them',
-  );
-});
-
-t.test("an action's line worded alone, and its mark, are what wording the whole play-by-play gives", async (t) => {
-  const leaf = fc.oneof(
-    fc.constantFrom('home', 'away', '12', '-3', '2.5', 'PT11M43.00S', '10:05', ' ', 'h', 'v', 'Goal'),
-    fc.integer({ min: -3, max: 120 }),
-    fc.constantFrom(0.5, -0, 1e21, 1e20),
-    fc.constant(null),
-  );
-  const field = fc.constantFrom('set', 'period', 'clock', 'minute', 'second', 'team', 'type', 'description', 'playerId', 'personId', 'location');
-  const score = fc.dictionary(fc.constantFrom('home', 'away'), leaf, { maxKeys: 2 });
-  const entry = fc.oneof(
-    fc.record({
-      fields: fc.dictionary(field, leaf, { maxKeys: 5 }),
-      score: fc.option(score),
-      split: fc.dictionary(fc.constantFrom('scoreHome', 'scoreAway', 'homeScore', 'awayScore'), leaf),
-    }),
-    leaf,
-  );
-  const sport = fc.constantFrom('volleyball', 'basketball', 'football', 'futsal', null);
-  fc.assert(
-    fc.property(sport, fc.array(entry, { maxLength: 12 }), fc.infiniteStream(fc.nat()), (sport, entries, picks) => {
-      const actions = entries.map((e) => (typeof e === 'object' && e !== null ? { ...e.fields, ...e.split, ...(e.score ? { score: e.score } : {}) } : e));
-      const payload = { sport, actions };
-      const whole = summarizeMatch(payload).actions();
-      const alone = summarizeMatch(payload);
-      const order = [...whole.keys()].sort((a, b) => (picks.next().value % 3) - 1 || a - b);
-      for (const i of order) t.same(alone.actionAt(i), whole[i], `action ${i} worded alone`);
-      t.same(alone.actions(), whole, 'then the whole play-by-play, the same');
-      const marks = summarizeMatch(payload).actionMarks();
-      t.equal(marks.length, whole.length);
-      marks.forEach((mark, i) => {
-        const line = whole[i]!;
-        t.equal(mark.phase, line.phase);
-        t.equal(mark.home === null ? null : `${mark.home}–${mark.away}`, line.score);
-        t.equal(mark.timed, line.clock !== null);
-      });
-    }),
-    { numRuns: 500 },
   );
 });

@@ -1,4 +1,4 @@
-import { type ActionLine, isFootball, type MatchSummary, type PlayerLine, type ScoreLine, type TeamSummary } from '../../../domain/matchPayload.js';
+import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
 import { clip } from '../../../domain/clippedText.js';
 import { familyName, shortNames, teamShortName } from '../../../domain/shortNames.js';
 import { boxScore, type BoxCell, sportOf, type StatKeyOrder, statKeyOrder } from '../../../domain/statVocabulary.js';
@@ -112,8 +112,7 @@ ${shownLines(s).map((l) => html`<span class="${l.label === s.current ? 'current'
  */
 function goalsUnderScore(view: MatchPageView): SafeHtml | string {
   const s = view.summary;
-  // Only football's actions are goals and cards: no other play-by-play is worded for them.
-  if (s.actionCount === 0 || !isFootball(s.sport)) return '';
+  if (s.actionCount === 0) return '';
   const events = goalsAndCards(s.actions());
   if (events.length === 0) return '';
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p.name]));
@@ -194,11 +193,11 @@ function charts(s: MatchSummary): SafeHtml | string {
     sport === 'football'
       ? goalChart(s.actions(), home, away, { home: s.home.score, away: s.away.score })
       : sport === 'basketball'
-        ? leadTracker(s.actionMarks(), homeShort(s), awayShort(s), CHART_POINTS, PHASES_SHOWN)
+        ? leadTracker(s.actions(), homeShort(s), awayShort(s), CHART_POINTS, PHASES_SHOWN)
         : null;
   const legend = html`<p class="legend"><span class="key home"></span>${home} <span class="key away"></span>${away}</p>`;
   if (whole !== null) return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>${sport === 'football' ? legend : ''}${whole}</section>`;
-  const phases = phaseScores(s.actionMarks(), PHASES_SHOWN, CHART_POINTS);
+  const phases = phaseScores(s.actions(), PHASES_SHOWN, CHART_POINTS);
   if (phases.length === 0) return '';
   return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>
 ${legend}
@@ -345,9 +344,8 @@ const playsUrl = (id: string, page: number) => `/match/${id}?part=plays&page=${p
  */
 function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const s = view.summary;
-  // The marks of every action; only the rows on the page are worded.
-  const marks = s.actionMarks();
-  if (marks.length === 0) return null;
+  const actions = s.actions();
+  if (actions.length === 0) return null;
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
   const who = (a: ActionLine) => {
     const p = a.playerId === null ? undefined : names.get(a.playerId);
@@ -361,22 +359,21 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   // A row's markup is ~200 bytes besides its texts. Pages are found from the newest, so page N is the same for every request.
   const whoBytes = new Map<string | null, number>();
   const sideBytes = new Map<string | null, number>();
-  const rowBytes = (index: number) => {
-    const a = s.actionAt(index);
+  const rowBytes = (a: ActionLine) => {
     const w = whoBytes.get(a.playerId) ?? escapedLength(who(a));
     whoBytes.set(a.playerId, w);
     const t = sideBytes.get(a.team) ?? escapedLength(side(a.team));
     sideBytes.set(a.team, t);
     return 200 + escapedLength(a.description) + w + t;
   };
-  let page = playsPage(marks, 0, rowBytes);
+  let page = playsPage(actions, 0, rowBytes);
   for (let n = 1; n < number; n += 1) {
     if (page.next === null) return null;
-    page = playsPage(marks, page.next, rowBytes);
+    page = playsPage(actions, page.next, rowBytes);
   }
   const groups = new Map<string, ActionLine[]>();
   for (let i = page.start; i < page.end; i += 1) {
-    const a = s.actionAt(i);
+    const a = actions[i]!;
     const key = a.phase ?? 'Match';
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [a]);
@@ -385,12 +382,12 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const phases = [...groups.entries()];
   // On a page of part of the plays, a set cut by the page says how many of its actions are here.
   const perPhase = new Map<string, number>();
-  if (page.start > 0 || page.from > 0) for (const m of marks) perPhase.set(m.phase ?? 'Match', (perPhase.get(m.phase ?? 'Match') ?? 0) + 1);
+  if (page.start > 0 || page.from > 0) for (const a of actions) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
   const counted = (phase: string, n: number) => {
     const all = perPhase.get(phase) ?? n;
     return all > n ? `${n} of ${all} actions here` : `${n} ${n === 1 ? 'action' : 'actions'}`;
   };
-  const hasClock = marks.some((m) => m.timed);
+  const hasClock = actions.some((a) => a.clock !== null);
   const latest = phases.length - 1;
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
@@ -401,7 +398,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
 <td class="num run">${a.score ?? ''}</td></tr>`;
   };
   // The action before a page's oldest, when it is of the same set, says whether that one scored.
-  const before = page.start > 0 ? s.actionAt(page.start - 1) : undefined;
+  const before = page.start > 0 ? actions[page.start - 1] : undefined;
   const previousOf = (group: ActionLine[], i: number) => group[i - 1] ?? (before !== undefined && before.phase === group[0]?.phase ? before : undefined);
   return html`<section aria-labelledby="pbp"><h2 id="pbp">Play-by-play</h2>
 <p class="hint muted">Newest first. ${phases.length > 1 ? 'Earlier sets and periods are folded: open them to read.' : ''}</p>
@@ -423,7 +420,7 @@ ${
 <div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>`
     : ''
 }</details>`;
-})}${playsPager(view, page, number, marks.length)}</section>`;
+})}${playsPager(view, page, number, actions.length)}</section>`;
 }
 
 /** Links to the newer and older pages of plays, when the play-by-play does not fit one page. */

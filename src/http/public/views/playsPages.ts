@@ -1,4 +1,4 @@
-import type { ActionMark } from '../../../domain/matchPayload.js';
+import type { ActionLine } from '../../../domain/matchPayload.js';
 import { PHASES_SHOWN, PLAYS_PAGE_BYTES, PLAYS_PER_PAGE } from '../../views/renderCaps.js';
 
 /** Which actions one page of plays shows, as indexes into the play-by-play (oldest first). */
@@ -13,19 +13,20 @@ export interface PlaysPage {
 
 /**
  * A page of plays, newest first: the `from`-th newest action and older ones, until the page has
- * PLAYS_PER_PAGE rows, PLAYS_PAGE_BYTES of rows (as `rowBytes` estimates the row of the action
- * at an index) or PHASES_SHOWN sets or periods; at least one action. Linear in the rows on the
- * page. `from` must be below the number of actions.
+ * PLAYS_PER_PAGE rows, PLAYS_PAGE_BYTES of rows (as `rowBytes` estimates them) or PHASES_SHOWN
+ * sets or periods; at least one action. Linear in the rows on the page. `from` must be below the
+ * number of actions.
  */
-export function playsPage(marks: readonly ActionMark[], from: number, rowBytes: (index: number) => number): PlaysPage {
-  const end = marks.length - from;
+export function playsPage(actions: readonly ActionLine[], from: number, rowBytes: (action: ActionLine) => number): PlaysPage {
+  const end = actions.length - from;
   const phases = new Set<string>();
   let start = end;
   let bytes = 0;
   while (start > 0 && end - start < PLAYS_PER_PAGE) {
-    const phase = marks[start - 1]!.phase ?? 'Match';
+    const action = actions[start - 1]!;
+    const phase = action.phase ?? 'Match';
     if (!phases.has(phase) && phases.size === PHASES_SHOWN) break;
-    bytes += rowBytes(start - 1);
+    bytes += rowBytes(action);
     if (bytes > PLAYS_PAGE_BYTES && start < end) break;
     phases.add(phase);
     start -= 1;

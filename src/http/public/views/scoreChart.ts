@@ -1,4 +1,4 @@
-import type { ActionMark } from '../../../domain/matchPayload.js';
+import type { ActionLine } from '../../../domain/matchPayload.js';
 import { html, SafeHtml } from '../../views/html.js';
 
 export interface PhaseScores {
@@ -9,27 +9,24 @@ export interface PhaseScores {
   length: number;
 }
 
-/** A side's part of a running score the play-by-play words as a count ("8–6"): a whole number from 0, written in digits. */
-const isCount = (n: number | null): n is number => n !== null && Number.isInteger(n) && n >= 0 && n < 1e21;
-
-/** Whether an action's running score is counts on both sides: the charts draw only those. */
-export const isRunning = (mark: ActionMark): mark is ActionMark & { home: number; away: number } => isCount(mark.home) && isCount(mark.away);
+const RUNNING = /^(\d+)–(\d+)$/;
 
 /**
- * Running scores per set or period, from the play-by-play's marks: at most `maxPhases` phases
- * (the first ones), each thinned to at most `maxPoints` points.
+ * Running scores per set or period, from the play-by-play (the reader writes them as "8–6"):
+ * at most `maxPhases` phases (the first ones), each thinned to at most `maxPoints` points.
  */
-export function phaseScores(marks: readonly ActionMark[], maxPhases = Number.POSITIVE_INFINITY, maxPoints = Number.POSITIVE_INFINITY): PhaseScores[] {
+export function phaseScores(actions: ActionLine[], maxPhases = Number.POSITIVE_INFINITY, maxPoints = Number.POSITIVE_INFINITY): PhaseScores[] {
   const phases = new Map<string, PhaseScores>();
-  for (const mark of marks) {
-    if (!isRunning(mark) || mark.phase === null) continue;
-    let entry = phases.get(mark.phase);
+  for (const action of actions) {
+    const m = action.score === null ? null : RUNNING.exec(action.score);
+    if (m === null || action.phase === null) continue;
+    let entry = phases.get(action.phase);
     if (entry === undefined) {
       if (phases.size >= maxPhases) continue;
-      entry = { phase: mark.phase, points: [], length: 0 };
-      phases.set(mark.phase, entry);
+      entry = { phase: action.phase, points: [], length: 0 };
+      phases.set(action.phase, entry);
     }
-    const point = { home: mark.home, away: mark.away, at: entry.points.length };
+    const point = { home: Number(m[1]), away: Number(m[2]), at: entry.points.length };
     const last = entry.points.at(-1);
     if (last === undefined || last.home !== point.home || last.away !== point.away) entry.points.push(point);
   }
