@@ -59,13 +59,13 @@ t.test('a batch reads the documents its projection names in one query, and sees 
 t.test("a projection's finishBatch runs once a batch, after its events, with the view at the last it was given", async (t) => {
   const store = openSqliteReadModel(':memory:');
   t.teardown(() => store.close());
-  const finished: number[] = [];
+  let finished = 0;
   const totals: Projection = {
     ...counter,
     canHandle: ['X'],
     async finishBatch(view) {
       const counts = await Promise.all(['s1', 's2'].map((id) => view.get('counts', id)));
-      finished.push(counts.length);
+      finished += 1;
       view.put('counts', { id: 'total', n: counts.reduce((sum, doc) => sum + ((doc?.n as number | undefined) ?? 0), 0) });
     },
   };
@@ -76,7 +76,7 @@ t.test("a projection's finishBatch runs once a batch, after its events, with the
     recorded('s3', 0, 4, { type: 'Y', data: '{}' }),
   ];
   const changes = await applyBatch(totals, store, events);
-  t.same(finished, [2], 'once');
+  t.equal(finished, 1, 'once');
   t.same(
     changes.map((change) => [change.id, change.doc, change.position]),
     [
@@ -87,7 +87,7 @@ t.test("a projection's finishBatch runs once a batch, after its events, with the
     "it sees the batch's writes, and its own are at the last event it was given",
   );
   t.same(await applyBatch(totals, store, [recorded('s3', 1, 5, { type: 'Y', data: '{}' })]), [], 'not for a batch it was given no event of');
-  t.same(finished, [2]);
+  t.equal(finished, 1);
 });
 
 t.test('without reads, or for a document it did not name, the projection reads one by one', async (t) => {
