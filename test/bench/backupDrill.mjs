@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchPort } from './build.mjs';
 
 const { values } = parseArgs({
   options: { matches: { type: 'string', default: '10000' }, writers: { type: 'string', default: '4' }, verify: { type: 'boolean', default: false } },
@@ -19,7 +20,7 @@ const cli = join(root, 'dist/src/bin/matchlog.js');
 const base = JSON.parse(execFileSync(process.execPath, [join(root, 'test/fixtures/generate.mjs'), '--seed', '7'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-drill-'));
 const env = { ...process.env, DATA_DIR: join(dir, 'live'), WRITE_RATE_LIMIT: 'off', TOKEN_FAILURE_LIMIT: 'off', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-const port = 20000 + Math.floor(Math.random() * 12000);
+const port = benchPort();
 const url = `http://127.0.0.1:${port}`;
 const log = (line) => console.error(line);
 

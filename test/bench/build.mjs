@@ -28,3 +28,9 @@ export const serverArgs = () => [...loaderArgs, ...serverNodeArgs(), modulePath(
 
 /** Node's arguments to run the `matchlog` CLI with `args`. */
 export const cliArgs = (...args) => [...loaderArgs, modulePath('src/bin/matchlog.js'), ...args];
+
+/**
+ * A random port for a bench's server, below Linux's ephemeral range (32768–60999): a port some
+ * other process's outgoing connection holds cannot be listened on.
+ */
+export const benchPort = () => 20000 + Math.floor(Math.random() * 12000);

@@ -16,7 +16,7 @@ import autocannon, { inTurn } from './autocannon.mjs';
 import { createBenchClub } from './seed.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
-import { loaderArgs, serverArgs } from './build.mjs';
+import { benchPort, loaderArgs, serverArgs } from './build.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -46,8 +46,6 @@ const log = (line) => console.error(line);
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-compare-'));
 const dirs = { matchlog: join(dir, 'matchlog'), baseline: join(dir, 'baseline') };
-// Below Linux's ephemeral range (32768–60999): a port some test's outgoing connection holds cannot be listened on.
-const port = () => 20000 + Math.floor(Math.random() * 12000);
 
 /**
  * Starts a server process (node given `args`: its flags and script) and waits for its /healthz.
@@ -56,7 +54,7 @@ const port = () => 20000 + Math.floor(Math.random() * 12000);
  * and the listen ends the server through no fault of the code measured.
  */
 async function start(name, args, env, attempts = 3) {
-  const p = port();
+  const p = benchPort();
   const logPath = join(dir, `${name}.log`);
   const out = openSync(logPath, 'w');
   const child = spawn(process.execPath, args, {

@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { inTurn } from './autocannon.mjs';
-import { load, serverArgs } from './build.mjs';
+import { benchPort, load, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
 import { diskBytes } from './diskBytes.mjs';
@@ -46,7 +46,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const { openSqliteEventStore } = await load('src/eventstore/sqliteEventStore.js');
 
 async function startServer(name, dataDir, logDir) {
-  const port = 20000 + Math.floor(Math.random() * 12000);
+  const port = benchPort();
   const log = openSync(join(logDir, `${name}.log`), 'a');
   const child = spawn(process.execPath, serverArgs(), {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WRITE_RATE_LIMIT: 'off' },

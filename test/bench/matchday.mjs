@@ -24,7 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loaderArgs, serverArgs } from './build.mjs';
+import { benchPort, loaderArgs, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
 
@@ -85,7 +85,7 @@ const statusKb = (pid, field) => fromProc(() => Number(new RegExp(`${field}:\\s+
 async function startServer(dir) {
   const dataDir = join(dir, 'data');
   mkdirSync(dataDir);
-  const port = 20000 + Math.floor(Math.random() * 12000);
+  const port = benchPort();
   const log = openSync(join(dir, 'server.log'), 'w');
   const child = spawn(process.execPath, serverArgs(), {
     env: {
