@@ -51,9 +51,12 @@ t.test('a payload and its small sync outcome are held by their size, not as two 
   t.equal(recent.after(0, 10), null, 'read past, then let go');
   t.same(positions(recent.after(4, 10)), [5, 6]);
   recent.add([at(7, 'y'.repeat(300))]);
-  t.equal(recent.after(6, 10), null, 'an event larger than the capacity is read from the file');
+  t.same(positions(recent.after(6, 10)), [7], 'the newest commit is held whatever its size');
   recent.add([at(8, payload), at(9, payload), at(10, payload)]);
-  t.same(positions(recent.after(8, 10)), [9, 10], 'the oldest go first, until the rest fit');
+  t.equal(recent.after(6, 10), null, 'until the next commit: then the oldest go first...');
+  t.same(positions(recent.after(8, 10)), [9, 10], '...until the rest fit');
+  recent.add([at(11, 'z'.repeat(200)), at(12, 'z'.repeat(200))]);
+  t.same(positions(recent.after(10, 10)), [11, 12], 'a newest commit over the capacity is held whole');
 });
 
 const newEvent = (label: string) => ({ id: randomUUID(), type: 'Noted', data: JSON.stringify({ label }), metadata: { requestId: label, schemaVersion: 1 } });
