@@ -1,4 +1,6 @@
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
+import type { DiffBasis } from '../src/domain/matchDiff.js';
+import type { TeamNames } from '../src/domain/matchPayload.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import type { CollectionName, Document, Identified, IndexSpec } from '../src/readmodel/readModel.js';
 
@@ -15,6 +17,21 @@ export interface ProjectionView {
   readEvent(streamId: string, revision: number): Promise<RecordedEvent | null>;
   /** Match payloads parsed once for every projection of the batch (or as the request that wrote them parsed them). */
   readonly payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>;
+  /** Work done off the event loop (the engine's helper thread), or null: done in place. */
+  readonly offLoop: OffLoopWork | null;
+}
+
+/**
+ * Work a projection may have done off the event loop, with the result it would make in place
+ * (src/runtime/helperThread.ts). A rejection means it could not be done there: do it in place.
+ */
+export interface OffLoopWork {
+  /** Payload texts of at least this many characters are worth the hop. */
+  minChars: number;
+  /** diffBasisOfText(text, previous) (src/domain/matchDiffText.ts). */
+  diffBasis(text: string, previous: DiffBasis | null): Promise<DiffBasis>;
+  /** matchTeamNames of the payload `text` holds (src/domain/matchPayload.ts). */
+  teamNames(text: string): Promise<TeamNames>;
 }
 
 /** Where a projection's view reads events that were not delivered with the append. */

@@ -78,6 +78,7 @@ function renamed(view: ProjectionView): ProjectionView {
     put: (collection, doc) => view.put(twin(collection), doc),
     delete: (collection, id) => view.delete(stagedName(collection), id),
     payloads: view.payloads,
+    offLoop: view.offLoop,
   };
 }
 

@@ -2,7 +2,7 @@ import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decod
 import { type AllSubscription, type EventStore, type Position, type RecordedEvent, UnreadableEventError } from '../src/eventstore/eventStore.js';
 import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/readModel.js';
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
-import type { Projection } from './projection.js';
+import type { OffLoopWork, Projection } from './projection.js';
 import { type CommitDeps, commitBatch, type Failure, MemberFailed } from './runnerCommit.js';
 import { createProgress, type Progress } from './runnerProgress.js';
 import { type Batch, initialRunnerState, nextRunnerState, type RunnerEffect, type RunnerInput, subscribeAfter } from './runnerState.js';
@@ -43,6 +43,8 @@ export interface RunnerOptions {
   maxRetryDelayMs?: number;
   /** The process's parsed payloads, shared with its write path (the engine's); the runner's own by default. */
   decodedPayloads?: DecodedPayloads;
+  /** Where projections may have work done off the event loop (the engine's helper thread); none by default. */
+  offLoop?: OffLoopWork;
 }
 
 /** One projection's progress, whichever group runs it. */
@@ -75,7 +77,7 @@ export function runProjections(
   const batchSize = options.batchSize ?? 100;
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads() };
+  const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads(), offLoop: options.offLoop ?? null };
   const members: Member[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
   const groups: { stop(): Promise<void> }[] = [];
   let stopped = false;

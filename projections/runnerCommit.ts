@@ -1,7 +1,7 @@
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, Position } from '../src/eventstore/eventStore.js';
 import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
-import type { Projection } from './projection.js';
+import type { OffLoopWork, Projection } from './projection.js';
 import type { Batch } from './runnerState.js';
 import { applyBatch } from './unitOfWork.js';
 
@@ -42,6 +42,8 @@ export interface CommitDeps {
   readModel: ReadModelStore;
   eventStore: EventStore;
   payloads: DecodedPayloads;
+  /** Where projections may have work done off the event loop (the engine's helper thread). */
+  offLoop: OffLoopWork | null;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface CommitDeps {
 export async function commitBatch<M extends CommitMember>(
   batch: Batch,
   members: ReadonlyMap<string, M>,
-  { readModel, eventStore, payloads }: CommitDeps,
+  { readModel, eventStore, payloads, offLoop }: CommitDeps,
 ): Promise<void> {
   const { last } = batch;
   const commits: ProjectionCommit[] = [];
@@ -67,7 +69,7 @@ export async function commitBatch<M extends CommitMember>(
       member.failure = { position: event.position, streamId: event.streamId, message: String(error) };
     };
     const started = performance.now();
-    const changes = await applyBatch(member.projection, readModel, [...share.events], onFailure, eventStore, payloads).catch((error: unknown) => {
+    const changes = await applyBatch(member.projection, readModel, [...share.events], onFailure, eventStore, payloads, offLoop).catch((error: unknown) => {
       throw members.size > 1 ? new MemberFailed(member, error) : error;
     });
     if (performance.now() - started >= TURN_AFTER_MS) await nextTurn();

@@ -2,14 +2,14 @@ import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decod
 import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type AnyDocument, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
-import { type DocumentRef, type EventLog, handles, type Projection, type ProjectionView, readEventAt } from './projection.js';
+import { type DocumentRef, type EventLog, handles, type OffLoopWork, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
 /**
  * Collects a batch's document changes in memory; reads see the batch's own earlier writes.
  * The runner commits `changes()` together with the checkpoint. Documents are values: a
  * projection builds a new one to change it rather than mutating what `get` returned.
  */
-function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, payloads: DecodedPayloads = createDecodedPayloads()) {
+function createUnitOfWork(reader: ReadModelReader, log: EventLog | null, payloads: DecodedPayloads, offLoop: OffLoopWork | null) {
   const pending = new Map<string, DocumentChange>();
   /** Documents read ahead for the batch (null: known not to exist). */
   const loaded = new Map<string, AnyDocument | null>();
@@ -58,6 +58,7 @@ function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, 
         return log === null ? null : readEventAt(log, streamId, revision);
       },
       payloads,
+      offLoop,
     };
   }
 
@@ -71,6 +72,7 @@ function createUnitOfWork(reader: ReadModelReader, log: EventLog | null = null, 
  * finishBatch the view at the last of them. `onFailure` hears which event threw (the last, for
  * finishBatch) before the error propagates.
  * `payloads`: the caller's cache of parsed payloads (the runner's spans batches); a fresh one by default.
+ * `offLoop`: where the projection may have work done off the event loop; none by default.
  */
 export async function applyBatch(
   projection: Projection,
@@ -79,8 +81,9 @@ export async function applyBatch(
   onFailure: (event: RecordedEvent, error: unknown) => void = () => {},
   log: EventLog | null = null,
   payloads: DecodedPayloads = createDecodedPayloads(),
+  offLoop: OffLoopWork | null = null,
 ): Promise<DocumentChange[]> {
-  const unitOfWork = createUnitOfWork(reader, log, payloads);
+  const unitOfWork = createUnitOfWork(reader, log, payloads, offLoop);
   if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => (handles(projection, event) ? (projection.reads?.(event) ?? []) : [])));
   let last: RecordedEvent | null = null;
   const attempt = async (event: RecordedEvent, run: () => Promise<void>) => {

@@ -41,6 +41,11 @@ export interface UploadInput {
    * altered. Club sync and this process's projections then need not parse it again.
    */
   body?: unknown;
+  /**
+   * Without `body` (a body read on a helper thread, parsed there): false when the caller knows
+   * the payload names no club and team to sync into, so it is not parsed here to find out.
+   */
+  namesClub?: boolean;
   requestId: string;
   clientAddressClass: string;
 }
@@ -97,6 +102,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
 
   /** Club sync is checked once per upload, before deciding: the key's validity at this moment counts. */
   async function clubSyncOf(input: UploadInput): Promise<ClubSyncCheck | null> {
+    if (input.body === undefined && input.namesClub === false) return null;
     // Decided on the parsed payload: a key spelled "\u0063lubId" names the club as surely as "clubId".
     const body = input.body === undefined ? JSON.parse(input.payload) : input.body;
     const target = clubSyncTarget(body);

@@ -503,11 +503,17 @@ function startedAt(g: Obj): string | null {
 /** Longest team name a public view keeps for titles. */
 const TEAM_NAME_MAX = 200;
 
+/** A match's team names, as a public view keeps them. */
+export interface TeamNames {
+  home: string | null;
+  away: string | null;
+}
+
 /**
  * The team names summarizeMatch would give (cut to TEAM_NAME_MAX), reading only the fields
  * that name teams: no copy of the payload's top level, whatever its width.
  */
-export function matchTeamNames(payload: unknown): { home: string | null; away: string | null } {
+export function matchTeamNames(payload: unknown): TeamNames {
   const body = isObj(payload) ? payload : {};
   const inner = isObj(body.game) && (isObj(body.game.homeTeam) || Array.isArray(body.game.actions)) ? body.game : {};
   const fields = ['homeTeam', 'awayTeam', 'home', 'away', 'teams', 'home_team', 'away_team', 'home_team_name', 'away_team_name', 'score'] as const;

@@ -166,7 +166,7 @@ export async function buildApp({
   registerConnectionLimits(app, config);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
-  registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues });
+  registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread);
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
   // Answers only: request bodies are never inflated (a Content-Encoding gets 415, ../http/api/jsonBody.ts).
   await app.register(fastifyCompress, {

@@ -12,6 +12,7 @@ import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, r
 import { type Observability, observeBatches, observeEventStore, unobserved } from '../observability/observability.js';
 import { redactUrl } from '../platform/redactUrl.js';
 import { opening } from './startupFailure.js';
+import { createHelperThread, type HelperThread } from './helperThread.js';
 
 export interface Engine {
   eventStore: EventStore;
@@ -28,6 +29,8 @@ export interface Engine {
   publicViewCommits: LocalCommits | null;
   /** This process's parsed payloads: the write path hands over what a request parsed, the projections read it once per batch. */
   decodedPayloads: DecodedPayloads;
+  /** Where large payloads are parsed off the event loop (HELPER_THREAD_BYTES), for the write path and the projections; null: nowhere. */
+  helperThread: HelperThread | null;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export interface Engine {
  */
 export async function openEngine(
   config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'runProjections' | 'esdbMaxAppendBytes'> &
-    Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes'>>,
+    Partial<Pick<Config, 'deltaKeyframeInterval' | 'deltaCacheBytes' | 'helperThreadBytes'>>,
   logger: ProjectionLogger,
   observability: Observability = unobserved,
 ): Promise<Engine> {
@@ -84,8 +87,20 @@ export async function openEngine(
   const reported = reportingPublicViewCommits(readModel, PUBLIC_VIEW);
   const observer = observeBatches(observability);
   const decodedPayloads = createDecodedPayloads();
+  const helperThreadBytes = config.helperThreadBytes ?? 0;
+  const helperThread =
+    helperThreadBytes > 0
+      ? createHelperThread({
+          minBytes: helperThreadBytes,
+          onFailure: (error) => logger.error({ err: error }, 'the helper thread failed: large payloads are parsed on the event loop until it starts again'),
+        })
+      : null;
   const running: RunningProjection[] = config.runProjections
-    ? runProjections(allProjections, eventStore, reported.store, logger, { decodedPayloads, ...(observer ? { observer } : {}) })
+    ? runProjections(allProjections, eventStore, reported.store, logger, {
+        decodedPayloads,
+        ...(helperThread ? { offLoop: helperThread } : {}),
+        ...(observer ? { observer } : {}),
+      })
     : [];
 
   async function checkpoints(): Promise<Map<string, Position | null>> {
@@ -115,6 +130,7 @@ export async function openEngine(
     publicViewCheckpoint: async () => (localPublicView ? localPublicView.status().checkpoint : readModel.getCheckpoint(PUBLIC_VIEW)),
     publicViewCommits: localPublicView ? reported.commits : null,
     decodedPayloads,
+    helperThread,
     async waitForReaders(position, timeoutMs, eventTypes) {
       const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
       if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);
@@ -138,6 +154,7 @@ export async function openEngine(
     },
     async close() {
       await Promise.all(running.map((r) => r.stop()));
+      await helperThread?.close();
       await readModel.close();
       await eventStore.close();
     },

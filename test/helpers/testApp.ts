@@ -37,6 +37,8 @@ export async function startTestApp(
   const dataDir = env.DATA_DIR ?? tempDataDir(t);
   // test/e2e/httpOnWorkers.test.ts reruns the HTTP suites with read models on MongoDB and a worker process.
   const engineEnv = process.env.MATCHLOG_TEST_READ_MODELS === 'mongodb-worker' ? await mongoWorkerEnv(t, dataDir) : {};
+  // test/e2e/httpOnHelperThread.test.ts reruns the HTTP suites with every body read on the helper thread.
+  const helperEnv = process.env.MATCHLOG_TEST_HELPER_THREAD_BYTES ? { HELPER_THREAD_BYTES: process.env.MATCHLOG_TEST_HELPER_THREAD_BYTES } : {};
   // Suites write (and are refused) many times from 127.0.0.1, on a machine whose load is not the
   // app's; the limits' own tests (test/http/hostileClients.test.ts) set them.
   const config = loadConfig({
@@ -44,6 +46,7 @@ export async function startTestApp(
     WRITE_RATE_LIMIT: 'off',
     TOKEN_FAILURE_LIMIT: 'off',
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...helperEnv,
     ...env,
     ...engineEnv,
     DATA_DIR: dataDir,

@@ -7,6 +7,7 @@ import type { RateLimit } from './tokenFailures.js';
 import { DomainError, erasedNotice, gone, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
 import { asJsonText, withPayload } from '../../domain/jsonText.js';
 import type { WriteVia } from '../../domain/matchEvents.js';
+import { clubSyncTarget } from '../../domain/clubSync.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import { readMatchAt } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
@@ -84,7 +85,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
         via,
         matchId,
         payload: raw.text,
-        body: request.body,
+        // A body read on a helper thread is a stand-in here: it tells whether the payload names a club.
+        ...(raw.parsed ? { body: request.body } : { namesClub: clubSyncTarget(request.body) !== null }),
         writeToken: presentedToken,
         appKey: headers['x-app-key'] ?? null,
         requestId: request.id,

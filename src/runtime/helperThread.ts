@@ -1,0 +1,104 @@
+import { Worker } from 'node:worker_threads';
+import type { DiffBasis } from '../domain/matchDiff.js';
+import type { TeamNames } from '../domain/matchPayload.js';
+import type { BodyReader } from '../http/api/jsonBody.js';
+import type { BodyReadElsewhere } from '../http/api/jsonBodyText.js';
+import type { JsonShapeLimits } from '../http/api/jsonShape.js';
+import type { OffLoopWork } from '../../projections/projection.js';
+
+/** What the helper thread (./helperThreadMain.ts) is asked to do. */
+type Job =
+  | { kind: 'readBody'; body: Uint8Array; shape: JsonShapeLimits }
+  | { kind: 'diffBasis'; text: string; previous: DiffBasis | null }
+  | { kind: 'teamNames'; text: string };
+
+/** A job as sent, with the id its answer carries. */
+export type HelperJob = Job & { id: number };
+
+/** The job of one kind. */
+export type HelperJobOf<Kind extends Job['kind']> = Extract<HelperJob, { kind: Kind }>;
+
+/** The helper thread's answer to a job: its result, or the message of what it threw. */
+export type HelperReply = { id: number; result: unknown } | { id: number; error: string };
+
+/** How long the thread is kept without a job before it ends (its isolate and heap are let go). */
+const IDLE_MS = 30_000;
+
+export interface HelperThread extends BodyReader, OffLoopWork {
+  /** Jobs the thread has answered so far, by kind. */
+  answered(): Record<Job['kind'], number>;
+  /** Ends the thread; jobs still running are rejected (their callers do them in place). */
+  close(): Promise<void>;
+}
+
+/**
+ * One worker thread for the work on large payloads that would otherwise hold the event loop for
+ * tens to hundreds of milliseconds: reading an upload's body (decode, JSON.parse, shape check),
+ * and a version's diff basis and team names for the projections, for payloads of at least `minBytes` (HELPER_THREAD_BYTES).
+ * Its results are those the same functions give in place; what is parsed there stays there, and
+ * only texts and small values cross. Started on its first job and ended after IDLE_MS without
+ * one, so a server that never gets a large payload never has it. It never keeps the process
+ * alive. When it fails (it threw, ran out of memory, exited), its jobs are rejected and their
+ * callers do them in place; `onFailure` hears of it, and the next job starts a new thread.
+ */
+export function createHelperThread({ minBytes, onFailure }: { minBytes: number; onFailure: (error: unknown) => void }): HelperThread {
+  let worker: Worker | null = null;
+  let idle: NodeJS.Timeout | null = null;
+  let nextId = 0;
+  const answered: Record<Job['kind'], number> = { readBody: 0, diffBasis: 0, teamNames: 0 };
+  const pending = new Map<number, { kind: Job['kind']; resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+
+  /** Ends `thread` if it is the current one; its jobs are rejected with `error`. */
+  function end(thread: Worker, error: Error, report: boolean) {
+    if (worker !== thread) return;
+    worker = null;
+    if (idle !== null) clearTimeout(idle);
+    idle = null;
+    for (const job of pending.values()) job.reject(error);
+    pending.clear();
+    void thread.terminate();
+    if (report) onFailure(error);
+  }
+
+  function started(): Worker {
+    if (worker !== null) return worker;
+    const thread = new Worker(new URL('./helperThreadMain.js', import.meta.url));
+    thread.unref();
+    thread.on('message', (reply: HelperReply) => {
+      const job = pending.get(reply.id);
+      pending.delete(reply.id);
+      if (job !== undefined) answered[job.kind] += 1;
+      if ('error' in reply) job?.reject(new Error(reply.error));
+      else job?.resolve(reply.result);
+      if (pending.size === 0 && worker === thread) idle = setTimeout(() => end(thread, new Error('the helper thread was idle'), false), IDLE_MS).unref();
+    });
+    thread.on('error', (error) => end(thread, error, true));
+    thread.on('exit', (code) => end(thread, new Error(`the helper thread exited with code ${code}`), true));
+    worker = thread;
+    return thread;
+  }
+
+  function run<T>(job: Job): Promise<T> {
+    const thread = started();
+    if (idle !== null) clearTimeout(idle);
+    idle = null;
+    nextId += 1;
+    const id = nextId;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { kind: job.kind, resolve: resolve as (result: unknown) => void, reject });
+      thread.postMessage({ ...job, id });
+    });
+  }
+
+  return {
+    minBytes,
+    minChars: minBytes,
+    answered: () => ({ ...answered }),
+    read: (body, shape) => run<BodyReadElsewhere>({ kind: 'readBody', body, shape }),
+    diffBasis: (text, previous) => run<DiffBasis>({ kind: 'diffBasis', text, previous }),
+    teamNames: (text) => run<TeamNames>({ kind: 'teamNames', text }),
+    async close() {
+      if (worker !== null) end(worker, new Error('the helper thread was closed'), false);
+    },
+  };
+}
