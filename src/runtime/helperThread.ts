@@ -9,8 +9,18 @@ import type { OffLoopWork } from '../../projections/projection.js';
 /** What the helper thread (./helperThreadMain.ts) is asked to do. */
 type Job =
   | { kind: 'readBody'; body: Uint8Array; shape: JsonShapeLimits }
-  | { kind: 'diffBasis'; text: string; previous: DiffBasis | null }
+  | { kind: 'diffBasis'; text: string; previous: JsonOf<DiffBasis> | null }
   | { kind: 'teamNames'; text: string };
+
+/**
+ * A value as its JSON text. Object graphs cross between threads as JSON: a 1.3 MB diff basis took
+ * the receiving thread ~150 ms to take out of a message under the server's heap growth factor
+ * (--heap-growing-percent=50, src/runtime/garbageCollector.ts) and ~20 ms to JSON.parse; texts
+ * cross as they are. The read model stores a basis as JSON anyway, so nothing is lost in the trip.
+ */
+export type JsonOf<T> = string & { readonly __jsonOf: T };
+
+const jsonOf = <T>(value: T) => JSON.stringify(value) as JsonOf<T>;
 
 /** A job as sent, with the id its answer carries. */
 export type HelperJob = Job & { id: number };
@@ -33,8 +43,9 @@ export interface HelperThread extends BodyReader, OffLoopWork {
 
 /**
  * One worker thread for the work on large payloads that would otherwise hold the event loop for
- * tens to hundreds of milliseconds: reading an upload's body (decode, JSON.parse, shape check),
- * and a version's diff basis and team names for the projections, for payloads of at least `minBytes` (HELPER_THREAD_BYTES).
+ * tens to hundreds of milliseconds, for payloads of at least `minBytes` (HELPER_THREAD_BYTES):
+ * reading an upload's body (decode, JSON.parse, shape check), and a version's diff basis and team
+ * names for the projections.
  * Its results are those the same functions give in place; what is parsed there stays there, and
  * only texts and small values cross. Started on its first job and ended after IDLE_MS without
  * one, so a server that never gets a large payload never has it. It never keeps the process
@@ -86,7 +97,13 @@ export function createHelperThread({ minBytes, onFailure }: { minBytes: number; 
     const id = nextId;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { kind: job.kind, resolve: resolve as (result: unknown) => void, reject });
-      thread.postMessage({ ...job, id });
+      try {
+        thread.postMessage({ ...job, id });
+      } catch (error) {
+        // Not sent (a value that cannot cross): done in place by the caller.
+        pending.delete(id);
+        reject(error);
+      }
     });
   }
 
@@ -95,7 +112,8 @@ export function createHelperThread({ minBytes, onFailure }: { minBytes: number; 
     minChars: minBytes,
     answered: () => ({ ...answered }),
     read: (body, shape) => run<BodyReadElsewhere>({ kind: 'readBody', body, shape }),
-    diffBasis: (text, previous) => run<DiffBasis>({ kind: 'diffBasis', text, previous }),
+    diffBasis: async (text, previous) =>
+      JSON.parse(await run<JsonOf<DiffBasis>>({ kind: 'diffBasis', text, previous: previous === null ? null : jsonOf(previous) })) as DiffBasis,
     teamNames: (text) => run<TeamNames>({ kind: 'teamNames', text }),
     async close() {
       if (worker !== null) end(worker, new Error('the helper thread was closed'), false);

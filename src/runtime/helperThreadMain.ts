@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import type { DiffBasis } from '../domain/matchDiff.js';
 import { diffBasisOfText } from '../domain/matchDiffText.js';
 import { matchTeamNames, matchTeamNamesOfText, summarizeMatch } from '../domain/matchPayload.js';
 import { type BodyReadElsewhere, bodyStandIn, decodeBody, parseBody } from '../http/api/jsonBodyText.js';
@@ -25,7 +26,8 @@ const readBodyOf = (text: string) => (lastRead !== null && lastRead.text === tex
 
 function diffBasis({ text, previous }: HelperJobOf<'diffBasis'>) {
   const read = readBodyOf(text);
-  return diffBasisOfText(text, previous, undefined, read === null ? undefined : { body: read.body, summary: () => summarizeMatch(read.body) });
+  const parsed = read === null ? undefined : { body: read.body, summary: () => summarizeMatch(read.body) };
+  return JSON.stringify(diffBasisOfText(text, previous === null ? null : (JSON.parse(previous) as DiffBasis), undefined, parsed));
 }
 
 function teamNames({ text }: HelperJobOf<'teamNames'>) {
