@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { DiffBasis } from '../domain/matchDiff.js';
 import type { TeamNames } from '../domain/matchPayload.js';
 import type { BodyReader } from '../http/api/jsonBody.js';
@@ -48,11 +48,20 @@ export interface HelperThread extends BodyReader, OffLoopWork {
  * names for the projections.
  * Its results are those the same functions give in place; what is parsed there stays there, and
  * only texts and small values cross. Started on its first job and ended after IDLE_MS without
- * one, so a server that never gets a large payload never has it. It never keeps the process
- * alive. When it fails (it threw, ran out of memory, exited), its jobs are rejected and their
+ * one, so a server that never gets a large payload never has it. Only its jobs in flight keep
+ * the process alive. When it fails (it threw, ran out of memory, exited), its jobs are rejected and their
  * callers do them in place; `onFailure` hears of it, and the next job starts a new thread.
  */
-export function createHelperThread({ minBytes, onFailure }: { minBytes: number; onFailure: (error: unknown) => void }): HelperThread {
+export function createHelperThread({
+  minBytes,
+  onFailure,
+  resourceLimits,
+}: {
+  minBytes: number;
+  onFailure: (error: unknown) => void;
+  /** The thread's heap limits (node's defaults when absent). */
+  resourceLimits?: ResourceLimits;
+}): HelperThread {
   let worker: Worker | null = null;
   let idle: NodeJS.Timeout | null = null;
   let nextId = 0;
@@ -73,7 +82,7 @@ export function createHelperThread({ minBytes, onFailure }: { minBytes: number; 
 
   function started(): Worker {
     if (worker !== null) return worker;
-    const thread = new Worker(new URL('./helperThreadMain.js', import.meta.url));
+    const thread = new Worker(new URL('./helperThreadMain.js', import.meta.url), resourceLimits ? { resourceLimits } : {});
     thread.unref();
     thread.on('message', (reply: HelperReply) => {
       const job = pending.get(reply.id);
@@ -81,7 +90,10 @@ export function createHelperThread({ minBytes, onFailure }: { minBytes: number; 
       if (job !== undefined) answered[job.kind] += 1;
       if ('error' in reply) job?.reject(new Error(reply.error));
       else job?.resolve(reply.result);
-      if (pending.size === 0 && worker === thread) idle = setTimeout(() => end(thread, new Error('the helper thread was idle'), false), IDLE_MS).unref();
+      if (pending.size === 0 && worker === thread) {
+        thread.unref();
+        idle = setTimeout(() => end(thread, new Error('the helper thread was idle'), false), IDLE_MS).unref();
+      }
     });
     thread.on('error', (error) => end(thread, error, true));
     thread.on('exit', (code) => end(thread, new Error(`the helper thread exited with code ${code}`), true));
@@ -95,6 +107,8 @@ export function createHelperThread({ minBytes, onFailure }: { minBytes: number; 
     idle = null;
     nextId += 1;
     const id = nextId;
+    // A job in flight keeps the process alive, as any pending I/O would; an idle thread does not.
+    thread.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { kind: job.kind, resolve: resolve as (result: unknown) => void, reject });
       try {

@@ -78,6 +78,22 @@ t.test('a job that throws on the thread is rejected with its message; the thread
   t.same(failures, [], 'a job that throws is not a failure of the thread');
 });
 
+t.test('a thread that runs out of memory fails its jobs and is reported; the next job starts another', async (t) => {
+  const failures: unknown[] = [];
+  // A heap too small for the wide body (under the test's TypeScript loader, too small for much else).
+  const thread = createHelperThread({
+    minBytes: 1,
+    onFailure: (error) => failures.push(error),
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
+  });
+  t.teardown(() => thread.close());
+  const wide = Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: 290_000 }, (_, i) => [`k${i}`, i % 7]))));
+  await t.rejects(thread.read(wide, shape), { code: 'ERR_WORKER_OUT_OF_MEMORY' }, 'a body too large for its heap is not read there');
+  t.equal(failures.length, 1, 'the failure is reported once');
+  await t.rejects(thread.read(wide, shape), { code: 'ERR_WORKER_OUT_OF_MEMORY' }, 'the next job runs on a new thread, which fails alike');
+  t.equal(failures.length, 2);
+});
+
 t.test('closing rejects the jobs in flight; the next job starts a thread again', async (t) => {
   const { thread, failures } = helper(t);
   const text = JSON.stringify({ homeTeam: { name: 'Home' }, wide: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])) });
