@@ -18,7 +18,7 @@ type Job =
  * (--heap-growing-percent=50, src/runtime/garbageCollector.ts) and ~20 ms to JSON.parse; texts
  * cross as they are. The read model stores a basis as JSON anyway, so nothing is lost in the trip.
  */
-export type JsonOf<T> = string & { readonly __jsonOf: T };
+type JsonOf<T> = string & { readonly __jsonOf: T };
 
 const jsonOf = <T>(value: T) => JSON.stringify(value) as JsonOf<T>;
 
