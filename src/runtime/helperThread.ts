@@ -80,20 +80,23 @@ export function createHelperThread({
     if (report) onFailure(error);
   }
 
+  /** Once `thread` has no job in flight, it no longer keeps the process alive, and ends after IDLE_MS. */
+  function settled(thread: Worker) {
+    if (pending.size > 0 || worker !== thread) return;
+    thread.unref();
+    idle = setTimeout(() => end(thread, new Error('the helper thread was idle'), false), IDLE_MS).unref();
+  }
+
   function started(): Worker {
     if (worker !== null) return worker;
     const thread = new Worker(new URL('./helperThreadMain.js', import.meta.url), resourceLimits ? { resourceLimits } : {});
-    thread.unref();
     thread.on('message', (reply: HelperReply) => {
       const job = pending.get(reply.id);
       pending.delete(reply.id);
       if (job !== undefined) answered[job.kind] += 1;
       if ('error' in reply) job?.reject(new Error(reply.error));
       else job?.resolve(reply.result);
-      if (pending.size === 0 && worker === thread) {
-        thread.unref();
-        idle = setTimeout(() => end(thread, new Error('the helper thread was idle'), false), IDLE_MS).unref();
-      }
+      settled(thread);
     });
     thread.on('error', (error) => end(thread, error, true));
     thread.on('exit', (code) => end(thread, new Error(`the helper thread exited with code ${code}`), true));
@@ -117,6 +120,7 @@ export function createHelperThread({
         // Not sent (a value that cannot cross): done in place by the caller.
         pending.delete(id);
         reject(error);
+        settled(thread);
       }
     });
   }
