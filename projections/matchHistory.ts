@@ -1,4 +1,4 @@
-import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases } from '../src/domain/matchDiff.js';
+import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, type MatchDiff } from '../src/domain/matchDiff.js';
 import type { DecodedPayload } from '../src/domain/decodedPayloads.js';
 import { diffBasisOfText, digestedTexts } from '../src/domain/matchDiffText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
@@ -6,7 +6,8 @@ import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
 import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
 import { collectionOf } from '../src/readmodel/readModel.js';
-import { defineProjection, type ProjectionView } from './projection.js';
+import { basisObject, basisText, type StoredBasis, storedBasis } from '../src/domain/storedBasis.js';
+import { defineProjection, doneOffLoop, type ProjectionView } from './projection.js';
 
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
 const DIFF_BASIS = collectionOf<BasisDoc>('matchHistoryBasis');
@@ -19,24 +20,31 @@ interface BasisDoc {
   /**
    * Null until a next version needs it: a first version has nothing to be compared with, so
    * its basis is made from its payload in the log only when (and if) the match is replaced.
+   * A large payload's is kept as its JSON text (src/domain/storedBasis.ts).
    */
-  basis: DiffBasis | null;
+  basis: StoredBasis | null;
 }
 
 /** A basis ready to compare with: made, in the current layout. */
-type MadeBasis = BasisDoc & { basis: DiffBasis };
+type MadeBasis = BasisDoc & { basis: StoredBasis };
+
+/** A version's diff against the one before it, and its own basis. */
+interface VersionDiff {
+  diff: MatchDiff;
+  basis: StoredBasis;
+}
 
 const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.format === DIFF_BASIS_FORMAT;
 
 /**
  * The history entry of `recorded` and the match's diff basis after it, or null when the event is
  * not a match's or was already applied (its basis is as new or newer). A version after the first
- * needs the basis before it made (see madeBasis); `basisOf` makes the version's own (basisOf below).
+ * needs the basis before it made (see madeBasis); `diffVersion` compares the version with it (below).
  */
 async function evolveMatchHistory(
   basis: BasisDoc | null,
   recorded: RecordedEvent,
-  basisOf: (payloadText: string, previous: DiffBasis) => Promise<DiffBasis>,
+  diffVersion: (payloadText: string, previous: StoredBasis) => Promise<VersionDiff>,
 ): Promise<{ entry: MatchHistoryDoc; basis: BasisDoc | null } | null> {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
@@ -58,8 +66,8 @@ async function evolveMatchHistory(
   if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
   if (!isMade(basis))
     throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = await basisOf(event.content.payloadText, basis.basis);
-  return { entry: { ...entry, diff: diffBases(basis.basis, next) }, basis: basisDoc(matchId, recorded.revision, next) };
+  const next = await diffVersion(event.content.payloadText, basis.basis);
+  return { entry: { ...entry, diff: next.diff }, basis: basisDoc(matchId, recorded.revision, next.basis) };
 }
 
 /**
@@ -83,23 +91,26 @@ function versionBasis(payloadText: string, previous: DiffBasis | null = null, pa
 }
 
 /**
- * versionBasis, made off the event loop when the view has where and the text is large (a
- * 290,000-field payload's takes ~150 ms, the first replace of one ~450 ms with its first
- * version's), unless the request's parse is at hand; in place otherwise, or when that fails.
+ * The diff of the version `payloadText` holds against the one `previous` is the basis of, and its
+ * basis. Done off the event loop when the view has where and the text is large (a 290,000-field
+ * payload's basis takes ~150 ms), unless the request's parse is at hand; in place otherwise, or
+ * when that fails.
  */
-async function basisOf(view: ProjectionView, payloadText: string, previous: DiffBasis | null, parsed?: DecodedPayload): Promise<DiffBasis> {
-  const { offLoop } = view;
-  if (parsed === undefined && offLoop !== null && payloadText.length >= offLoop.minChars) {
-    try {
-      return await offLoop.diffBasis(payloadText, previous);
-    } catch {
-      // Made in place below: the same basis, or the same error.
-    }
-  }
-  return versionBasis(payloadText, previous, parsed);
+async function diffVersion(view: ProjectionView, payloadText: string, previous: StoredBasis, parsed?: DecodedPayload): Promise<VersionDiff> {
+  const offLoop = parsed === undefined ? await doneOffLoop(view, payloadText, (work) => work.versionDiff(payloadText, basisText(previous))) : undefined;
+  if (offLoop !== undefined) return { diff: offLoop.diff, basis: storedBasis(payloadText.length, offLoop.basis) };
+  const before = basisObject(previous);
+  const after = versionBasis(payloadText, before, parsed);
+  return { diff: diffBases(before, after), basis: storedBasis(payloadText.length, after) };
 }
 
-const basisDoc = (matchId: string, revision: number, basis: DiffBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
+/** A first version's basis, made off the event loop as diffVersion's when the text is large. */
+async function firstBasis(view: ProjectionView, payloadText: string): Promise<StoredBasis> {
+  const basis = (await doneOffLoop(view, payloadText, (work) => work.diffBasis(payloadText))) ?? versionBasis(payloadText);
+  return storedBasis(payloadText.length, basis);
+}
+
+const basisDoc = (matchId: string, revision: number, basis: StoredBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
 
 /**
  * The stored basis made from the payload it describes, when it was not made yet (a first
@@ -111,7 +122,7 @@ async function madeBasis(view: ProjectionView, stored: BasisDoc): Promise<MadeBa
   const recorded = await view.readEvent(matchStreamId(stored.id), stored.revision);
   const content = recorded === null ? null : publicEvent(recorded).content;
   if (recorded === null || content === null) return null;
-  return basisDoc(stored.id, stored.revision, await basisOf(view, content.payloadText, null));
+  return basisDoc(stored.id, stored.revision, await firstBasis(view, content.payloadText));
 }
 
 /** Only a later version is compared with a stored basis; a first version and a sync outcome need none. */
@@ -138,7 +149,7 @@ export const matchHistoryProjection = defineProjection({
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const parsed = view.payloads.parsed(recorded.id);
-    const next = await evolveMatchHistory(basis, recorded, (text, previous) => basisOf(view, text, previous, parsed));
+    const next = await evolveMatchHistory(basis, recorded, (text, previous) => diffVersion(view, text, previous, parsed));
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);

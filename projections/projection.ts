@@ -1,5 +1,6 @@
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
-import type { DiffBasis } from '../src/domain/matchDiff.js';
+import type { MatchDiff } from '../src/domain/matchDiff.js';
+import type { BasisText } from '../src/domain/storedBasis.js';
 import type { TeamNames } from '../src/domain/matchPayload.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import type { CollectionName, Document, Identified, IndexSpec } from '../src/readmodel/readModel.js';
@@ -28,10 +29,30 @@ export interface ProjectionView {
 export interface OffLoopWork {
   /** Payload texts of at least this many characters are worth the hop. */
   minChars: number;
-  /** diffBasisOfText(text, previous) (src/domain/matchDiffText.ts). */
-  diffBasis(text: string, previous: DiffBasis | null): Promise<DiffBasis>;
+  /** The text of diffBasisOfText(text, null) (src/domain/matchDiffText.ts). */
+  diffBasis(text: string): Promise<BasisText>;
+  /**
+   * The diff from the version `previous` is the basis of to the version `text` holds, and the
+   * text of that version's basis: diffBases(previous, diffBasisOfText(text, previous)).
+   */
+  versionDiff(text: string, previous: BasisText): Promise<{ diff: MatchDiff; basis: BasisText }>;
   /** matchTeamNames of the payload `text` holds (src/domain/matchPayload.ts). */
   teamNames(text: string): Promise<TeamNames>;
+}
+
+/**
+ * `work` done off the event loop, when the view has where and `text` (a payload's) is large enough
+ * to be worth the hop; undefined when it was not, or failed there: the caller does it in place,
+ * with the same result or the same error.
+ */
+export async function doneOffLoop<T>(view: Pick<ProjectionView, 'offLoop'>, text: string, work: (offLoop: OffLoopWork) => Promise<T>): Promise<T | undefined> {
+  const { offLoop } = view;
+  if (offLoop === null || text.length < offLoop.minChars) return undefined;
+  try {
+    return await work(offLoop);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a projection's view reads events that were not delivered with the append. */

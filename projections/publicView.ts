@@ -5,7 +5,7 @@ import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/dom
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { defineProjection, type ProjectionView } from './projection.js';
+import { defineProjection, doneOffLoop, type ProjectionView } from './projection.js';
 import { createLru } from '../src/platform/lru.js';
 
 export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
@@ -62,14 +62,8 @@ async function teamsOf(event: MatchEvent, recorded: RecordedEvent, view: Pick<Pr
   const parsed = view.payloads.parsed(recorded.id);
   if (parsed !== undefined) return matchTeamNames(parsed.body);
   const { matchId, payload } = event.data;
-  const { offLoop } = view;
-  if (offLoop !== null && payload.length >= offLoop.minChars) {
-    try {
-      return await offLoop.teamNames(payload);
-    } catch {
-      // Read in place below: the same names.
-    }
-  }
+  const offLoop = await doneOffLoop(view, payload, (work) => work.teamNames(payload));
+  if (offLoop !== undefined) return offLoop;
   const { names, skipped } = matchTeamNamesAfter(payload, teamScans.get(matchId) ?? null);
   teamScans.set(matchId, skipped);
   return names;

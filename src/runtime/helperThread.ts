@@ -1,26 +1,23 @@
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import type { DiffBasis } from '../domain/matchDiff.js';
+import type { MatchDiff } from '../domain/matchDiff.js';
+import type { BasisText } from '../domain/storedBasis.js';
 import type { TeamNames } from '../domain/matchPayload.js';
 import type { BodyReader } from '../http/api/jsonBody.js';
 import type { BodyReadElsewhere } from '../http/api/jsonBodyText.js';
 import type { JsonShapeLimits } from '../http/api/jsonShape.js';
 import type { OffLoopWork } from '../../projections/projection.js';
 
-/** What the helper thread (./helperThreadMain.ts) is asked to do. */
+/**
+ * What the helper thread (./helperThreadMain.ts) is asked to do. Only texts and small values
+ * cross: a 1.3 MB diff basis took the receiving thread ~150 ms to take out of a message as an
+ * object graph under the server's heap growth factor (--heap-growing-percent=50,
+ * src/runtime/garbageCollector.ts), and bases are kept as their text (src/domain/storedBasis.ts).
+ */
 type Job =
   | { kind: 'readBody'; body: Uint8Array; shape: JsonShapeLimits }
-  | { kind: 'diffBasis'; text: string; previous: JsonOf<DiffBasis> | null }
+  | { kind: 'diffBasis'; text: string }
+  | { kind: 'versionDiff'; text: string; previous: BasisText }
   | { kind: 'teamNames'; text: string };
-
-/**
- * A value as its JSON text. Object graphs cross between threads as JSON: a 1.3 MB diff basis took
- * the receiving thread ~150 ms to take out of a message under the server's heap growth factor
- * (--heap-growing-percent=50, src/runtime/garbageCollector.ts) and ~20 ms to JSON.parse; texts
- * cross as they are. The read model stores a basis as JSON anyway, so nothing is lost in the trip.
- */
-type JsonOf<T> = string & { readonly __jsonOf: T };
-
-const jsonOf = <T>(value: T) => JSON.stringify(value) as JsonOf<T>;
 
 /** A job as sent, with the id its answer carries. */
 export type HelperJob = Job & { id: number };
@@ -44,8 +41,8 @@ export interface HelperThread extends BodyReader, OffLoopWork {
 /**
  * One worker thread for the work on large payloads that would otherwise hold the event loop for
  * tens to hundreds of milliseconds, for payloads of at least `minBytes` (HELPER_THREAD_BYTES):
- * reading an upload's body (decode, JSON.parse, shape check), and a version's diff basis and team
- * names for the projections.
+ * reading an upload's body (decode, JSON.parse, shape check), and a version's diff basis, its diff
+ * and its team names for the projections.
  * Its results are those the same functions give in place; what is parsed there stays there, and
  * only texts and small values cross. Started on its first job and ended after IDLE_MS without
  * one, so a server that never gets a large payload never has it. Only its jobs in flight keep
@@ -65,7 +62,7 @@ export function createHelperThread({
   let worker: Worker | null = null;
   let idle: NodeJS.Timeout | null = null;
   let nextId = 0;
-  const answered: Record<Job['kind'], number> = { readBody: 0, diffBasis: 0, teamNames: 0 };
+  const answered: Record<Job['kind'], number> = { readBody: 0, diffBasis: 0, versionDiff: 0, teamNames: 0 };
   const pending = new Map<number, { kind: Job['kind']; resolve: (result: unknown) => void; reject: (error: Error) => void }>();
 
   /** Ends `thread` if it is the current one; its jobs are rejected with `error`. */
@@ -130,8 +127,8 @@ export function createHelperThread({
     minChars: minBytes,
     answered: () => ({ ...answered }),
     read: (body, shape) => run<BodyReadElsewhere>({ kind: 'readBody', body, shape }),
-    diffBasis: async (text, previous) =>
-      JSON.parse(await run<JsonOf<DiffBasis>>({ kind: 'diffBasis', text, previous: previous === null ? null : jsonOf(previous) })) as DiffBasis,
+    diffBasis: (text) => run<BasisText>({ kind: 'diffBasis', text }),
+    versionDiff: (text, previous) => run<{ diff: MatchDiff; basis: BasisText }>({ kind: 'versionDiff', text, previous }),
     teamNames: (text) => run<TeamNames>({ kind: 'teamNames', text }),
     async close() {
       if (worker !== null) end(worker, new Error('the helper thread was closed'), false);

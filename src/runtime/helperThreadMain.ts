@@ -1,48 +1,76 @@
 import { parentPort } from 'node:worker_threads';
-import type { DiffBasis } from '../domain/matchDiff.js';
+import { type DiffBasis, diffBases } from '../domain/matchDiff.js';
 import { diffBasisOfText } from '../domain/matchDiffText.js';
 import { matchTeamNames, matchTeamNamesOfText, summarizeMatch } from '../domain/matchPayload.js';
 import { type BodyReadElsewhere, bodyStandIn, decodeBody, parseBody } from '../http/api/jsonBodyText.js';
 import type { HelperJob, HelperJobOf, HelperReply } from './helperThread.js';
 
-/**
- * The last body read here, parsed: its version's diff basis, asked for next, is made from it as
- * the write path's is from the request's parse (the same basis, without parsing it again). Let go
- * of after LAST_READ_MS: a parse kept alive made each collection V8 runs on the idle thread mark it
- * (~50 ms of a 290,000-key body's, charged to whatever request the process was serving then).
- */
-let lastRead: { text: string; body: unknown } | null = null;
-const LAST_READ_MS = 1000;
-let letGo: NodeJS.Timeout | null = null;
+/** How long a value made here is kept for the next job (below). */
+const KEPT_MS = 1000;
 
-function keepRead(read: { text: string; body: unknown } | null) {
-  lastRead = read;
-  if (letGo !== null) clearTimeout(letGo);
-  letGo = read === null ? null : setTimeout(() => keepRead(null), LAST_READ_MS).unref();
+/**
+ * One value made from a text, kept for a job that comes with the same text soon after, and let go
+ * of after KEPT_MS: a large parse kept alive made each collection V8 runs on the idle thread mark
+ * it (~50 ms of a 290,000-key body's, charged to whatever request the process was serving then).
+ */
+function keptAWhile<V>() {
+  let kept: { text: string; value: V } | null = null;
+  let letGo: NodeJS.Timeout | null = null;
+  return {
+    /** The value kept for `text` (compared whole: equal texts, however made, give equal values). */
+    of: (text: string): V | undefined => (kept !== null && kept.text === text ? kept.value : undefined),
+    keep(text: string | null, value?: V) {
+      kept = text === null ? null : { text, value: value as V };
+      if (letGo !== null) clearTimeout(letGo);
+      letGo = text === null ? null : setTimeout(() => this.keep(null), KEPT_MS).unref();
+    },
+  };
 }
 
+/**
+ * The last body read here, parsed: its version's diff basis, asked for next, is made from it as
+ * the write path's is from the request's parse (the same basis, without parsing it again).
+ */
+const lastRead = keptAWhile<unknown>();
+
+/** The last basis made here, by its text: the next version of the match is compared with it without parsing it back. */
+const lastBasis = keptAWhile<DiffBasis>();
+
 function readBody(bytes: Uint8Array, shape: HelperJobOf<'readBody'>['shape']): BodyReadElsewhere {
-  keepRead(null);
+  lastRead.keep(null);
   const decoded = decodeBody(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if ('problem' in decoded) return decoded;
   const parsed = parseBody(decoded.text, shape);
   if ('problem' in parsed) return parsed;
-  keepRead({ text: decoded.trimmed, body: parsed.value });
+  lastRead.keep(decoded.trimmed, parsed.value);
   return { text: decoded.trimmed, standIn: bodyStandIn(parsed.value) };
 }
 
-/** The body last read here when `text` is its text. */
-const readBodyOf = (text: string) => (lastRead !== null && lastRead.text === text ? { body: lastRead.body } : null);
+/** diffBasisOfText(text, previous), from the body last read when it is `text`'s. */
+function basisOfText(text: string, previous: DiffBasis | null): DiffBasis {
+  const body = lastRead.of(text);
+  const parsed = body === undefined ? undefined : { body, summary: () => summarizeMatch(body) };
+  return diffBasisOfText(text, previous, undefined, parsed);
+}
 
-function diffBasis({ text, previous }: HelperJobOf<'diffBasis'>) {
-  const read = readBodyOf(text);
-  const parsed = read === null ? undefined : { body: read.body, summary: () => summarizeMatch(read.body) };
-  return JSON.stringify(diffBasisOfText(text, previous === null ? null : (JSON.parse(previous) as DiffBasis), undefined, parsed));
+/** `basis` as its text, kept with it. */
+function keptText(basis: DiffBasis): string {
+  const text = JSON.stringify(basis);
+  lastBasis.keep(text, basis);
+  return text;
+}
+
+const diffBasis = ({ text }: HelperJobOf<'diffBasis'>) => keptText(basisOfText(text, null));
+
+function versionDiff({ text, previous }: HelperJobOf<'versionDiff'>) {
+  const before = lastBasis.of(previous) ?? (JSON.parse(previous) as DiffBasis);
+  const after = basisOfText(text, before);
+  return { diff: diffBases(before, after), basis: keptText(after) };
 }
 
 function teamNames({ text }: HelperJobOf<'teamNames'>) {
-  const read = readBodyOf(text);
-  return read === null ? matchTeamNamesOfText(text) : matchTeamNames(read.body);
+  const body = lastRead.of(text);
+  return body === undefined ? matchTeamNamesOfText(text) : matchTeamNames(body);
 }
 
 /**
@@ -56,6 +84,8 @@ function run(job: HelperJob): unknown {
       return readBody(job.body, job.shape);
     case 'diffBasis':
       return diffBasis(job);
+    case 'versionDiff':
+      return versionDiff(job);
     case 'teamNames':
       return teamNames(job);
   }

@@ -55,7 +55,10 @@ t.test('uploads read on the helper thread are answered and stored as those read 
     t.same(await readersOf(onThread, id), await readersOf(inPlace, id), `readers of ${id}`);
   const answered = onThread.engine.helperThread?.answered();
   t.ok(answered !== undefined && answered.readBody >= bodies.length - 1, 'every body but the empty one was read on the thread');
-  t.ok(answered !== undefined && answered.diffBasis > 30 && answered.teamNames > 30, "versions' bases and team names were made there");
+  t.ok(
+    answered !== undefined && answered.versionDiff >= 30 && answered.diffBasis >= 2 && answered.teamNames > 30,
+    "versions' diffs, first bases and team names were made there",
+  );
 });
 
 t.test('a body the helper thread cannot read is read in place', async (t) => {

@@ -8,6 +8,12 @@ import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
 import { matchHistoryProjection } from '../../projections/matchHistory.js';
 import { historyEntryId, MATCH_HISTORY, readHistoryEntries } from '../../src/readmodel/matchHistoryDocs.js';
 import { projectionSpec, recorded } from '../helpers/projectionSpec.js';
+import { diffBasisOfText } from '../../src/domain/matchDiffText.js';
+import { BASIS_TEXT_FROM_CHARS } from '../../src/domain/storedBasis.js';
+import { createHelperThread } from '../../src/runtime/helperThread.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
+import { applyBatch } from '../../projections/unitOfWork.js';
+import type { EventLog, OffLoopWork } from '../../projections/projection.js';
 
 const given = projectionSpec(matchHistoryProjection);
 const at = (position: number) => new Date(Date.UTC(2026, 2, 1, 12, 0, position)).toISOString();
@@ -172,4 +178,56 @@ t.test("a live match: each rally's entry is the diff of its version and the one 
         'each rally: actions added, none removed or edited',
       );
     });
+});
+
+/** A payload of at least BASIS_TEXT_FROM_CHARS characters. */
+const large = (note: string, setsWon: number) =>
+  JSON.stringify({ homeTeam: { name: 'Herons', setsWon }, awayTeam: { name: 'Owls', setsWon: 1 }, note, filler: 'x'.repeat(BASIS_TEXT_FROM_CHARS) });
+
+t.test("a large payload's basis is kept as its JSON text, a small one's as itself; the diffs are the same either way", async (t) => {
+  const bases = collectionOf<{ id: string; revision: number; basis: unknown }>('matchHistoryBasis');
+  const versions = [large('first', 1), large('second', 2), v2, large('fourth', 3)];
+  const events = versions.map((payload, i) => (i === 0 ? created('a', 1, payload) : replaced('a', i, i + 1, payload)));
+  for (const [i, payload] of versions.entries()) {
+    if (i === 0) continue;
+    await given(events.slice(0, i))
+      .when([events[i] as RecordedEvent])
+      .thenRead(t, async (read) => {
+        const basis = diffBasisOfText(payload, null);
+        t.same((await read.get(bases, 'a'))?.basis, payload.length >= BASIS_TEXT_FROM_CHARS ? JSON.stringify(basis) : basis, `version ${i}`);
+        const entry = (await readHistoryEntries(read, 'a', page))[i];
+        t.same(entry?.diff, diffMatch(JSON.parse(versions[i - 1] as string), JSON.parse(payload)), `version ${i}: its diff`);
+      });
+  }
+});
+
+t.test('the history made with the helper thread is the one made in place, document for document', async (t) => {
+  const thread = createHelperThread({ minBytes: 1, onFailure: (error) => t.fail(String(error)) });
+  t.teardown(() => thread.close());
+  const live = liveMatchUploads().slice(0, 12);
+  const events = [
+    ...[large('first', 1), large('second', 2), v2, large('fourth', 3), v1].map((payload, i) =>
+      i === 0 ? created('a', 1, payload) : replaced('a', i, i + 1, payload),
+    ),
+    ...live.map((payload, i) => (i === 0 ? created('live', 10, payload) : replaced('live', i, i + 10, payload))),
+  ];
+  // The first versions' bases are made from the log when their next version comes.
+  const log: EventLog = {
+    readStream: async (streamId, { fromRevision = 0 } = {}) => events.filter((e) => e.streamId === streamId && e.revision >= fromRevision),
+  };
+  const documents = async (offLoop: OffLoopWork | null) => {
+    const store = openSqliteReadModel(':memory:');
+    t.teardown(() => store.close());
+    // One event a batch, as a write commits it: each version is compared with the stored basis.
+    for (const event of events)
+      await store.commit(
+        MATCH_HISTORY,
+        await applyBatch(matchHistoryProjection, store, [event], undefined, log, undefined, offLoop),
+        event.position,
+        await store.getCheckpoint(MATCH_HISTORY),
+      );
+    return [await store.find(MATCH_HISTORY), await store.find('matchHistoryBasis')];
+  };
+  t.same(await documents(thread), await documents(null));
+  t.ok(thread.answered().versionDiff > 0, 'the versions were compared on the thread');
 });

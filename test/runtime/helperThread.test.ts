@@ -1,5 +1,7 @@
 import t, { type Test } from 'tap';
+import { type DiffBasis, diffBases } from '../../src/domain/matchDiff.js';
 import { diffBasisOfText } from '../../src/domain/matchDiffText.js';
+import type { BasisText } from '../../src/domain/storedBasis.js';
 import { matchTeamNamesOfText } from '../../src/domain/matchPayload.js';
 import { bodyStandIn, decodeBody, parseBody } from '../../src/http/api/jsonBodyText.js';
 import { createHelperThread } from '../../src/runtime/helperThread.js';
@@ -51,29 +53,37 @@ t.test('the stand-in keeps what the schema checks, and empties what fails it wha
   t.equal(bodyStandIn(null), null);
 });
 
-t.test("a version's diff basis and team names made on the thread equal those made in place", async (t) => {
+const textOf = (basis: DiffBasis) => JSON.stringify(basis) as BasisText;
+
+t.test("a version's diff basis, diff and team names made on the thread equal those made in place", async (t) => {
   const { thread, failures } = helper(t);
-  for (const text of payloadTextsOfEveryShape()) {
-    t.same(await thread.diffBasis(text, null), diffBasisOfText(text, null));
+  const texts = payloadTextsOfEveryShape();
+  for (const [i, text] of texts.entries()) {
+    const basis = diffBasisOfText(text, null);
+    t.equal(await thread.diffBasis(text), textOf(basis), 'the basis, as its text');
     t.same(await thread.teamNames(text), matchTeamNamesOfText(text));
+    // Against another shape's version: every kind of change.
+    const previous = diffBasisOfText(texts[(i + 1) % texts.length] as string, null);
+    const after = diffBasisOfText(text, previous);
+    t.same(await thread.versionDiff(text, textOf(previous)), { diff: diffBases(previous, after), basis: textOf(after) });
   }
   // A live match, each version against the one before, once as read on the thread (the basis
   // then comes from that parse) and once without.
-  let previous = null;
-  for (const text of liveMatchUploads().slice(0, 40)) {
-    const inPlace = diffBasisOfText(text, previous);
+  let previous = diffBasisOfText(liveMatchUploads()[0] as string, null);
+  for (const text of liveMatchUploads().slice(1, 40)) {
+    const inPlace = { diff: diffBases(previous, diffBasisOfText(text, previous)), basis: textOf(diffBasisOfText(text, previous)) };
     await thread.read(Buffer.from(text), shape);
-    t.same(await thread.diffBasis(text, previous), inPlace);
+    t.same(await thread.versionDiff(text, textOf(previous)), inPlace);
     t.same(await thread.teamNames(text), matchTeamNamesOfText(text));
-    t.same(await thread.diffBasis(text, previous), inPlace, 'the same again, after another job');
-    previous = inPlace;
+    t.same(await thread.versionDiff(text, textOf(previous)), inPlace, 'the same again, after another job');
+    previous = diffBasisOfText(text, previous);
   }
   t.same(failures, []);
 });
 
 t.test('a job that throws on the thread is rejected with its message; the thread goes on', async (t) => {
   const { thread, failures } = helper(t);
-  await t.rejects(thread.diffBasis('not JSON', null), /not valid JSON|Unexpected token/);
+  await t.rejects(thread.diffBasis('not JSON'), /not valid JSON|Unexpected token/);
   t.same(await thread.teamNames('{"homeTeam":{"name":"Home"}}'), { home: 'Home', away: null });
   t.same(failures, [], 'a job that throws is not a failure of the thread');
 });
@@ -97,7 +107,7 @@ t.test('a thread that runs out of memory fails its jobs and is reported; the nex
 t.test('closing rejects the jobs in flight; the next job starts a thread again', async (t) => {
   const { thread, failures } = helper(t);
   const text = JSON.stringify({ homeTeam: { name: 'Home' }, wide: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])) });
-  const inFlight = thread.diffBasis(text, null);
+  const inFlight = thread.diffBasis(text);
   await thread.close();
   await t.rejects(inFlight, /closed/);
   t.same(await thread.teamNames(text), { home: 'Home', away: null });
