@@ -16,14 +16,20 @@ const KEPT_MS = 1000;
 function keptAWhile<V>() {
   let kept: { text: string; value: V } | null = null;
   let letGo: NodeJS.Timeout | null = null;
+  function forget() {
+    kept = null;
+    if (letGo !== null) clearTimeout(letGo);
+    letGo = null;
+  }
   return {
     /** The value kept for `text` (compared whole: equal texts, however made, give equal values). */
     of: (text: string): V | undefined => (kept !== null && kept.text === text ? kept.value : undefined),
-    keep(text: string | null, value?: V) {
-      kept = text === null ? null : { text, value: value as V };
-      if (letGo !== null) clearTimeout(letGo);
-      letGo = text === null ? null : setTimeout(() => this.keep(null), KEPT_MS).unref();
+    keep(text: string, value: V) {
+      forget();
+      kept = { text, value };
+      letGo = setTimeout(forget, KEPT_MS).unref();
     },
+    forget,
   };
 }
 
@@ -37,7 +43,7 @@ const lastRead = keptAWhile<unknown>();
 const lastBasis = keptAWhile<DiffBasis>();
 
 function readBody(bytes: Uint8Array, shape: HelperJobOf<'readBody'>['shape']): BodyReadElsewhere {
-  lastRead.keep(null);
+  lastRead.forget();
   const decoded = decodeBody(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if ('problem' in decoded) return decoded;
   const parsed = parseBody(decoded.text, shape);
