@@ -4,6 +4,7 @@ import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from
 import type { OffLoopWork, Projection } from './projection.js';
 import type { Batch } from './runnerState.js';
 import { applyBatch } from './unitOfWork.js';
+import { nextTurn } from '../src/platform/nextTurn.js';
 
 /** Where a projection stopped, shown in its status (and /readyz) while the runner retries. */
 export interface Failure {
@@ -35,8 +36,6 @@ export class MemberFailed<M extends CommitMember = CommitMember> extends Error {
  * A share shorter than this (every share of a 100 KB match) goes on without a turn.
  */
 const TURN_AFTER_MS = 10;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface CommitDeps {
   readModel: ReadModelStore;
