@@ -18,7 +18,7 @@ import type { CurrentPublicView } from '../publicViews.js';
 import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
 import { createLru } from '../../platform/lru.js';
-import { nextTurn } from '../../platform/nextTurn.js';
+import { turnBudget } from '../../platform/turnBudget.js';
 import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
 import { isQuiet, shownStatus } from './views/matchStatus.js';
 import { shareCardPng, shareCardSvg } from './views/shareCard.js';
@@ -27,12 +27,12 @@ import { CardQuery, EmbedQuery, HistoryPageQuery, MatchPageQuery } from './pageS
 type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
 
 /**
- * Payload texts from this many characters on are read, summarised and rendered in separate turns
- * of the event loop, so other requests are answered between them: a first render of a 2.9 MB
- * payload holds the loop ~35 ms to read it from the log, ~30 ms to summarise it and 10–100 ms to
- * render it, and several such pages asked at once held it for all of them in a row.
+ * Milliseconds of reads, summaries and renders run in one turn of the event loop before the next
+ * waits for a turn (src/platform/turnBudget.ts): a first render of a 2.9 MB payload holds the
+ * loop ~35 ms to read it from the log, ~30 ms to summarise it and 10–100 ms to render it, and
+ * several asked at once held it for all of them in a row.
  */
-const STAGED_FROM_CHARS = 256 * 1024;
+const STAGE_BUDGET_MS = 10;
 
 export interface MatchPageDeps {
   readModel: ReadModelReader;
@@ -85,11 +85,18 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
    * `view()` rendered, or, when that throws, the error page of the app's one mapping (which
    * logs the failure). Only the render is guarded: a failed read of the store is not kept.
    */
-  function rendered(request: FastifyRequest, rendering: Rendering, view: () => MatchPageView): RenderedBody {
+  function rendered(request: FastifyRequest, rendering: Rendering, view: () => MatchPageView): Promise<RenderedBody> {
     return guarded(request, () => RENDER[rendering](view()));
   }
 
-  function guarded(request: FastifyRequest, render: () => string): RenderedBody {
+  /** Reads, summaries and renders share the event loop's turns (one costly stage a turn). */
+  const stage = turnBudget(STAGE_BUDGET_MS);
+
+  function guarded(request: FastifyRequest, render: () => string): Promise<RenderedBody> {
+    return stage(() => guardedNow(request, render));
+  }
+
+  function guardedNow(request: FastifyRequest, render: () => string): RenderedBody {
     try {
       return renderedBody(render());
     } catch (error) {
@@ -113,13 +120,10 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     const pending = summarizing.get(key);
     if (pending !== undefined) return pending;
     const making = (async () => {
-      const text = await payload();
-      const large = text.length >= STAGED_FROM_CHARS;
-      if (large) await nextTurn();
+      const text = await stage(payload);
       try {
-        const summary = summarizeMatchText(text);
+        const summary = await stage(() => summarizeMatchText(text));
         cache.summaries.set(key, { summary, chars: text.length });
-        if (large) await nextTurn();
         return () => summary;
       } catch (error) {
         return () => {
@@ -202,7 +206,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     if (!isMatchId(id)) throw await noMatch(id);
     const asked = `${id}\0${revision}`;
     const render = async (read: MatchAtRevision | null = null) => {
-      const old = read ?? (await readMatchAt(eventStore, id, revision));
+      const old = read ?? (await stage(() => readMatchAt(eventStore, id, revision)));
       const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
       return rendered(request, 'page', () => ({
         id,
@@ -219,7 +223,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     let body: RenderedBody;
     if (known !== undefined) body = await cachedBody(request, cache, `page\0${id}\0${known}\0old`, () => render());
     else {
-      const old = await readMatchAt(eventStore, id, revision);
+      const old = await stage(() => readMatchAt(eventStore, id, revision));
       resolved.set(asked, old.version.revision);
       body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () => render(old));
     }
@@ -277,7 +281,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
           old: false,
         }));
       } else {
-        const old = await readMatchAt(eventStore, id, asked);
+        const old = await stage(() => readMatchAt(eventStore, id, asked));
         body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({
           summary: await summaryAt(id, old.version.revision, () => old.version.content.payloadText),
           quiet: false,
