@@ -4,7 +4,7 @@ import { nextTurn } from './nextTurn.js';
  * Shares the event loop's turns among costly stages of work (a large payload's read from the
  * log, its summary, its render): a stage starts at once while the stages of this turn have taken
  * less than `budgetMs`, else two turns later, after the loop has polled twice for I/O. Several first
- * renders of large pages asked at once then take one turn each instead of holding the loop for
+ * renders of large pages asked at once then take turns of their own instead of holding the loop for
  * all of them in a row, and `/healthz` (or any request) is answered between them. Stages cheaper
  * than the budget, a real match's, run as before unless a costly one ran in the same turn.
  */

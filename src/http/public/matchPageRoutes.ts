@@ -28,7 +28,7 @@ type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
 
 /**
  * Milliseconds of reads, summaries and renders run in one turn of the event loop before the next
- * waits for a turn (src/platform/turnBudget.ts): a first render of a 2.9 MB payload holds the
+ * waits for it to poll twice (src/platform/turnBudget.ts): a first render of a 2.9 MB payload holds the
  * loop ~35 ms to read it from the log, ~30 ms to summarise it and 10–100 ms to render it, and
  * several asked at once held it for all of them in a row.
  */
