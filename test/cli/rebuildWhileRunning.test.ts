@@ -57,7 +57,12 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       for (let i = 0; !done; i += 1) await upload(i % 2 === 0 ? `${prefix}-${i}` : `m-${i % 6}`, i % 2 === 0 ? 0 : 1 + i);
     };
     const verify = async (t: Test, what: string) => {
-      await waitUntilReady(api.url, 120_000);
+      await waitUntilReady(api.url, 120_000).catch(async (error: unknown) => {
+        // What the projections said meanwhile, so a stall seen once can be told apart next time.
+        const readiness = await fetch(`${api.url}/readyz`).then((res) => res.text(), String);
+        t.comment(`${what}: not ready; /readyz: ${readiness}\nworker's last lines:\n${(worker?.output ?? api.output).slice(-40).join('\n')}`);
+        throw error;
+      });
       const { code, stdout, stderr } = await runMatchlog(['verify'], env);
       t.equal(code, 0, `${what}: matchlog verify is clean\n${stdout}${stderr}`);
       t.match(stdout, /every read model is exactly what the log says/);
