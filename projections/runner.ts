@@ -45,6 +45,8 @@ export interface RunnerOptions {
   decodedPayloads?: DecodedPayloads;
   /** Where projections may have work done off the event loop (the engine's helper thread); none by default. */
   offLoop?: OffLoopWork;
+  /** How often a group between batches reads its stored checkpoints to see whether another process moved them. */
+  checkpointWatchMs?: number;
 }
 
 /** One projection's progress, whichever group runs it. */
@@ -77,6 +79,7 @@ export function runProjections(
   const batchSize = options.batchSize ?? 100;
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
+  const checkpointWatchMs = options.checkpointWatchMs ?? 1000;
   const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads(), offLoop: options.offLoop ?? null };
   const members: Member[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
   const groups: { stop(): Promise<void> }[] = [];
@@ -105,6 +108,32 @@ export function runProjections(
         await commitBatch(batch, byName, deps);
         await feed({ type: 'committed', batch });
       };
+
+      // A commit finds a checkpoint another process moved (CheckpointMovedError), but a group
+      // with nothing to commit would never: `matchlog rebuild --start-over` on a quiet system
+      // left it caught up by its own count while the stored checkpoint said to replay the log.
+      // So between batches the group reads what is stored, and starts a pass from it if that
+      // is not what its state says (what this pass read or committed last).
+      let feeding = false;
+      let fed = 0;
+      let watching = false;
+      const watch = setInterval(async () => {
+        if (feeding || watching) return;
+        watching = true;
+        const since = fed;
+        for (const [name, expected] of state.stored) {
+          // A read that fails is no news: the next commit, or the next look, tells.
+          const actual = await readModel.getCheckpoint(name).catch(() => expected);
+          if (feeding || fed !== since) break;
+          if (actual !== expected) {
+            logger.info({ projection: name, checkpoint: actual }, 'checkpoint moved; resuming from it');
+            clearInterval(watch);
+            await subscription.close();
+            break;
+          }
+        }
+        watching = false;
+      }, checkpointWatchMs);
       async function perform(effect: RunnerEffect) {
         switch (effect.type) {
           case 'apply':
@@ -132,11 +161,16 @@ export function runProjections(
       try {
         for await (const item of subscription) {
           if (stopped) break;
+          feeding = true;
           await feed(item.kind === 'caughtUp' ? { type: 'caughtUp', position: item.position } : { type: 'delivered', events: item.events });
+          feeding = false;
+          fed += 1;
         }
       } catch (error) {
         if (error instanceof UnreadableEventError) await feed({ type: 'unreadable', streamId: error.streamId });
         throw error;
+      } finally {
+        clearInterval(watch);
       }
     }
 

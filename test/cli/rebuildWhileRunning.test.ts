@@ -92,6 +92,12 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       await verify(t, 'after starting over');
     });
 
+    await t.test('matchlog rebuild --start-over on a quiet system: the running projections replay the log without another upload', async (t) => {
+      const { code, stderr } = await runMatchlog(['rebuild', '--start-over'], env);
+      t.equal(code, 0, stderr);
+      await verify(t, 'after starting over with no upload after it');
+    });
+
     if (worker !== null) {
       await t.test('a worker restarted with one projection started over (as a projection added to a running system)', async (t) => {
         worker?.child.kill('SIGTERM');

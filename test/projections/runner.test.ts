@@ -195,6 +195,24 @@ for (const adapter of adapters) {
       }
     });
 
+    t.test('a projection started over while its group waits for events replays the log without one more write', async (t) => {
+      const { eventStore, readModel, append, differences } = await world(t, adapter);
+      const [first, second] = [tally('first'), tally('second')];
+      for (let i = 0; i < 5; i += 1) await append(`s-${i}`, 'X', 1 + (i % 2));
+      const head = (await eventStore.headPosition()) ?? 0;
+      const running = runProjections([first, second], eventStore, readModel, quiet, { batchSize: 2, checkpointWatchMs: 50 });
+      t.ok((await Promise.all(running.map((r) => r.waitFor(head, 10_000)))).every(Boolean), 'both caught up');
+      // `matchlog rebuild --start-over first` from another process, with nothing appended after it.
+      await readModel.reset('first', ['first']);
+      const deadline = Date.now() + 10_000;
+      while ((await readModel.getCheckpoint('first')) !== head && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await running[0]!.stop();
+      t.equal(await readModel.getCheckpoint('first'), head, 'the started-over projection is back at the head');
+      t.same(await readModel.get('first', 'total'), { id: 'total', events: head, last: head }, 'having applied each event once since');
+      t.same(await differences(first), [], 'and is exactly what the log says');
+      t.same(await readModel.get('second', 'total'), { id: 'total', events: head, last: head }, 'the other saw each event once');
+    });
+
     t.test('a waitFor asked before the stored checkpoint is read resolves from it', async (t) => {
       const { readModel, eventStore, append } = await world(t, adapter);
       for (let i = 0; i < 4; i += 1) await append(`s-${i}`, 'X', 2);
