@@ -182,6 +182,21 @@ t.test('the very payload already stored, sent again where writing is allowed, st
   given([createdProtected, replaced('PUT')])
     .when(upload('PUT', longer, tokenA))
     .then(t, [replaced('PUT', longer)], 'a longer text (one more rally) is a change, told by its length');
+  // Texts of one length, told apart by their ends or, alike there, by the digest.
+  const long = (middle: string, start = 'a') => asJsonText(`{"start":"${start}","pad":"${'x'.repeat(600)}","middle":"${middle}","end":"${'y'.repeat(600)}"}`);
+  const created = (payload: ReturnType<typeof long>): MatchEvent => ({
+    ...createdProtected,
+    data: { ...createdProtected.data, ...saltedVersion(payload, SALT), payload },
+  });
+  given([created(long('1'))])
+    .when(upload('POST', long('1'), tokenA))
+    .then(t, [], 'a long text sent again stores nothing');
+  given([created(long('1'))])
+    .when(upload('POST', long('1', 'b'), tokenA))
+    .then(t, [replaced('POST', long('1', 'b'))], 'a text of the same length changed near its start is a change');
+  given([created(long('1'))])
+    .when(upload('POST', long('2'), tokenA))
+    .then(t, [replaced('POST', long('2'))], 'a text of the same length changed only in its middle is a change, told by its digest');
 });
 
 t.test('a repeated payload is still judged by the protection rules first', async (t) => {
