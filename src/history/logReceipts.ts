@@ -2,7 +2,7 @@ import { logEntryOf, logEntryText } from '../domain/logEntry.js';
 import type { EventStore, Revision } from '../eventstore/eventStore.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
 import type { LogLeafDoc } from '../readmodel/transparencyLogDocs.js';
-import { type CheckpointSigner, leafOfEvent, type LogProofs, readTreeHead } from './logProofs.js';
+import { type CheckpointSigner, type LogProofs, readTreeHead } from './logProofs.js';
 
 /** What a write's answer carries to prove what the log accepted (docs/auditing.md: receipts). */
 export interface Receipt {
@@ -43,7 +43,7 @@ export function createReceipts(deps: {
   }
 
   return {
-    receiptOf: async (streamId: string, revision: Revision) => receiptOfLeaf(await leafOfEvent(readModel, streamId, revision), streamId, revision),
+    receiptOf: async (streamId: string, revision: Revision) => receiptOfLeaf(await proofs.leafOf(streamId, revision), streamId, revision),
 
     /**
      * The receipt of the stream's newest version at or before `revision` (an upload that repeated
@@ -52,14 +52,14 @@ export function createReceipts(deps: {
      */
     async receiptOfVersionAt(streamId: string, revision: Revision): Promise<Receipt> {
       for (let at = revision; at >= 0 && at > revision - VERSION_SEARCH; at -= 1) {
-        const leaf = await leafOfEvent(readModel, streamId, at);
+        const leaf = await proofs.leafOf(streamId, at);
         if (leaf === null) break;
         if (leaf.version) return receiptOfLeaf(leaf, streamId, at);
       }
       const recent = await eventStore.readStream(streamId, { fromRevision: revision, direction: 'backwards', maxCount: VERSION_SEARCH });
       const version = recent.find((event) => VERSION_TYPES.has(event.type));
       if (version === undefined) throw new Error(`${streamId} has no version shortly before revision ${revision}`);
-      return receiptOfLeaf(await leafOfEvent(readModel, streamId, version.revision), streamId, version.revision);
+      return receiptOfLeaf(await proofs.leafOf(streamId, version.revision), streamId, version.revision);
     },
   };
 }

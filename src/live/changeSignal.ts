@@ -13,7 +13,7 @@ export interface ChangeSignal {
 }
 
 /** A commit of this process's own public-view projection: the checkpoint it moved to, and the matches it changed. */
-export interface PublicViewCommit {
+interface PublicViewCommit {
   checkpoint: Position | null;
   /** null: the whole view was replaced (a promoted rebuild, a reset). */
   matchIds: readonly string[] | null;

@@ -3,9 +3,10 @@ import { createDecodedPayloads, type DecodedPayloads } from '../domain/decodedPa
 import { openEventStore } from '../eventstore/openEventStore.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
 import type { LocalCommits } from '../live/changeSignal.js';
-import { reportingPublicViewCommits } from '../live/publicViewCommits.js';
+import { publicViewCommits } from '../live/publicViewCommits.js';
 import { openReadModel } from '../readmodel/openReadModel.js';
 import type { ReadModelStore } from '../readmodel/readModel.js';
+import { type ReportedCommits, reportingCommits } from '../readmodel/reportedCommits.js';
 import { allProjections, readYourWritesProjections } from '../../projections/all.js';
 import { PUBLIC_VIEW } from '../../projections/publicView.js';
 import { type ProjectionLogger, type ProjectionStatus, type RunningProjection, runProjections } from '../../projections/runner.js';
@@ -27,6 +28,8 @@ export interface Engine {
   publicViewCheckpoint(): Promise<Position | null>;
   /** This process's own public-view commits, each with the matches it changed; null when projections run elsewhere. */
   publicViewCommits: LocalCommits | null;
+  /** All the commits of the projections this process runs; null when they run elsewhere. */
+  commits: ReportedCommits | null;
   /** This process's parsed payloads: the write path hands over what a request parsed, the projections read it once per batch. */
   decodedPayloads: DecodedPayloads;
   /** Where large payloads are parsed off the event loop (HELPER_THREAD_BYTES), for the write path and the projections; null: nowhere. */
@@ -84,7 +87,7 @@ export async function openEngine(
     await eventStore.close();
     throw error;
   }
-  const reported = reportingPublicViewCommits(readModel, PUBLIC_VIEW);
+  const reported = reportingCommits(readModel);
   const observer = observeBatches(observability);
   const decodedPayloads = createDecodedPayloads();
   const helperThreadBytes = config.helperThreadBytes ?? 0;
@@ -128,7 +131,8 @@ export async function openEngine(
     eventStore,
     readModel,
     publicViewCheckpoint: async () => (localPublicView ? localPublicView.status().checkpoint : readModel.getCheckpoint(PUBLIC_VIEW)),
-    publicViewCommits: localPublicView ? reported.commits : null,
+    publicViewCommits: localPublicView ? publicViewCommits(reported.commits, PUBLIC_VIEW) : null,
+    commits: running.length > 0 ? reported.commits : null,
     decodedPayloads,
     helperThread,
     async waitForReaders(position, timeoutMs, eventTypes) {

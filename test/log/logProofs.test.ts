@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { appendLeaf, frontierRoot, leafHash, verifyConsistency, verifyInclusion } from '../../src/domain/merkleTree.js';
 import { createLogProofs } from '../../src/history/logProofs.js';
 import type { DocumentChange, ReadModelReader } from '../../src/readmodel/readModel.js';
+import { reportingCommits } from '../../src/readmodel/reportedCommits.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { LOG_LEAVES, leafId } from '../../src/readmodel/transparencyLogDocs.js';
 
@@ -28,14 +29,18 @@ async function log(t: Test) {
   return { store, roots };
 }
 
-/** The reader, counting the leaves it is asked for. */
+/** The reader, counting the leaves it is asked for, and its searches. */
 function counting(reader: ReadModelReader) {
-  const counted = { leaves: 0 };
+  const counted = { leaves: 0, finds: 0 };
   const getMany: ReadModelReader['getMany'] = async (collection, ids) => {
     counted.leaves += ids.length;
     return reader.getMany(collection, ids);
   };
-  return { reader: { getMany }, counted };
+  const find: ReadModelReader['find'] = async (collection, query) => {
+    counted.finds += 1;
+    return reader.find(collection, query);
+  };
+  return { reader: { getMany, find }, counted };
 }
 
 t.test('proofs from kept subtree hashes are the proofs read afresh, and they verify', async (t) => {
@@ -76,4 +81,32 @@ t.test('a receipt of a new leaf reads the newest leaves, not one per level of th
   await proofs.inclusionProof(SIZE - 1, SIZE);
   t.ok(first >= 4, `the first proof read ${first} leaves`);
   t.ok(counted.leaves <= 2, `the next leaf's proof read ${counted.leaves}`);
+});
+
+t.test('leaves this process commits are kept as committed: a receipt reads none back, and a reset lets them go', async (t) => {
+  const store = openSqliteReadModel(':memory:');
+  t.teardown(() => store.close());
+  const { store: reported, commits } = reportingCommits(store);
+  const { reader, counted } = counting(store);
+  const proofs = createLogProofs(reader, commits);
+  const unseen = createLogProofs(store);
+  let frontier: Buffer[] = [];
+  for (let index = 0; index < 40; index += 1) {
+    const entry = `{"leaf":${index}}`;
+    const appended = appendLeaf(frontier, index, leafHash(entry));
+    frontier = appended.frontier;
+    const hashes = appended.completed.map((hash) => hash.toString('base64'));
+    const doc = { id: leafId(index), index, streamId: `match-${index % 4}`, revision: Math.floor(index / 4), position: index, version: true, entry, hashes };
+    await reported.commit('transparencyLog', [{ collection: LOG_LEAVES, id: doc.id, doc, position: index }], index, index === 0 ? null : index - 1);
+    const leaf = await proofs.leafOf(doc.streamId, doc.revision);
+    t.same(leaf, await unseen.leafOf(doc.streamId, doc.revision), `leaf ${index} is the stored one`);
+    const proof = await proofs.inclusionProof(index, index + 1);
+    t.same(proof, await unseen.inclusionProof(index, index + 1), `and its proof the one read afresh`);
+    if (!verifyInclusion(leafHash(entry), index, index + 1, proof, frontierRoot(frontier))) t.fail(`inclusion ${index} does not verify`);
+  }
+  t.same(counted, { leaves: 0, finds: 0 }, 'nothing was read back');
+  t.equal(await proofs.leafOf('match-9', 0), null, 'an event without a leaf has none');
+  await reported.reset('transparencyLog', [LOG_LEAVES]);
+  t.equal(await proofs.leafOf('match-1', 0), null, 'after a reset the leaf is looked for in the store, which has none');
+  t.ok(counted.finds >= 1);
 });
