@@ -56,7 +56,7 @@ const eventKey = (streamId: string, revision: number) => `${revision}\u0000${str
  * receipt reads its batch's newest leaves, not a leaf per level of the tree. Where the
  * projection runs in this process (`commits`), the leaves it commits are kept as committed,
  * and a write's receipt reads none of them back (its leaf and hashes were ~70 µs of a live
- * upload's ~1.4 ms); a promote or reset of the log lets the recent ones go.
+ * upload's ~1.4 ms); any promote or reset lets the recent ones go.
  */
 export function createLogProofs(reader: Pick<ReadModelReader, 'getMany' | 'find'>, commits: ReportedCommits | null = null) {
   // The first kept let go first: a lookup does not reorder (an LRU's reordering of thousands of keys cost more than it saved).
