@@ -49,6 +49,15 @@ const RECENT_LEAVES = 1024;
 const eventKey = (streamId: string, revision: number) => `${revision}\u0000${streamId}`;
 
 /**
+ * Sets `key` in `map`, letting the first kept go past `max`: a lookup does not reorder (an LRU's
+ * reordering of thousands of keys cost more than it saved).
+ */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V, max: number) {
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
+/**
  * RFC 6962 proofs from the transparency log's read model. The hashes of the complete subtrees
  * ending at a leaf never change once the tree has it (leaves are appended, never rewritten; a
  * rebuild makes the same ones; a restore is made into an empty data folder, before a process
@@ -59,12 +68,8 @@ const eventKey = (streamId: string, revision: number) => `${revision}\u0000${str
  * upload's ~1.4 ms); any promote or reset lets the recent ones go.
  */
 export function createLogProofs(reader: Pick<ReadModelReader, 'getMany' | 'find'>, commits: ReportedCommits | null = null) {
-  // The first kept let go first: a lookup does not reorder (an LRU's reordering of thousands of keys cost more than it saved).
   const kept = new Map<string, string[]>();
-  const keep = (id: string, hashes: string[]) => {
-    kept.set(id, hashes);
-    if (kept.size > KEPT_LEAVES) kept.delete(kept.keys().next().value!);
-  };
+  const keep = (id: string, hashes: string[]) => keepNewest(kept, id, hashes, KEPT_LEAVES);
   const recent = new Map<string, LogLeafDoc>();
   commits?.(({ changes }) => {
     if (changes === null) recent.clear();
@@ -73,8 +78,7 @@ export function createLogProofs(reader: Pick<ReadModelReader, 'getMany' | 'find'
         if (collection !== LOG_LEAVES || doc === null) continue;
         const leaf = doc as unknown as LogLeafDoc;
         keep(leaf.id, leaf.hashes);
-        recent.set(eventKey(leaf.streamId, leaf.revision), leaf);
-        if (recent.size > RECENT_LEAVES) recent.delete(recent.keys().next().value!);
+        keepNewest(recent, eventKey(leaf.streamId, leaf.revision), leaf, RECENT_LEAVES);
       }
   });
 
