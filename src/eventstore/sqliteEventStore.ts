@@ -2,7 +2,7 @@ import { storageFull } from '../domain/errors.js';
 import { openSqliteFile } from '../platform/sqliteFile.js';
 import { sameFileCheck, storageFailureOf } from '../platform/storageFailure.js';
 import { invalidAppend } from './eventChecks.js';
-import type { AppendResult, EventStore, RecordedEvent } from './eventStore.js';
+import type { AppendResult, EventStore, Position, RecordedEvent } from './eventStore.js';
 import { createGroupCommit, type Outcome } from './groupCommit.js';
 import { pollingSubscription } from './pollingSubscription.js';
 import { createRecentAppends } from './recentAppends.js';
@@ -108,7 +108,20 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
     recent.add(committed);
     // Only events inserted now: an append retried with the same ids inserts none, and its stream may have gone on since.
     for (const event of committed) ends.endsAt(event.streamId, event.revision + 1);
+    const last = committed.at(-1);
+    if (last !== undefined) ends.logEndsAt(last.position);
     return outcomes;
+  }
+  /**
+   * The log after `position`, from the file unless it surely ends there: a subscription asks after
+   * each delivery, to learn it is caught up, and that read cost ~70 µs of a write group under load.
+   */
+  function readAfter(position: Position | null, maxCount: number): RecordedEvent[] {
+    if (position !== null && ends.logEndsBefore(position)) return [];
+    const events = table.readAll({ after: position, maxCount });
+    // Only a read that found nothing tells the end: one that stopped short may have stopped before an unreadable event.
+    if (events.length === 0 && position !== null) ends.logEndsAt(position);
+    return events;
   }
   const wakers = new Set<() => void>();
   const wakeAll = () => {
@@ -155,7 +168,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
         after,
         batchSize,
         pollIntervalMs,
-        read: (position, maxCount) => recent.after(position, maxCount) ?? table.readAll({ after: position, maxCount }),
+        read: (position, maxCount) => recent.after(position, maxCount) ?? readAfter(position, maxCount),
         isClosed: () => closed,
         wakers,
       });

@@ -1,8 +1,8 @@
 /**
- * Where streams end, as far as this connection knows, so that a read of what follows a
- * stream's known end (a command whose state is cached, the app-key check of every club sync)
- * need not ask the file. Learnt from this process's own commits and from reads that reached a
- * stream's end.
+ * Where streams and the log end, as far as this connection knows, so that a read of what follows
+ * a stream's known end (a command whose state is cached, the app-key check of every club sync),
+ * or a subscription's read past the log's known end (after each delivery, to say caught up),
+ * need not ask the file. Learnt from this process's own commits and from reads that reached an end.
  *
  * What is known holds only while no other connection has committed: `dataVersion` (SQLite's
  * `PRAGMA data_version`) changes exactly then, and everything known is forgotten. A revoked
@@ -11,7 +11,19 @@
 export function createStreamEnds(dataVersion: () => number, maxStreams = 10_000) {
   /** Stream id → the revision from which it surely has no event. */
   const ends = new Map<string, number>();
+  /** The log's last position, or null when not known. */
+  let logEnd: number | null = null;
   let version = dataVersion();
+
+  /** Whether what is known still holds: no other connection has committed since it was learnt. */
+  function stillKnown(): boolean {
+    const now = dataVersion();
+    if (now === version) return true;
+    ends.clear();
+    logEnd = null;
+    version = now;
+    return false;
+  }
 
   return {
     /**
@@ -21,11 +33,17 @@ export function createStreamEnds(dataVersion: () => number, maxStreams = 10_000)
     endsBefore(streamId: string, revision: number): boolean {
       const end = ends.get(streamId);
       if (end === undefined || end > revision) return false;
-      const now = dataVersion();
-      if (now === version) return true;
-      ends.clear();
-      version = now;
-      return false;
+      return stillKnown();
+    },
+
+    /** True when the log surely has no event after `position` (asks the data version only then). */
+    logEndsBefore(position: number): boolean {
+      return logEnd !== null && logEnd <= position && stillKnown();
+    },
+
+    /** The log has no event after `position` (just committed here, or a read reached it). */
+    logEndsAt(position: number) {
+      logEnd = position;
     },
 
     /** The stream has no event at `revision` or after it (just read, or just committed here). */

@@ -27,3 +27,18 @@ t.test('past maxStreams what is known is forgotten rather than grown', async (t)
   t.notOk(ends.endsBefore('a', 2), 'a third stream made room by forgetting');
   t.ok(ends.endsBefore('c', 1));
 });
+
+t.test("the log's end is known from the position learnt, and only while the data version holds", async (t) => {
+  let version = 1;
+  const ends = createStreamEnds(() => version);
+  t.notOk(ends.logEndsBefore(5), 'nothing is known at first');
+  ends.logEndsAt(5);
+  t.ok(ends.logEndsBefore(5), 'nothing after the position learnt');
+  t.notOk(ends.logEndsBefore(4), 'a reader behind it has events to read');
+  ends.endsAt('a', 3);
+  version = 2;
+  t.notOk(ends.logEndsBefore(5), 'another connection committed: the end is forgotten');
+  t.notOk(ends.endsBefore('a', 3), "and so are the streams' ends");
+  ends.logEndsAt(6);
+  t.ok(ends.logEndsBefore(6), 'until learnt again');
+});
