@@ -13,9 +13,15 @@ export interface GroupCommit<Request, Result> {
  * event loop and are committed together, at most `maxGroupSize` at once, so many requests share
  * one transaction (one fsync). `commit` runs a group and answers one outcome per request; if it
  * throws, every request of the group fails with that error. `afterCommit` runs after each group.
+ *
+ * While writers are concurrent (the last group held more than one request), a group waits
+ * `collectTurns` more turns of the event loop before it commits, so that the requests being read
+ * in those turns join it, as PostgreSQL's commit_delay waits once commit_siblings are active.
+ * A lone writer is committed at the next turn, as before.
  */
 export function createGroupCommit<Request, Result>(options: {
   maxGroupSize: number;
+  collectTurns?: number;
   commit: (group: Request[]) => Outcome<Result>[];
   afterCommit: () => void;
 }): GroupCommit<Request, Result> {
@@ -27,10 +33,12 @@ export function createGroupCommit<Request, Result>(options: {
   let queue: Pending[] = [];
   let scheduled = false;
   let closed = false;
+  let lastGroupSize = 0;
 
   function flush() {
     scheduled = false;
     const group = queue.slice(0, options.maxGroupSize);
+    lastGroupSize = group.length;
     queue = queue.slice(group.length);
     if (group.length === 0) return;
     if (queue.length > 0) schedule();
@@ -52,9 +60,15 @@ export function createGroupCommit<Request, Result>(options: {
   function schedule() {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() => {
-      if (!closed) flush();
-    });
+    let turns = lastGroupSize > 1 ? (options.collectTurns ?? 0) : 0;
+    const turn = () => {
+      if (closed) return;
+      if (turns > 0 && queue.length < options.maxGroupSize) {
+        turns -= 1;
+        setImmediate(turn);
+      } else flush();
+    };
+    setImmediate(turn);
   }
 
   return {
