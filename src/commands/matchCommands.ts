@@ -5,7 +5,8 @@ import { conflict } from '../domain/errors.js';
 import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomBase64 } from '../platform/randomPool.js';
 import { PAYLOAD_SALT_BYTES } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { DecodedPayloads } from '../domain/decodedPayloads.js';
@@ -176,7 +177,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         matchId: input.matchId,
         payload: input.payload,
         // A fresh salt per version: the transparency log commits to SHA-256(salt ‖ payload) (docs/auditing.md).
-        payloadSalt: randomBytes(PAYLOAD_SALT_BYTES).toString('base64'),
+        payloadSalt: randomBase64(PAYLOAD_SALT_BYTES),
         writeToken:
           input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
         clubSync,

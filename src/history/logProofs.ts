@@ -3,7 +3,7 @@ import { consistencyRanges, EMPTY_ROOT, inclusionRanges, rangeHash, type Subtree
 import { type NoteSigner, signNote } from '../domain/signedNote.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
 import type { ReportedCommits } from '../readmodel/reportedCommits.js';
-import { LOG_HEAD, LOG_LEAVES, type LogLeafDoc, leafId } from '../readmodel/transparencyLogDocs.js';
+import { LOG_HEAD, LOG_LEAVES, type LogHeadDoc, type LogLeafDoc, leafId } from '../readmodel/transparencyLogDocs.js';
 
 /** What the transparency log's readers are told: its size and root as the projection last committed them. */
 export interface TreeHead {
@@ -67,15 +67,24 @@ function keepNewest<V>(map: Map<string, V>, key: string, value: V, max: number) 
  * and a write's receipt reads none of them back (its leaf and hashes were ~70 µs of a live
  * upload's ~1.4 ms); any promote or reset lets the recent ones go.
  */
-export function createLogProofs(reader: Pick<ReadModelReader, 'getMany' | 'find'>, commits: ReportedCommits | null = null) {
+export function createLogProofs(reader: Pick<ReadModelReader, 'get' | 'getMany' | 'find'>, commits: ReportedCommits | null = null) {
   const kept = new Map<string, string[]>();
   const keep = (id: string, hashes: string[]) => keepNewest(kept, id, hashes, KEPT_LEAVES);
   const recent = new Map<string, LogLeafDoc>();
+  /** The tree head this process committed last (null: none, or let go). */
+  let committedHead: TreeHead | null = null;
   commits?.(({ changes }) => {
-    if (changes === null) recent.clear();
-    else
+    if (changes === null) {
+      recent.clear();
+      committedHead = null;
+    } else
       for (const { collection, doc } of changes) {
-        if (collection !== LOG_LEAVES || doc === null) continue;
+        if (doc === null) continue;
+        if (collection === LOG_HEAD) {
+          const head = doc as unknown as LogHeadDoc;
+          committedHead = { size: head.size, rootHash: Buffer.from(head.rootHash, 'base64') };
+        }
+        if (collection !== LOG_LEAVES) continue;
         const leaf = doc as unknown as LogLeafDoc;
         keep(leaf.id, leaf.hashes);
         keepNewest(recent, eventKey(leaf.streamId, leaf.revision), leaf, RECENT_LEAVES);
@@ -110,6 +119,13 @@ export function createLogProofs(reader: Pick<ReadModelReader, 'getMany' | 'find'
     /** The leaf of a stream's event at `revision`, or null when the log has none (yet). */
     leafOf: async (streamId: string, revision: number): Promise<LogLeafDoc | null> =>
       recent.get(eventKey(streamId, revision)) ?? leafOfEvent(reader, streamId, revision),
+
+    /**
+     * A tree head that has the leaf at `index`, if the log's has it: the one this process
+     * committed last when it does (a head of the same append-only tree, as signed as any), else
+     * the stored one (another process may have committed the leaf).
+     */
+    treeHeadWith: async (index: number): Promise<TreeHead> => (committedHead !== null && committedHead.size > index ? committedHead : readTreeHead(reader)),
 
     /** RFC 6962 PATH(index, D[0:size]), deepest first. */
     async inclusionProof(index: number, size: number): Promise<Buffer[]> {

@@ -1,8 +1,7 @@
 import { logEntryOf, logEntryText } from '../domain/logEntry.js';
 import type { EventStore, Revision } from '../eventstore/eventStore.js';
-import type { ReadModelReader } from '../readmodel/readModel.js';
 import type { LogLeafDoc } from '../readmodel/transparencyLogDocs.js';
-import { type CheckpointSigner, type LogProofs, readTreeHead } from './logProofs.js';
+import type { CheckpointSigner, LogProofs } from './logProofs.js';
 
 /** What a write's answer carries to prove what the log accepted (docs/auditing.md: receipts). */
 export interface Receipt {
@@ -21,18 +20,13 @@ const VERSION_SEARCH = 8;
  * leaf's proof in it. A leaf the tree has not taken in yet (its projection lags past the write's
  * wait) gets a receipt of its entry alone, made from the event; the rest is one GET away.
  */
-export function createReceipts(deps: {
-  readModel: ReadModelReader;
-  proofs: LogProofs;
-  eventStore: Pick<EventStore, 'readStream'>;
-  checkpoints: CheckpointSigner;
-}) {
-  const { readModel, proofs, eventStore, checkpoints } = deps;
+export function createReceipts(deps: { proofs: LogProofs; eventStore: Pick<EventStore, 'readStream'>; checkpoints: CheckpointSigner }) {
+  const { proofs, eventStore, checkpoints } = deps;
 
   /** The receipt of the event at `revision`, whose leaf (null: none yet) was looked up already. */
   async function receiptOfLeaf(leaf: LogLeafDoc | null, streamId: string, revision: Revision): Promise<Receipt> {
-    const head = await readTreeHead(readModel);
-    if (leaf !== null && leaf.index < head.size) {
+    const head = leaf === null ? null : await proofs.treeHeadWith(leaf.index);
+    if (leaf !== null && head !== null && leaf.index < head.size) {
       const proof = await proofs.inclusionProof(leaf.index, head.size);
       return { logIndex: leaf.index, entry: leaf.entry, checkpoint: checkpoints.sign(head), inclusionProof: proof.map((hash) => hash.toString('base64')) };
     }

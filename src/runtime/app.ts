@@ -198,7 +198,7 @@ export async function buildApp({
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
   const checkpoints = createCheckpointSigner(logSigner, config.logOrigin);
   const proofs = createLogProofs(engine.readModel, engine.commits);
-  const receipts = createReceipts({ readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints });
+  const receipts = createReceipts({ proofs, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
   await app.register(matchApi, {
     cache: renderedCache,

@@ -1,10 +1,10 @@
 import t, { type Test } from 'tap';
 import { appendLeaf, frontierRoot, leafHash, verifyConsistency, verifyInclusion } from '../../src/domain/merkleTree.js';
-import { createLogProofs } from '../../src/history/logProofs.js';
+import { createLogProofs, readTreeHead } from '../../src/history/logProofs.js';
 import type { DocumentChange, ReadModelReader } from '../../src/readmodel/readModel.js';
 import { reportingCommits } from '../../src/readmodel/reportedCommits.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
-import { LOG_LEAVES, leafId } from '../../src/readmodel/transparencyLogDocs.js';
+import { LOG_HEAD, LOG_LEAVES, leafId } from '../../src/readmodel/transparencyLogDocs.js';
 
 /** More leaves than a process keeps the hashes of (KEPT_LEAVES, 4096), so kept ones are let go while proofs are made. */
 const SIZE = 5000;
@@ -31,7 +31,11 @@ async function log(t: Test) {
 
 /** The reader, counting the leaves it is asked for, and its searches. */
 function counting(reader: ReadModelReader) {
-  const counted = { leaves: 0, finds: 0 };
+  const counted = { leaves: 0, finds: 0, gets: 0 };
+  const get: ReadModelReader['get'] = async (collection, id) => {
+    counted.gets += 1;
+    return reader.get(collection, id);
+  };
   const getMany: ReadModelReader['getMany'] = async (collection, ids) => {
     counted.leaves += ids.length;
     return reader.getMany(collection, ids);
@@ -40,7 +44,7 @@ function counting(reader: ReadModelReader) {
     counted.finds += 1;
     return reader.find(collection, query);
   };
-  return { reader: { getMany, find }, counted };
+  return { reader: { get, getMany, find }, counted };
 }
 
 t.test('proofs from kept subtree hashes are the proofs read afresh, and they verify', async (t) => {
@@ -97,16 +101,30 @@ t.test('leaves this process commits are kept as committed: a receipt reads none 
     frontier = appended.frontier;
     const hashes = appended.completed.map((hash) => hash.toString('base64'));
     const doc = { id: leafId(index), index, streamId: `match-${index % 4}`, revision: Math.floor(index / 4), position: index, version: true, entry, hashes };
-    await reported.commit('transparencyLog', [{ collection: LOG_LEAVES, id: doc.id, doc, position: index }], index, index === 0 ? null : index - 1);
+    const head = { id: 'head' as const, size: index + 1, position: index, rootHash: frontierRoot(frontier).toString('base64') };
+    await reported.commit(
+      'transparencyLog',
+      [
+        { collection: LOG_LEAVES, id: doc.id, doc, position: index },
+        { collection: LOG_HEAD, id: head.id, doc: head, position: index },
+      ],
+      index,
+      index === 0 ? null : index - 1,
+    );
+    t.same(await proofs.treeHeadWith(index), await readTreeHead(store), `the head with leaf ${index} is the stored one`);
     const leaf = await proofs.leafOf(doc.streamId, doc.revision);
     t.same(leaf, await unseen.leafOf(doc.streamId, doc.revision), `leaf ${index} is the stored one`);
     const proof = await proofs.inclusionProof(index, index + 1);
     t.same(proof, await unseen.inclusionProof(index, index + 1), `and its proof the one read afresh`);
     if (!verifyInclusion(leafHash(entry), index, index + 1, proof, frontierRoot(frontier))) t.fail(`inclusion ${index} does not verify`);
   }
-  t.same(counted, { leaves: 0, finds: 0 }, 'nothing was read back');
+  t.same(counted, { leaves: 0, finds: 0, gets: 0 }, 'nothing was read back');
+  t.same(await proofs.treeHeadWith(40), await readTreeHead(store), 'a head without the leaf asked for is read from the store');
+  t.equal(counted.gets, 1);
   t.equal(await proofs.leafOf('match-9', 0), null, 'an event without a leaf has none');
   await reported.reset('transparencyLog', [LOG_LEAVES]);
   t.equal(await proofs.leafOf('match-1', 0), null, 'after a reset the leaf is looked for in the store, which has none');
   t.ok(counted.finds >= 1);
+  await proofs.treeHeadWith(0);
+  t.equal(counted.gets, 2, 'and so is the head');
 });

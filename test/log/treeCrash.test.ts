@@ -32,6 +32,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function tree(dataDir: string) {
   const db = new Database(join(dataDir, 'readmodel.sqlite'), { readonly: true });
   try {
+    // Made by the tree's first commit (or a read of it): none before.
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'rm_logHead'").get()) return { size: 0, leaves: [] };
     const head = db.prepare<[], { doc: string }>("SELECT doc FROM rm_logHead WHERE id = 'head'").get();
     const leaves = db
       .prepare<[], { doc: string }>('SELECT doc FROM rm_logLeaves ORDER BY id')
