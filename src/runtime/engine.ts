@@ -38,6 +38,13 @@ export interface Engine {
 }
 
 /**
+ * Bytes of documents the projections' pass keeps of what it committed
+ * (projections/committedDocuments.ts): the history bases and public views of a few hundred busy
+ * live matches.
+ */
+const KEPT_DOCUMENT_BYTES = 4 * 1024 * 1024;
+
+/**
  * Opens the stores named by the configuration and, when asked, runs the projections in this
  * process. Without in-process projections, read-your-writes polls the stored checkpoints.
  */
@@ -101,6 +108,8 @@ export async function openEngine(
   const running: RunningProjection[] = config.runProjections
     ? runProjections(allProjections, eventStore, reported.store, logger, {
         decodedPayloads,
+        // SQLite commits documents with their checkpoints atomically: what a pass committed is what is stored.
+        keptDocumentBytes: config.readModelUrl.startsWith('sqlite:') ? KEPT_DOCUMENT_BYTES : 0,
         ...(helperThread ? { offLoop: helperThread } : {}),
         ...(observer ? { observer } : {}),
       })
