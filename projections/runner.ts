@@ -4,7 +4,6 @@ import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/read
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
 import type { OffLoopWork, Projection } from './projection.js';
 import { type CommitDeps, commitBatch, type Failure, MemberFailed } from './runnerCommit.js';
-import { committedDocuments } from './committedDocuments.js';
 import { createProgress, type Progress } from './runnerProgress.js';
 import { type Batch, initialRunnerState, nextRunnerState, type RunnerEffect, type RunnerInput, subscribeAfter } from './runnerState.js';
 
@@ -48,12 +47,6 @@ export interface RunnerOptions {
   offLoop?: OffLoopWork;
   /** How often a group between batches reads its stored checkpoints to see whether another process moved them. */
   checkpointWatchMs?: number;
-  /**
-   * Bytes of documents a pass keeps of what it committed, to read them back without the store
-   * (./committedDocuments.ts); 0 (the default) keeps none. Only for a store that commits
-   * documents and checkpoints atomically (SQLite).
-   */
-  keptDocumentBytes?: number;
 }
 
 /** One projection's progress, whichever group runs it. */
@@ -87,7 +80,6 @@ export function runProjections(
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
   const checkpointWatchMs = options.checkpointWatchMs ?? 1000;
-  const keptDocumentBytes = options.keptDocumentBytes ?? 0;
   const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads(), offLoop: options.offLoop ?? null };
   const members: Member[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
   const groups: { stop(): Promise<void> }[] = [];
@@ -112,10 +104,8 @@ export function runProjections(
       const subscription = eventStore.subscribeToAll({ after: subscribeAfter(state), batchSize });
       current.subscription = subscription;
 
-      // Kept for this pass only: a pass ends whenever another process moves a checkpoint.
-      const documents = keptDocumentBytes > 0 ? committedDocuments(readModel, keptDocumentBytes) : null;
       const commit = async (batch: Batch) => {
-        await commitBatch(batch, byName, deps, documents);
+        await commitBatch(batch, byName, deps);
         await feed({ type: 'committed', batch });
       };
 

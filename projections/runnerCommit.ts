@@ -4,7 +4,6 @@ import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from
 import type { OffLoopWork, Projection } from './projection.js';
 import type { Batch } from './runnerState.js';
 import { applyBatch } from './unitOfWork.js';
-import type { CommittedDocuments } from './committedDocuments.js';
 import { nextTurn } from '../src/platform/nextTurn.js';
 
 /** Where a projection stopped, shown in its status (and /readyz) while the runner retries. */
@@ -50,8 +49,7 @@ export interface CommitDeps {
  * Applies a batch to each projection of its shares (a long share lets the event loop turn before
  * the next: TURN_AFTER_MS) and commits all their documents and checkpoints in one read-model
  * commit (each expecting the checkpoint its share names); then
- * lets go of the batch's parsed payloads. `documents`: what the pass committed so far, read
- * before the store (./committedDocuments.ts), and told this commit. When a projection throws, a group of several rejects
+ * lets go of the batch's parsed payloads. When a projection throws, a group of several rejects
  * with MemberFailed naming it, a group of one with the error itself; nothing is committed.
  * A failed commit is shown on every projection of it, except a moved checkpoint (not a failure).
  */
@@ -59,9 +57,7 @@ export async function commitBatch<M extends CommitMember>(
   batch: Batch,
   members: ReadonlyMap<string, M>,
   { readModel, eventStore, payloads, offLoop }: CommitDeps,
-  documents: CommittedDocuments | null = null,
 ): Promise<void> {
-  const reader = documents?.reader ?? readModel;
   const { last } = batch;
   const commits: ProjectionCommit[] = [];
   const committing: M[] = [];
@@ -72,7 +68,7 @@ export async function commitBatch<M extends CommitMember>(
       member.failure = { position: event.position, streamId: event.streamId, message: String(error) };
     };
     const started = performance.now();
-    const changes = await applyBatch(member.projection, reader, [...share.events], onFailure, eventStore, payloads, offLoop).catch((error: unknown) => {
+    const changes = await applyBatch(member.projection, readModel, [...share.events], onFailure, eventStore, payloads, offLoop).catch((error: unknown) => {
       throw members.size > 1 ? new MemberFailed(member, error) : error;
     });
     if (performance.now() - started >= TURN_AFTER_MS) await nextTurn();
@@ -88,7 +84,6 @@ export async function commitBatch<M extends CommitMember>(
     }
     throw error;
   }
-  documents?.committed(commits);
   for (const member of committing) member.failure = null;
   payloads.forget(batch.events.map((event) => event.id));
 }

@@ -38,14 +38,6 @@ export interface Engine {
 }
 
 /**
- * Bytes of documents the projections' pass keeps of what it committed
- * (projections/committedDocuments.ts), roughly counted: the history bases and public views of
- * about a hundred busy live matches. As objects they weigh ~3× that on the heap; at 4 MiB the
- * bench's peak RSS was 13 MB higher, filled by created matches' documents no one read again.
- */
-const KEPT_DOCUMENT_BYTES = 1024 * 1024;
-
-/**
  * Opens the stores named by the configuration and, when asked, runs the projections in this
  * process. Without in-process projections, read-your-writes polls the stored checkpoints.
  */
@@ -109,8 +101,6 @@ export async function openEngine(
   const running: RunningProjection[] = config.runProjections
     ? runProjections(allProjections, eventStore, reported.store, logger, {
         decodedPayloads,
-        // SQLite commits documents with their checkpoints atomically: what a pass committed is what is stored.
-        keptDocumentBytes: config.readModelUrl.startsWith('sqlite:') ? KEPT_DOCUMENT_BYTES : 0,
         ...(helperThread ? { offLoop: helperThread } : {}),
         ...(observer ? { observer } : {}),
       })
