@@ -44,10 +44,17 @@ export interface SqliteEventStoreOptions {
 }
 
 /**
+ * Turns of the event loop a group waits for more appends while writers are concurrent
+ * (./groupCommit.ts): live uploads on 10 connections committed ~9.7 appends a group instead of
+ * ~8.6, for 1.5–2.5 % more uploads a second (docs/performance.md, step 66).
+ */
+const COLLECT_TURNS = 10;
+
+/**
  * The embedded event store: one SQLite file, WAL, synchronous=FULL. The SQL is in
  * sqliteEventTable.ts, the grouping in groupCommit.ts, subscriptions in pollingSubscription.ts;
  * they get the events this process committed from recentAppends.ts, without reading them back;
- * a read of what follows a stream's known end is answered by streamEnds.ts, without the file.
+ * a read of what follows a stream's or the log's known end is answered by streamEnds.ts, without the file.
  *
  * Durability: an append's promise resolves only after the transaction holding it has
  * committed, and with synchronous=FULL a WAL commit is fsync'd. Appends that arrive while a
@@ -62,13 +69,6 @@ export interface SqliteEventStoreOptions {
  * A write the disk refuses (full, read-only, I/O error), or one to a file removed since it was
  * opened (it would go into an inode nobody opens again), fails with storage_full: nothing stored.
  */
-/**
- * Turns of the event loop a group waits for more appends while writers are concurrent
- * (./groupCommit.ts): live uploads on 10 connections committed ~9.7 appends a group instead of
- * ~8.6, for 3–4 % more uploads a second (docs/performance.md, step 66).
- */
-const COLLECT_TURNS = 10;
-
 export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const db = openSqliteFile(file, 'FULL');

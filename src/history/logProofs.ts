@@ -65,7 +65,8 @@ function keepNewest<V>(map: Map<string, V>, key: string, value: V, max: number) 
  * receipt reads its batch's newest leaves, not a leaf per level of the tree. Where the
  * projection runs in this process (`commits`), the leaves it commits are kept as committed,
  * and a write's receipt reads none of them back (its leaf and hashes were ~70 µs of a live
- * upload's ~1.4 ms); any promote or reset lets the recent ones go.
+ * upload's ~1.4 ms), nor the tree head it committed with them; any promote or reset lets the
+ * recent ones and the head go.
  */
 export function createLogProofs(reader: Pick<ReadModelReader, 'get' | 'getMany' | 'find'>, commits: ReportedCommits | null = null) {
   const kept = new Map<string, string[]>();
