@@ -11,9 +11,12 @@ export interface TreeHead {
   rootHash: Buffer;
 }
 
+/** The tree head a stored head document says (none: the empty tree). */
+const treeHeadOf = (head: LogHeadDoc | null): TreeHead =>
+  head === null ? { size: 0, rootHash: EMPTY_ROOT } : { size: head.size, rootHash: Buffer.from(head.rootHash, 'base64') };
+
 export async function readTreeHead(reader: Pick<ReadModelReader, 'get'>): Promise<TreeHead> {
-  const head = await reader.get(LOG_HEAD, 'head');
-  return head === null ? { size: 0, rootHash: EMPTY_ROOT } : { size: head.size, rootHash: Buffer.from(head.rootHash, 'base64') };
+  return treeHeadOf(await reader.get(LOG_HEAD, 'head'));
 }
 
 export const readLeaf = (reader: Pick<ReadModelReader, 'get'>, index: number) => reader.get(LOG_LEAVES, leafId(index));
@@ -81,10 +84,7 @@ export function createLogProofs(reader: Pick<ReadModelReader, 'get' | 'getMany' 
     } else
       for (const { collection, doc } of changes) {
         if (doc === null) continue;
-        if (collection === LOG_HEAD) {
-          const head = doc as unknown as LogHeadDoc;
-          committedHead = { size: head.size, rootHash: Buffer.from(head.rootHash, 'base64') };
-        }
+        if (collection === LOG_HEAD) committedHead = treeHeadOf(doc as unknown as LogHeadDoc);
         if (collection !== LOG_LEAVES) continue;
         const leaf = doc as unknown as LogLeafDoc;
         keep(leaf.id, leaf.hashes);

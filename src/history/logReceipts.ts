@@ -25,10 +25,12 @@ export function createReceipts(deps: { proofs: LogProofs; eventStore: Pick<Event
 
   /** The receipt of the event at `revision`, whose leaf (null: none yet) was looked up already. */
   async function receiptOfLeaf(leaf: LogLeafDoc | null, streamId: string, revision: Revision): Promise<Receipt> {
-    const head = leaf === null ? null : await proofs.treeHeadWith(leaf.index);
-    if (leaf !== null && head !== null && leaf.index < head.size) {
-      const proof = await proofs.inclusionProof(leaf.index, head.size);
-      return { logIndex: leaf.index, entry: leaf.entry, checkpoint: checkpoints.sign(head), inclusionProof: proof.map((hash) => hash.toString('base64')) };
+    if (leaf !== null) {
+      const head = await proofs.treeHeadWith(leaf.index);
+      if (leaf.index < head.size) {
+        const proof = await proofs.inclusionProof(leaf.index, head.size);
+        return { logIndex: leaf.index, entry: leaf.entry, checkpoint: checkpoints.sign(head), inclusionProof: proof.map((hash) => hash.toString('base64')) };
+      }
     }
     const [event] = await eventStore.readStream(streamId, { fromRevision: revision, maxCount: 1 });
     const entry = event?.revision === revision ? logEntryOf(event) : null;
