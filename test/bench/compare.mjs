@@ -17,6 +17,7 @@ import { createBenchClub } from './seed.mjs';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
 import { benchPort, loaderArgs, serverArgs } from './build.mjs';
+import { cpuBudget, cpuSince } from './processCpu.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -88,6 +89,33 @@ function peakRssMb(pid) {
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? Number.NaN) / 1024;
 }
 
+/**
+ * What each request cost in CPU on both sides, and what a throughput target leaves matchlog on
+ * this machine (./processCpu.mjs): a row whose matchlog side spends more than its budget misses
+ * however its work is spread over threads; one under the total but over the main thread's would
+ * need the work moved off it.
+ */
+function printCpuTable(rows) {
+  const measured = rows.filter((r) => r.minRatio !== undefined && r.matchlog.cpu.server !== null && r.baseline.cpu.server !== null);
+  if (measured.length === 0) return;
+  const ms = (n) => n.toFixed(3);
+  console.log("\nCPU per request, ms (all threads / main thread), and the budget the target leaves matchlog at the baseline's rate × the target\n");
+  console.log('| path | matchlog | baseline | load generator | budget at the target | over the budget |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const r of measured) {
+    const { matchlog: m, baseline: b } = r;
+    const budget = cpuBudget(r.minRatio * b.rps, m.cpu.generator);
+    const over = [
+      m.cpu.server > budget.server ? `all threads ×${(m.cpu.server / budget.server).toFixed(2)}` : null,
+      m.cpu.main > budget.main ? `main ×${(m.cpu.main / budget.main).toFixed(2)}` : null,
+    ];
+    console.log(
+      `| ${r.name} | ${ms(m.cpu.server)} / ${ms(m.cpu.main)} | ${ms(b.cpu.server)} / ${ms(b.cpu.main)} | ${ms(m.cpu.generator)} | ` +
+        `${ms(budget.server)} / ${ms(budget.main)} | ${over.filter(Boolean).join(', ') || 'no'} |`,
+    );
+  }
+}
+
 const json = { 'content-type': 'application/json' };
 /** Requests each carrying a new id (autocannon's idReplacement keeps the template's content-length). */
 let counter = 0;
@@ -97,8 +125,13 @@ const send = async (url, method, body, headers = {}) => {
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
 };
 
-/** One autocannon run; fails loudly on any answer outside 2xx/3xx (refusals timed would make the numbers meaningless). */
-async function load(name, options) {
+/**
+ * One autocannon run against the server of process `pid`; fails loudly on any answer outside
+ * 2xx/3xx (refusals timed would make the numbers meaningless). Also answers the CPU each request
+ * cost the server and the load generator (./processCpu.mjs).
+ */
+async function load(name, options, pid) {
+  const cpu = cpuSince(pid);
   const result = await autocannon({ connections, duration, ...options });
   const refused = result['1xx'] + result['4xx'] + result['5xx'];
   if (refused > 0 || result.errors > 0 || result.timeouts > 0) {
@@ -106,27 +139,42 @@ async function load(name, options) {
       `${name}: ${refused} answers outside 2xx/3xx (${result['4xx']} 4xx, ${result['5xx']} 5xx), ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   }
-  return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean };
+  const requests = result.requests.total;
+  return { requests, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean, cpu: cpu.perRequest(requests) };
+}
+
+/** The mean of each CPU reading over `runs`, weighed by their requests (null if any run lacks it). */
+function cpuOf(runs) {
+  const total = runs.reduce((sum, run) => sum + run.requests, 0);
+  const mean = (key) => (runs.some((run) => run.cpu[key] === null) ? null : runs.reduce((sum, run) => sum + run.cpu[key] * run.requests, 0) / total);
+  return { server: mean('server'), main: mean('main'), generator: mean('generator') };
 }
 
 /**
  * Runs `a` and `b` alternately, `times` rounds each (order swapped every round), and sums them;
  * `runs` keeps each round. Each side first runs `warmup` seconds unmeasured: a path's first
  * requests compile its code, and two paths are compared warm (some already are: matchlog's
- * create ran 500 times before).
+ * create ran 500 times before). `pids` are the processes whose CPU each side's runs are read
+ * from: by default matchlog's and the baseline's (started in that order).
  */
-async function alternate(name, a, b, times = rounds) {
-  if (warmup > 0) for (const make of [a, b]) await load(`${name} (warm-up)`, { ...(await make()), duration: warmup });
+async function alternate(name, a, b, times = rounds, pids = { a: servers[0].child.pid, b: servers[1].child.pid }) {
+  if (warmup > 0)
+    for (const [side, make] of [
+      ['a', a],
+      ['b', b],
+    ])
+      await load(`${name} (warm-up)`, { ...(await make()), duration: warmup }, pids[side]);
   const runs = { a: [], b: [] };
   for (let round = 0; round < times; round += 1) {
     const order = round % 2 === 0 ? ['b', 'a'] : ['a', 'b'];
-    for (const side of order) runs[side].push(await load(`${name} (${side})`, await (side === 'a' ? a : b)()));
+    for (const side of order) runs[side].push(await load(`${name} (${side})`, await (side === 'a' ? a : b)(), pids[side]));
   }
   const sum = (list) => ({
     rps: list.reduce((s, r) => s + r.requests, 0) / list.reduce((s, r) => s + r.seconds, 0),
     p50: list.reduce((s, r) => s + r.p50, 0) / list.length,
     p99: list.reduce((s, r) => s + r.p99, 0) / list.length,
     mean: list.reduce((s, r) => s + r.mean, 0) / list.length,
+    cpu: cpuOf(list),
   });
   log(`  ${name} done`);
   return { a: sum(runs.a), b: sum(runs.b), runs };
@@ -169,6 +217,8 @@ try {
   const target =
     (server, path, options = {}) =>
     () => ({ url: `${server.url}${path}`, ...options });
+  /** A throughput target: at least `ratio` times the baseline's requests a second. */
+  const atLeast = (ratio) => (a, b) => ({ target: `≥ ${ratio.toFixed(1)}×`, pass: a.rps / b.rps >= ratio, minRatio: ratio });
   const create = (server) => target(server, '/api/matches', { method: 'POST', headers: json, requests: freshIds('c', text) });
   const paired = (name, make, goal) => async () => {
     const { a, b } = await alternate(name, make(matchlog), make(baseline));
@@ -178,6 +228,7 @@ try {
   await paired('POST create (new id each)', create, (a, b) => ({
     target: '≥ 0.95×, p99 ≤ 1.5× baseline',
     pass: a.rps / b.rps >= 0.95 && a.p99 <= 1.5 * b.p99,
+    minRatio: 0.95,
     note: `p99 ${(a.p99 / b.p99).toFixed(2)}× baseline`,
   }))();
 
@@ -198,7 +249,7 @@ try {
         },
       };
     },
-    (a, b) => ({ target: '≥ 1.0×', pass: a.rps / b.rps >= 1.0 }),
+    atLeast(1),
   )();
 
   // The row above repeats the stored bytes, which SQLite's upsert skips writing and matchlog
@@ -218,7 +269,7 @@ try {
         },
       };
     },
-    (a, b) => ({ target: '≥ 0.8×', pass: a.rps / b.rps >= 0.8 }),
+    atLeast(0.8),
   )();
 
   // ...and as a scoring app sends them: each connection scores its own match, one more rally per
@@ -240,24 +291,17 @@ try {
         ),
       };
     },
-    (a, b) => ({ target: '≥ 1.0×', pass: a.rps / b.rps >= 1.0 }),
+    atLeast(1),
   )();
 
   await paired(
     'PUT replace, all connections on one id',
     (server) => target(server, '/api/matches/one-id', { method: 'PUT', headers: json, body: text }),
-    (a, b) => ({
-      target: '≥ 0.8×',
-      pass: a.rps / b.rps >= 0.8,
-    }),
+    atLeast(0.8),
   )();
 
   for (const server of both) await send(`${server.url}/api/matches`, 'POST', withId('get-1'));
-  await paired(
-    'GET /api/matches/:id',
-    (server) => target(server, '/api/matches/get-1'),
-    (a, b) => ({ target: '≥ 0.9×', pass: a.rps / b.rps >= 0.9 }),
-  )();
+  await paired('GET /api/matches/:id', (server) => target(server, '/api/matches/get-1'), atLeast(0.9))();
   {
     // A viewer's browser always says which encodings it takes; the baseline, a naive server, ignores it.
     const browser = { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br, zstd' } };
@@ -269,6 +313,7 @@ try {
       ratio: a.rps / b.rps,
       target: '≥ 0.9×',
       pass: a.rps / b.rps >= 0.9,
+      minRatio: 0.9,
     });
     const plain = await alternate('GET /match/:id without Accept-Encoding', target(matchlog, '/match/get-1'), target(baseline, '/api/matches/get-1'));
     rows.push({
@@ -281,11 +326,12 @@ try {
     });
   }
   {
+    const bothMatchlog = { a: matchlog.child.pid, b: matchlog.child.pid };
     const synced = target(matchlog, '/api/matches', { method: 'POST', headers: { ...json, 'x-app-key': club.appKey.key }, requests: freshIds('s', clubText) });
     // The one target that is a ratio of two matchlog paths. It reads ~0.04 under its bound,
     // while a single 5 s round reads anywhere from ~1.06 to ~1.29 (docs/performance.md, steps
     // 50–51): more rounds than the other rows, so that a run tells the ratio, not a round's luck.
-    const { a, b, runs } = await alternate('upload with club sync vs without', synced, create(matchlog), syncRounds);
+    const { a, b, runs } = await alternate('upload with club sync vs without', synced, create(matchlog), syncRounds, bothMatchlog);
     const ratio = a.mean / b.mean;
     const each = runs.a.map((run, i) => run.mean / runs.b[i].mean).sort((x, y) => x - y);
     const spread = `${syncRounds} rounds, each ${each[0].toFixed(2)}–${each.at(-1).toFixed(2)}`;
@@ -301,7 +347,7 @@ try {
     // Saturated, latency is connections / throughput: the ratio above is one of CPU per upload.
     // What one app waits for an upload on a server with room to spare, told alongside (no target).
     const one = (make) => async () => ({ ...(await make()), connections: 1 });
-    const unloaded = await alternate('upload with club sync vs without, one connection', one(synced), one(create(matchlog)));
+    const unloaded = await alternate('upload with club sync vs without, one connection', one(synced), one(create(matchlog)), rounds, bothMatchlog);
     const unloadedRatio = unloaded.a.mean / unloaded.b.mean;
     rows.push({
       name: 'upload with club sync, one connection (vs without)',
@@ -347,6 +393,7 @@ try {
         `${r.target} | ${verdict(r)}${r.note ? ` (${r.note})` : ''} |`,
     );
   }
+  printCpuTable(rows);
   const extra = [];
   for (const r of rebuild.rows) {
     const goal = r.projection === 'publicView';
