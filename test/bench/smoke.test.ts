@@ -23,7 +23,12 @@ const BENCHES: { script: string; args?: string[]; printed: RegExp }[] = [
   { script: 'clubSyncCpu.mjs', printed: /CPU of an upload with club sync/ },
   { script: 'matchday.mjs', printed: /\| viewer delay, upload's 2xx → revision on the stream, p50 \/ p99 \| \d+ \/ \d+ ms/ },
   { script: 'growth.mjs', printed: /\| POST replace \(a live match, one more rally\) \|/ },
-  { script: 'compare.mjs', printed: /\| POST replace, a live match's next version .*\| rebuild matchHistory vs log read \(2 live-scored matches, deltas\)/s },
+  {
+    script: 'compare.mjs',
+    // The live row, its floor without read models, the CPU each cost against its budget (Linux), the rebuilds.
+    printed:
+      /\| POST replace, a live match's next version .*the write path's floor.*CPU per request, ms.*\| the same, matchlog without read models [^|]*\| [\d.]+ \/ [\d.]+ \|.*\| rebuild matchHistory vs log read \(2 live-scored matches, deltas\)/s,
+  },
   { script: 'liveMatchDisk.mjs', printed: /\d+ created matches: file [\d,]+ bytes stored whole/ },
   { script: 'deltaCandidates.mjs', printed: /\| fossil delta \| 32 \|/ },
 ];
