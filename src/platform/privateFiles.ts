@@ -1,4 +1,6 @@
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /**
  * The store's folder and files are its owner's alone (0700, 0600): they hold write-token and
@@ -26,4 +28,37 @@ function narrow(path: string): void {
     throw error;
   }
   if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
+}
+
+/**
+ * Creates `file` (0600) holding `text` unless it exists, so that no process ever reads it empty
+ * or half written: the text is written and synced under a name of its own, then linked into
+ * place (a link fails if the name exists), and the folder synced. Two servers started at once on
+ * one DATA_DIR read one key, and a crash leaves the file whole or absent. Answers false when the
+ * file existed: another process made it first, and its content stands.
+ */
+export function createFileOnce(file: string, text: string): boolean {
+  const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
+  const fd = openSync(own, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(own, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(own);
+  }
+  const folder = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
+  return true;
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { type NoteSigner, noteSignerFromSeed, parseNoteSignerKey, signerKeyString } from '../domain/signedNote.js';
-import { makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
+import { createFileOnce, makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
 
 /**
  * The key that signs the transparency log's checkpoints (docs/auditing.md). LOG_SIGNING_KEY
@@ -23,11 +23,7 @@ export function loadLogSigner(config: Pick<Config, 'logSigningKey' | 'logOrigin'
   }
   makePrivateDir(config.dataDir);
   const seed = randomBytes(32);
-  try {
-    writeFileSync(file, `${signerKeyString(noteSignerFromSeed(config.logOrigin, seed), seed)}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  // Another process may create it first: then its key is the one read back.
+  createFileOnce(file, `${signerKeyString(noteSignerFromSeed(config.logOrigin, seed), seed)}\n`);
   return parseNoteSignerKey(readFileSync(file, 'utf8'));
 }

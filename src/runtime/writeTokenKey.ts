@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
+import { createFileOnce, makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
 import { StartupError } from './startupFailure.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -47,12 +47,7 @@ export function loadWriteTokenKey(config: Pick<Config, 'writeTokenKey' | 'dataDi
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   makePrivateDir(config.dataDir);
-  const key = randomBytes(32).toString('base64');
-  try {
-    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  // Another process may create it first: then its key is the one read back.
+  createFileOnce(file, `${randomBytes(32).toString('base64')}\n`);
   return keyFromFile(file, readKeyFile(file));
 }
