@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
 import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
 import { collectionOf } from '../src/readmodel/readModel.js';
-import { basisObject, basisText, type StoredBasis, storedBasis } from '../src/domain/storedBasis.js';
+import { BASIS_TEXT_FROM_CHARS, basisObject, basisText, type StoredBasis, storedBasis } from '../src/domain/storedBasis.js';
 import { defineProjection, doneOffLoop, type ProjectionView } from './projection.js';
 
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
@@ -19,8 +19,9 @@ interface BasisDoc {
   format?: number;
   /**
    * Null until a next version needs it: a first version has nothing to be compared with, so
-   * its basis is made from its payload in the log only when (and if) the match is replaced.
-   * A large payload's is kept as its JSON text (src/domain/storedBasis.ts).
+   * its basis is made from its payload in the log only when (and if) the match is replaced;
+   * a large first version's at once (below). A large payload's is kept as its JSON text
+   * (src/domain/storedBasis.ts).
    */
   basis: StoredBasis | null;
 }
@@ -44,7 +45,10 @@ const isMade = (doc: BasisDoc): doc is MadeBasis => doc.basis !== null && doc.fo
 async function evolveMatchHistory(
   basis: BasisDoc | null,
   recorded: RecordedEvent,
-  diffVersion: (payloadText: string, previous: StoredBasis) => Promise<VersionDiff>,
+  made: {
+    diffVersion: (payloadText: string, previous: StoredBasis) => Promise<VersionDiff>;
+    firstBasis: (payloadText: string) => Promise<StoredBasis>;
+  },
 ): Promise<{ entry: MatchHistoryDoc; basis: BasisDoc | null } | null> {
   const matchId = matchIdOfStream(recorded.streamId);
   if (matchId === null) return null;
@@ -62,11 +66,22 @@ async function evolveMatchHistory(
   if (event.content === null) return { entry: { ...base, via: null, protection: null, diff: null, details: event.details }, basis };
   if (basis !== null && basis.revision >= recorded.revision) return null;
   const entry = { ...base, via: event.content.via, protection: event.content.protection, details: null };
-  // The first version: no diff, and its basis waits until a next version needs it.
-  if (basis === null) return { entry: { ...entry, diff: null }, basis: { id: matchId, revision: recorded.revision, format: 0, basis: null } };
+  const { payloadText } = event.content;
+  // The first version: no diff, and its basis waits until a next version needs it, unless it is
+  // large. A large one's is made now, while the write's parse of it is at hand (the helper thread's
+  // or the request's): made when the match is replaced, it cost a second parse of the whole payload
+  // there (a 290,000-key replace: ~700 ms of CPU, ~300 of them the first version's parse and basis).
+  // By the text's size alone, so a rebuild makes the same documents whatever the configuration.
+  if (basis === null) {
+    const first =
+      payloadText.length >= BASIS_TEXT_FROM_CHARS
+        ? basisDoc(matchId, recorded.revision, await made.firstBasis(payloadText))
+        : { id: matchId, revision: recorded.revision, format: 0, basis: null };
+    return { entry: { ...entry, diff: null }, basis: first };
+  }
   if (!isMade(basis))
     throw new Error(`the diff basis of match ${matchId} at revision ${basis.revision} must be made before revision ${recorded.revision} is compared with it`);
-  const next = await diffVersion(event.content.payloadText, basis.basis);
+  const next = await made.diffVersion(payloadText, basis.basis);
   return { entry: { ...entry, diff: next.diff }, basis: basisDoc(matchId, recorded.revision, next.basis) };
 }
 
@@ -104,10 +119,10 @@ async function diffVersion(view: ProjectionView, payloadText: string, previous: 
   return { diff: diffBases(before, after), basis: storedBasis(payloadText.length, after) };
 }
 
-/** A first version's basis, made off the event loop as diffVersion's when the text is large. */
-async function firstBasis(view: ProjectionView, payloadText: string): Promise<StoredBasis> {
-  const basis = (await doneOffLoop(view, payloadText, (work) => work.diffBasis(payloadText))) ?? versionBasis(payloadText);
-  return storedBasis(payloadText.length, basis);
+/** A first version's basis, made off the event loop as diffVersion's when the text is large, unless the request's parse is at hand. */
+async function firstBasis(view: ProjectionView, payloadText: string, parsed?: DecodedPayload): Promise<StoredBasis> {
+  const offLoop = parsed === undefined ? await doneOffLoop(view, payloadText, (work) => work.diffBasis(payloadText)) : undefined;
+  return storedBasis(payloadText.length, offLoop ?? versionBasis(payloadText, null, parsed));
 }
 
 const basisDoc = (matchId: string, revision: number, basis: StoredBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
@@ -149,7 +164,10 @@ export const matchHistoryProjection = defineProjection({
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const parsed = view.payloads.parsed(recorded.id);
-    const next = await evolveMatchHistory(basis, recorded, (text, previous) => diffVersion(view, text, previous, parsed));
+    const next = await evolveMatchHistory(basis, recorded, {
+      diffVersion: (text, previous) => diffVersion(view, text, previous, parsed),
+      firstBasis: (text) => firstBasis(view, text, parsed),
+    });
     if (next === null) return;
     view.put(MATCH_HISTORY, next.entry);
     if (next.basis !== null && next.basis !== basis) view.put(DIFF_BASIS, next.basis);

@@ -30,8 +30,11 @@ const NO_ACTIONS: ActionsPart = actionsPart('', { chars: 1, digest: createHash('
 export function diffBasisOfText(text: string, previous: DiffBasis | null, digested?: DigestedTexts, parsed?: DecodedPayload): DiffBasis {
   // JSON.parse keeps the last member of a name: so does this. Each list is left out of the light text below.
   const actions: { last: ActionsOfText | null; lists: [start: number, end: number][] } = { last: null, lists: [] };
+  // The parse's list is the last member's, the only one kept: an earlier one's entries made from it are let go.
+  const parsedBody = parsed?.body as { actions?: unknown } | null | undefined;
+  const parsedList = typeof parsedBody === 'object' && parsedBody !== null && Array.isArray(parsedBody.actions) ? parsedBody.actions : undefined;
   const isObject = visitMembers(text, 'actions', (start) => {
-    actions.last = text.charCodeAt(start) === OPEN_ARRAY ? actionsOfText(text, start, previous, digested) : null;
+    actions.last = text.charCodeAt(start) === OPEN_ARRAY ? actionsOfText(text, start, previous, digested, parsedList) : null;
     if (actions.last !== null) actions.lists.push([start, actions.last.end]);
     return actions.last?.end ?? null;
   });
@@ -113,7 +116,7 @@ export type DigestedTexts = ReturnType<typeof digestedTexts>;
  * actions, at the same places), those keep their entries and only the ones after are parsed.
  * Told by the text `digested` keeps of that digest when it has it, else by digesting it.
  */
-function actionsOfText(text: string, at: number, previous: DiffBasis | null, digested?: DigestedTexts): ActionsOfText {
+function actionsOfText(text: string, at: number, previous: DiffBasis | null, digested?: DigestedTexts, parsedList?: unknown[]): ActionsOfText {
   const prior = previous?.actionsText ?? NO_ACTIONS_TEXT;
   const kept = previous === null ? 0 : previous.actions.length / (2 * FINGERPRINT_CHARS);
   const from = at + prior.chars;
@@ -129,7 +132,8 @@ function actionsOfText(text: string, at: number, previous: DiffBasis | null, dig
     }
   }
   const { bounds, end } = arrayElements(text, at);
-  const list: unknown[] = JSON.parse(text.slice(at, end));
+  // An action's fingerprint is of its value: the request's parse of it is the same value as the text's.
+  const list: unknown[] = parsedList ?? JSON.parse(text.slice(at, end));
   const last = bounds.at(-1) ?? at + 1;
   return { part: actionsPart(list.map(actionEntry).join(''), digest(createHash('sha256'), text, at, at, last, digested)), end };
 }

@@ -201,6 +201,22 @@ t.test("a large payload's basis is kept as its JSON text, a small one's as itsel
   }
 });
 
+t.test("a large first version's basis is made at once, as it would be made from the log later", async (t) => {
+  const bases = collectionOf<{ id: string; revision: number; format?: number; basis: unknown }>('matchHistoryBasis');
+  const first = large('first', 1);
+  await given([])
+    .when([created('a', 1, first)])
+    .thenRead(t, async (read) => {
+      t.same(await read.get(bases, 'a'), { id: 'a', revision: 0, format: DIFF_BASIS_FORMAT, basis: JSON.stringify(diffBasisOfText(first, null)) });
+    });
+  await given([created('a', 1, first)])
+    .when([replaced('a', 1, 2, v2)])
+    .thenRead(t, async (read) => {
+      const entry = (await readHistoryEntries(read, 'a', page))[1];
+      t.same(entry?.diff, diffMatch(JSON.parse(first), JSON.parse(v2)), 'the next version is compared with it');
+    });
+});
+
 t.test('the history made with the helper thread is the one made in place, document for document', async (t) => {
   const thread = createHelperThread({ minBytes: 1, onFailure: (error) => t.fail(String(error)) });
   t.teardown(() => thread.close());
@@ -211,7 +227,7 @@ t.test('the history made with the helper thread is the one made in place, docume
     ),
     ...live.map((payload, i) => (i === 0 ? created('live', 10, payload) : replaced('live', i, i + 10, payload))),
   ];
-  // The first versions' bases are made from the log when their next version comes.
+  // The first versions' bases are made from the log when their next version comes (a large one's at once).
   const log: EventLog = {
     readStream: async (streamId, { fromRevision = 0 } = {}) => events.filter((e) => e.streamId === streamId && e.revision >= fromRevision),
   };
