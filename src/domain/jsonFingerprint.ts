@@ -31,12 +31,22 @@ export function shortHash(text: string): string {
 export function jsonFingerprint(value: unknown): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = jsonText(value);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return shortHash(deepText(value));
   }
   return shortHash(text ?? 'undefined');
+}
+
+/**
+ * JSON.stringify(value): for a finite number or a boolean its String(), the same text (JSON
+ * writes a finite number as ToString does) at half the cost, which counts over a payload of
+ * hundreds of thousands of fields.
+ */
+export function jsonText(value: unknown): string | undefined {
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
 }
 
 /** A text of the value's content made without recursion, so no depth can overflow the call stack. */

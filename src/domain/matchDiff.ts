@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FINGERPRINT_CHARS, jsonFingerprint, shortHash } from './jsonFingerprint.js';
+import { FINGERPRINT_CHARS, jsonFingerprint, jsonText, shortHash } from './jsonFingerprint.js';
 import { type MatchSummary, type PlayerLine, summarizeMatch } from './matchPayload.js';
 
 /**
@@ -168,7 +168,7 @@ export function actionsPart(actions: string, actionsText: DiffBasis['actionsText
 /** A value's JSON text, or for one nested too deep for JSON.stringify its fingerprint (jsonFingerprint walks it). */
 function valueText(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? 'undefined';
+    return jsonText(value) ?? 'undefined';
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return jsonFingerprint(value);

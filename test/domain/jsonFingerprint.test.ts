@@ -1,5 +1,5 @@
 import t from 'tap';
-import { FINGERPRINT_CHARS, jsonFingerprint, shortHash } from '../../src/domain/jsonFingerprint.js';
+import { FINGERPRINT_CHARS, jsonFingerprint, jsonText, shortHash } from '../../src/domain/jsonFingerprint.js';
 
 t.test('a fingerprint is FINGERPRINT_CHARS of base64url, the same for the same content', async (t) => {
   const fingerprint = jsonFingerprint({ id: 7, type: 'ace', team: 'home' });
@@ -8,6 +8,35 @@ t.test('a fingerprint is FINGERPRINT_CHARS of base64url, the same for the same c
   t.not(jsonFingerprint({ type: 'ace', id: 7, team: 'home' }), fingerprint, 'key order counts, as in the text');
   t.not(jsonFingerprint({ id: 7, type: 'ace', team: 'away' }), fingerprint);
   t.equal(jsonFingerprint(undefined), shortHash('undefined'));
+});
+
+t.test("jsonText is JSON.stringify's text, numbers and booleans included", async (t) => {
+  const values = [
+    0,
+    -0,
+    7,
+    -3.5,
+    0.1 + 0.2,
+    1e21,
+    1e-7,
+    5e-324,
+    Number.MAX_VALUE,
+    2 ** 53 + 2,
+    true,
+    false,
+    null,
+    'x"\\',
+    [1, 'a'],
+    { a: 1 },
+    Number.NaN,
+    Infinity,
+    undefined,
+  ];
+  for (const value of values) t.equal(jsonText(value), JSON.stringify(value), String(value));
+  for (let i = 0; i < 10_000; i += 1) {
+    const n = (Math.sin(i) * 10 ** ((i % 40) - 20)) / 3;
+    if (jsonText(n) !== JSON.stringify(n)) t.fail(`differs for ${n}`);
+  }
 });
 
 t.test('nearby values do not collide', async (t) => {
