@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { connectionBudget } from '../platform/openFilesLimit.js';
+import type { ShutOutAddresses } from './shutOutAddresses.js';
 
 /** One log line per this many milliseconds at most, however often connections are refused. */
 const REPORT_EVERY_MS = 5000;
@@ -14,6 +15,9 @@ export interface ConnectionLimits {
   trustProxy: unknown;
 }
 
+/** Addresses whose new connections are closed at accept for a while (./shutOutAddresses.ts). */
+type ShutOut = Pick<ShutOutAddresses, 'isShut'>;
+
 /**
  * Bounds the connections the server holds (server.maxConnections: one more is closed as soon
  * as it is accepted) and keeps running when the process runs out of file descriptors. libuv
@@ -21,12 +25,16 @@ export interface ConnectionLimits {
  * fails, Node reports the failed accept as an 'error' on the server, which would otherwise end
  * the process. Both are logged, at most once every few seconds with a count.
  */
-export function registerConnectionLimits(app: FastifyInstance, { maxConnections, maxConnectionsPerAddress, openFilesLimit, trustProxy }: ConnectionLimits) {
+export function registerConnectionLimits(
+  app: FastifyInstance,
+  { maxConnections, maxConnectionsPerAddress, openFilesLimit, trustProxy }: ConnectionLimits,
+  shutOut: ShutOut,
+) {
   const server = app.server;
   server.maxConnections = maxConnections;
   if (trustProxy === false)
-    capPerAddress(server, maxConnectionsPerAddress, () => {
-      reported.perAddress += 1;
+    capPerAddress(server, maxConnectionsPerAddress, shutOut, (why) => {
+      reported[why] += 1;
       report();
     });
   if (openFilesLimit !== null && maxConnections > connectionBudget(openFilesLimit)) {
@@ -36,13 +44,15 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
         'beyond it accepts fail (EMFILE) and are shed: raise ulimit -n or lower MAX_CONNECTIONS',
     );
   }
-  const reported = { dropped: 0, perAddress: 0, failed: 0, code: '', since: 0 };
+  const reported = { dropped: 0, perAddress: 0, shutOut: 0, failed: 0, code: '', since: 0 };
   const report = () => {
     const now = Date.now();
     if (now - reported.since < REPORT_EVERY_MS) return;
     if (reported.dropped > 0) app.log.warn({ dropped: reported.dropped, maxConnections }, 'connections refused: MAX_CONNECTIONS reached');
     if (reported.perAddress > 0)
       app.log.warn({ closed: reported.perAddress, maxConnectionsPerAddress }, 'connections refused: MAX_CONNECTIONS_PER_ADDRESS reached');
+    if (reported.shutOut > 0)
+      app.log.warn({ closed: reported.shutOut }, 'connections refused: their address kept opening live streams it was refused, shut out for a while');
     if (reported.failed > 0)
       app.log.error(
         { failed: reported.failed, code: reported.code, openFilesLimit },
@@ -50,6 +60,7 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
       );
     reported.dropped = 0;
     reported.perAddress = 0;
+    reported.shutOut = 0;
     reported.failed = 0;
     reported.since = now;
   };
@@ -68,18 +79,20 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
 /**
  * Closes a new connection at once when its peer address already holds `max`: one client, however
  * many sockets it opens, cannot take the connections everyone else needs (a gym behind one NAT
- * has its live streams and as many again).
+ * has its live streams and as many again). And while its address is shut out.
  */
-function capPerAddress(server: Server, max: number, refused: () => void) {
+function capPerAddress(server: Server, max: number, shutOut: ShutOut, refused: (why: 'perAddress' | 'shutOut') => void) {
   const held = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const count = (held.get(address) ?? 0) + 1;
-    if (count > max) {
-      refused();
+    const why = count > max ? 'perAddress' : shutOut.isShut(address) ? 'shutOut' : null;
+    if (why !== null) {
+      refused(why);
       socket.destroy();
       return;
     }
+
     held.set(address, count);
     socket.once('close', () => {
       const left = (held.get(address) ?? 1) - 1;

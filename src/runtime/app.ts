@@ -33,6 +33,7 @@ import { redactUrl } from '../platform/redactUrl.js';
 import { AccessLogOnly, registerAccessLogNotes } from '../http/accessLog.js';
 import { registerBytesInFlight } from '../http/bytesInFlight.js';
 import { registerConnectionLimits } from '../http/connections.js';
+import { createShutOutAddresses } from '../http/shutOutAddresses.js';
 import { trustedProxies } from '../http/clientAddress.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders, setHeadersBeforeRouting } from '../http/securityHeaders.js';
@@ -106,7 +107,10 @@ export async function buildApp({
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
   const liveCaps = { maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress };
   const liveSlots = createLiveStreamSlots(liveCaps);
+  // An address refused twice its share of streams within a window has its new connections closed at accept for a while.
+  const shutOut = createShutOutAddresses({ limit: 2 * config.maxLiveStreamsPerAddress });
   const refuseStreamEarly = earlyStreamRefusal({
+    shutOut,
     slots: liveSlots,
     caps: liveCaps,
     peerIsClient: config.trustProxy === false,
@@ -163,7 +167,7 @@ export async function buildApp({
   registerErrorHandling(app, ERROR_PAGES);
   registerEarlyReplies(app);
   registerBytesInFlight(app, config);
-  registerConnectionLimits(app, config);
+  registerConnectionLimits(app, config, shutOut);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread);

@@ -137,6 +137,36 @@ t.test('a stream the caps refuse is answered before routing, with the answer the
   );
 });
 
+t.test('an address that keeps opening streams it is refused is shut out: its new connections are closed at accept, others are served', async (t) => {
+  const { app, logs } = await startTestApp(t, { MAX_LIVE_STREAMS_PER_ADDRESS: '2' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"shut-1"}' })).status, 201);
+  const open = (address: string) => openLiveStream(base, '/match/shut-1/live', address);
+  const held = [await open('127.0.0.8'), await open('127.0.0.8')];
+  t.teardown(() => {
+    for (const s of held) s.close();
+  });
+  t.same(
+    held.map((s) => s.status),
+    [200, 200],
+  );
+  // Twice its share (4) refused with 429 and its message, one by one; the fifth refusal shuts the address out.
+  const refused = [];
+  for (let i = 0; i < 5; i += 1) refused.push((await open('127.0.0.8')).status);
+  t.same(refused, [429, 429, 429, 429, 429], 'refused with 429 up to and past twice its share');
+  const shut = await open('127.0.0.8');
+  t.equal(shut.status, 'ECONNRESET', 'then its new connections are closed before a byte is read');
+  t.equal((await fetch(`${base}/match/shut-1`)).status, 200, 'another address is served');
+  const other = await open('127.0.0.9');
+  t.equal(other.status, 200, 'and gets its own streams');
+  other.close();
+  t.equal(held.length, 2, "the address's streams stay open");
+  t.ok(
+    logLines<{ msg: string; closed?: number }>(logs).some((line) => /shut out for a while/.test(line.msg) && line.closed === 1),
+    'a warning counts the connections closed',
+  );
+});
+
 t.test('item 9: a live stream for an unknown id answers the JSON 404 with nosniff, never the id', async (t) => {
   const { app } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

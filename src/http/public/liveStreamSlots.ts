@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../../domain/errors.js';
 import { errorBody, NO_SNIFF, statusOf } from '../errorHandling.js';
+import type { ShutOutAddresses } from '../shutOutAddresses.js';
 
 /** Seconds a refused viewer is asked to wait; the page's script waits longer still, and more each time. */
 const REFUSED_RETRY_AFTER = 30;
@@ -76,6 +77,8 @@ export interface EarlyRefusalDeps {
   setCommonHeaders(req: IncomingMessage, res: ServerResponse): void;
   /** A warning line, for the refusals answered here (they have no access line): one every few seconds at most, with counts. */
   warn(fields: Record<string, number>, message: string): void;
+  /** Where an address's refusals by its cap are counted: one that keeps asking is shut out a while (src/http/shutOutAddresses.ts). */
+  shutOut: Pick<ShutOutAddresses, 'refused'>;
 }
 
 const LIVE_PATH = /^\/match\/[^/?]+\/live(?:\?|$)/;
@@ -88,7 +91,7 @@ const LIVE_PATH = /^\/match\/[^/?]+\/live(?:\?|$)/;
  * route must decide: an address behind a trusted proxy, a browser that would get the HTML error
  * page, a slot free. The route checks the caps again; this only answers sooner.
  */
-export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders, warn }: EarlyRefusalDeps) {
+export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders, warn, shutOut }: EarlyRefusalDeps) {
   const answers = {
     'per-address': preparedAnswer(streamRefusalError('per-address', caps)),
     total: preparedAnswer(streamRefusalError('total', caps)),
@@ -109,8 +112,10 @@ export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || req.url === undefined || !LIVE_PATH.test(req.url)) return false;
     if (/html/i.test(req.headers.accept ?? '')) return false;
-    const refusal = peerIsClient ? slots.refusal(req.socket.remoteAddress ?? '') : slots.full() ? 'total' : null;
+    const address = req.socket.remoteAddress ?? '';
+    const refusal = peerIsClient ? slots.refusal(address) : slots.full() ? 'total' : null;
     if (refusal === null) return false;
+    if (refusal === 'per-address') shutOut.refused(address);
     const answer = answers[refusal];
     setCommonHeaders(req, res);
     res.writeHead(answer.statusCode, answer.headers);
