@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { durationSeconds, formatClockSeconds, summarizeMatch } from '../../src/domain/matchPayload.js';
+import { fullMatches } from '../fixtures/liveMatch.mjs';
 
 const load = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
 
@@ -95,6 +96,40 @@ t.test('the play-by-play is worded on first read only, and counted without wordi
     mixed.actions().map((a) => a.phase),
     ['Set 1', 'Set 2'],
   );
+});
+
+t.test("an action's line is worded when asked for, the same as in the whole list; its mark says what its line does of phase, score and clock", async (t) => {
+  const odd = {
+    sport: 'volleyball',
+    actions: [
+      { set: 1, score: { home: -0, away: 1 } },
+      { set: 1, score: { home: 2.5, away: 1 }, clock: 'PT1M2.00S' },
+      { set: 1, score: { home: '3', away: '1' } },
+      { set: 1, homeScore: 1e21, awayScore: 2 },
+      'not an action',
+      { set: 1, score: { home: 4 }, clock: ' ' },
+      { period: 2, scoreHome: 1, scoreAway: 0, minute: 3 },
+    ],
+  };
+  const payloads = [
+    ...['nba-live-game.json', 'nba-playbyplay.json', 'statsbomb-events.json', 'statsbomb-match.json', 'football-long-names.json'].map(load),
+    ...fullMatches(6),
+    odd,
+  ];
+  const RUNNING = /^(\d+)–(\d+)$/;
+  for (const [n, payload] of payloads.entries()) {
+    const lazy = summarizeMatch(payload);
+    const whole = summarizeMatch(payload).actions();
+    const lines = Array.from({ length: lazy.actionCount }, (_, i) => lazy.actionAt(lazy.actionCount - 1 - i)).reverse();
+    t.same(lines, whole, `payload ${n}: each line as the whole list has it, asked for in any order`);
+    t.equal(lazy.actions()[0], lines[0], 'the whole list reuses the lines worded');
+    const marks = lazy.actionMarks().map(({ phase, home, away, clocked }) => ({ phase, home, away, clocked }));
+    const fromLines = whole.map((a) => {
+      const m = a.score === null ? null : RUNNING.exec(a.score);
+      return { phase: a.phase, home: m === null ? null : Number(m[1]), away: m === null ? null : Number(m[2]), clocked: a.clock !== null };
+    });
+    t.same(marks, fromLines, `payload ${n}: marks agree with the lines`);
+  }
 });
 
 t.test("a player's stats: all numbers as sent, else only the numeric leaves", async (t) => {

@@ -91,7 +91,7 @@ t.test('a score chart keeps the first, the last and every lead change, at most C
   t.equal(kept.at(-1), points.at(-1));
   const lead = (p: { home: number; away: number }) => Math.sign(p.home - p.away);
   for (let i = 1; i < points.length - 1; i += 1) if (lead(points[i]!) !== lead(points[i - 1]!)) t.ok(kept.includes(points[i]!), `lead change at ${i} kept`);
-  const realistic = phaseScores(summarizeMatch(manyActions(300)).actions(), PHASES_SHOWN, CHART_POINTS);
+  const realistic = phaseScores(summarizeMatch(manyActions(300)).actionMarks(), PHASES_SHOWN, CHART_POINTS);
   t.ok(
     realistic.every((p) => p.points.length === p.length),
     'a realistic phase is not thinned',

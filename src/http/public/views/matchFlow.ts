@@ -1,4 +1,4 @@
-import type { ActionLine } from '../../../domain/matchPayload.js';
+import type { ActionLine, ActionMark } from '../../../domain/matchPayload.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { thinned } from './scoreChart.js';
 
@@ -133,17 +133,16 @@ export function goalChart(
  * visitors' below, a step at every score, quarters marked. At most `maxPoints` scores drawn
  * (thinned, keeping every change of lead). Null with fewer than two running scores.
  */
-export function leadTracker(actions: readonly ActionLine[], homeName: string, awayName: string, maxPoints: number, maxPhases: number): SafeHtml | null {
+export function leadTracker(marks: readonly ActionMark[], homeName: string, awayName: string, maxPoints: number, maxPhases: number): SafeHtml | null {
   const all: { home: number; away: number; phase: string | null; at: number }[] = [];
   const phases: string[] = [];
-  for (const a of actions) {
-    const m = a.score === null ? null : RUNNING.exec(a.score);
-    if (m === null) continue;
+  for (const a of marks) {
+    if (a.home === null || a.away === null) continue;
     if (a.phase !== null && phases.at(-1) !== a.phase) {
       if (phases.length >= maxPhases) break;
       phases.push(a.phase);
     }
-    const point = { home: Number(m[1]), away: Number(m[2]), phase: a.phase, at: all.length };
+    const point = { home: a.home, away: a.away, phase: a.phase, at: all.length };
     const previous = all.at(-1);
     if (previous === undefined || previous.home !== point.home || previous.away !== point.away || previous.phase !== point.phase) all.push(point);
   }

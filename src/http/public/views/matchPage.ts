@@ -8,7 +8,7 @@ import { NO_SUCH_PAGE } from '../../errorHandling.js';
 import { CHART_POINTS, EVENTS_SHOWN, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { goalChart, goalsAndCards, type GoalLine, leadTracker } from './matchFlow.js';
 import { SHOWN_STATUS_WORDS, shownStatus, type ShownStatus } from './matchStatus.js';
-import { escapedLength, type PlaysPage, playsPage } from './playsPages.js';
+import { escapedLength, type PlayByPlay, type PlaysPage, playsPage } from './playsPages.js';
 import { phaseScores, scoreChart } from './scoreChart.js';
 import { timeTag } from './timeText.js';
 import { CARD_HEIGHT, CARD_WIDTH } from './shareCard.js';
@@ -193,11 +193,11 @@ function charts(s: MatchSummary): SafeHtml | string {
     sport === 'football'
       ? goalChart(s.actions(), home, away, { home: s.home.score, away: s.away.score })
       : sport === 'basketball'
-        ? leadTracker(s.actions(), homeShort(s), awayShort(s), CHART_POINTS, PHASES_SHOWN)
+        ? leadTracker(s.actionMarks(), homeShort(s), awayShort(s), CHART_POINTS, PHASES_SHOWN)
         : null;
   const legend = html`<p class="legend"><span class="key home"></span>${home} <span class="key away"></span>${away}</p>`;
   if (whole !== null) return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>${sport === 'football' ? legend : ''}${whole}</section>`;
-  const phases = phaseScores(s.actions(), PHASES_SHOWN, CHART_POINTS);
+  const phases = phaseScores(s.actionMarks(), PHASES_SHOWN, CHART_POINTS);
   if (phases.length === 0) return '';
   return html`<section aria-labelledby="flow"><h2 id="flow">How the score went</h2>
 ${legend}
@@ -344,8 +344,8 @@ const playsUrl = (id: string, page: number) => `/match/${id}?part=plays&page=${p
  */
 function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const s = view.summary;
-  const actions = s.actions();
-  if (actions.length === 0) return null;
+  const actions: PlayByPlay = { count: s.actionCount, at: s.actionAt, marks: s.actionMarks };
+  if (actions.count === 0) return null;
   const names = new Map(s.players.filter((p) => p.playerId !== null).map((p) => [p.playerId, p]));
   const who = (a: ActionLine) => {
     const p = a.playerId === null ? undefined : names.get(a.playerId);
@@ -373,7 +373,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   }
   const groups = new Map<string, ActionLine[]>();
   for (let i = page.start; i < page.end; i += 1) {
-    const a = actions[i]!;
+    const a = actions.at(i);
     const key = a.phase ?? 'Match';
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [a]);
@@ -382,12 +382,12 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const phases = [...groups.entries()];
   // On a page of part of the plays, a set cut by the page says how many of its actions are here.
   const perPhase = new Map<string, number>();
-  if (page.start > 0 || page.from > 0) for (const a of actions) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
+  if (page.start > 0 || page.from > 0) for (const a of actions.marks()) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
   const counted = (phase: string, n: number) => {
     const all = perPhase.get(phase) ?? n;
     return all > n ? `${n} of ${all} actions here` : `${n} ${n === 1 ? 'action' : 'actions'}`;
   };
-  const hasClock = actions.some((a) => a.clock !== null);
+  const hasClock = actions.marks().some((a) => a.clocked);
   const latest = phases.length - 1;
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
@@ -398,7 +398,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
 <td class="num run">${a.score ?? ''}</td></tr>`;
   };
   // The action before a page's oldest, when it is of the same set, says whether that one scored.
-  const before = page.start > 0 ? actions[page.start - 1] : undefined;
+  const before = page.start > 0 ? actions.at(page.start - 1) : undefined;
   const previousOf = (group: ActionLine[], i: number) => group[i - 1] ?? (before !== undefined && before.phase === group[0]?.phase ? before : undefined);
   return html`<section aria-labelledby="pbp"><h2 id="pbp">Play-by-play</h2>
 <p class="hint muted">Newest first. ${phases.length > 1 ? 'Earlier sets and periods are folded: open them to read.' : ''}</p>
@@ -420,7 +420,7 @@ ${
 <div class="scroll"><table class="pbp">${head}<tbody>${folded}</tbody></table></div></details>`
     : ''
 }</details>`;
-})}${playsPager(view, page, number, actions.length)}</section>`;
+})}${playsPager(view, page, number, actions.count)}</section>`;
 }
 
 /** Links to the newer and older pages of plays, when the play-by-play does not fit one page. */

@@ -1,5 +1,12 @@
-import type { ActionLine } from '../../../domain/matchPayload.js';
+import type { ActionLine, ActionMark } from '../../../domain/matchPayload.js';
 import { PHASES_SHOWN, PLAYS_PAGE_BYTES, PLAYS_PER_PAGE } from '../../views/renderCaps.js';
+
+/** The play-by-play as a page reads it: its actions' count and marks, and the lines of the ones it shows (worded on first ask). */
+export interface PlayByPlay {
+  count: number;
+  at(index: number): ActionLine;
+  marks(): readonly ActionMark[];
+}
 
 /** Which actions one page of plays shows, as indexes into the play-by-play (oldest first). */
 export interface PlaysPage {
@@ -17,13 +24,13 @@ export interface PlaysPage {
  * sets or periods; at least one action. Linear in the rows on the page. `from` must be below the
  * number of actions.
  */
-export function playsPage(actions: readonly ActionLine[], from: number, rowBytes: (action: ActionLine) => number): PlaysPage {
-  const end = actions.length - from;
+export function playsPage(actions: Pick<PlayByPlay, 'count' | 'at'>, from: number, rowBytes: (action: ActionLine) => number): PlaysPage {
+  const end = actions.count - from;
   const phases = new Set<string>();
   let start = end;
   let bytes = 0;
   while (start > 0 && end - start < PLAYS_PER_PAGE) {
-    const action = actions[start - 1]!;
+    const action = actions.at(start - 1);
     const phase = action.phase ?? 'Match';
     if (!phases.has(phase) && phases.size === PHASES_SHOWN) break;
     bytes += rowBytes(action);

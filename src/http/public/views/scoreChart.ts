@@ -1,4 +1,4 @@
-import type { ActionLine } from '../../../domain/matchPayload.js';
+import type { ActionMark } from '../../../domain/matchPayload.js';
 import { html, SafeHtml } from '../../views/html.js';
 
 export interface PhaseScores {
@@ -9,24 +9,21 @@ export interface PhaseScores {
   length: number;
 }
 
-const RUNNING = /^(\d+)–(\d+)$/;
-
 /**
- * Running scores per set or period, from the play-by-play (the reader writes them as "8–6"):
- * at most `maxPhases` phases (the first ones), each thinned to at most `maxPoints` points.
+ * Running scores per set or period, from the play-by-play's marks (the scores its lines show as
+ * "8–6"): at most `maxPhases` phases (the first ones), each thinned to at most `maxPoints` points.
  */
-export function phaseScores(actions: ActionLine[], maxPhases = Number.POSITIVE_INFINITY, maxPoints = Number.POSITIVE_INFINITY): PhaseScores[] {
+export function phaseScores(marks: readonly ActionMark[], maxPhases = Number.POSITIVE_INFINITY, maxPoints = Number.POSITIVE_INFINITY): PhaseScores[] {
   const phases = new Map<string, PhaseScores>();
-  for (const action of actions) {
-    const m = action.score === null ? null : RUNNING.exec(action.score);
-    if (m === null || action.phase === null) continue;
-    let entry = phases.get(action.phase);
+  for (const mark of marks) {
+    if (mark.home === null || mark.away === null || mark.phase === null) continue;
+    let entry = phases.get(mark.phase);
     if (entry === undefined) {
       if (phases.size >= maxPhases) continue;
-      entry = { phase: action.phase, points: [], length: 0 };
-      phases.set(action.phase, entry);
+      entry = { phase: mark.phase, points: [], length: 0 };
+      phases.set(mark.phase, entry);
     }
-    const point = { home: Number(m[1]), away: Number(m[2]), at: entry.points.length };
+    const point = { home: mark.home, away: mark.away, at: entry.points.length };
     const last = entry.points.at(-1);
     if (last === undefined || last.home !== point.home || last.away !== point.away) entry.points.push(point);
   }
