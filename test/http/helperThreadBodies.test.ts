@@ -4,7 +4,12 @@ import { registerErrorHandling } from '../../src/http/errorHandling.js';
 import { registerJsonBody } from '../../src/http/api/jsonBody.js';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
-import { json, startTestApp, type TestApp } from '../helpers/testApp.js';
+import { join } from 'node:path';
+import { allProjections } from '../../projections/all.js';
+import { verifyProjection } from '../../projections/verify.js';
+import { MATCH_HISTORY } from '../../src/readmodel/matchHistoryDocs.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
+import { json, startTestApp, tempDataDir, type TestApp } from '../helpers/testApp.js';
 
 /** What an answer says apart from what differs between any two stores (receipts, times, request ids). */
 function answerOf(res: { statusCode: number; json(): unknown }) {
@@ -59,6 +64,40 @@ t.test('uploads read on the helper thread are answered and stored as those read 
     answered !== undefined && answered.versionDiff >= 30 && answered.diffBasis >= 2 && answered.teamNames > 30,
     "versions' diffs, first bases and team names were made there",
   );
+});
+
+t.test("large first versions have their history basis made at once, on the thread from the request's parse: the same documents a rebuild makes", async (t) => {
+  const app = await startTestApp(t);
+  const filler = 'x'.repeat(300_000);
+  const versions = [
+    ['big', JSON.stringify({ homeTeam: { name: 'A', setsWon: 1 }, awayTeam: { name: 'B', setsWon: 0 }, note: filler, actions: [{ id: 1, set: 1 }] })],
+    [
+      'big',
+      JSON.stringify({
+        homeTeam: { name: 'A', setsWon: 2 },
+        awayTeam: { name: 'B', setsWon: 0 },
+        note: filler,
+        actions: [
+          { id: 1, set: 1 },
+          { id: 2, set: 2 },
+        ],
+      }),
+    ],
+    ['small-then-big', JSON.stringify({ homeTeam: { name: 'C' } })],
+    ['small-then-big', JSON.stringify({ homeTeam: { name: 'C' }, note: filler })],
+    ['big-alone', JSON.stringify({ homeTeam: { name: 'D' }, note: filler })],
+  ];
+  for (const [id, body] of versions)
+    t.equal((await app.app.inject({ method: 'PUT', url: `/api/matches/${id}`, headers: json, payload: body })).statusCode, 200);
+  t.ok((app.engine.helperThread?.answered().diffBasis ?? 0) >= 2, 'the first versions of big and big-alone had their bases made on the thread');
+  const [, second] = ((await app.app.inject({ url: '/api/matches/big/history' })).json() as { entries: { diff: unknown }[] }).entries;
+  t.match(second?.diff, { summary: 'score 1:0 → 2:0; +1 action' }, 'the next version is compared with it');
+  const scratchDir = tempDataDir(t);
+  const history = allProjections.find((p) => p.name === MATCH_HISTORY)!;
+  const scratch = openSqliteReadModel(join(scratchDir, 'history.sqlite'));
+  t.teardown(() => scratch.close());
+  const { differences } = await verifyProjection(history, app.engine.eventStore, app.engine.readModel, scratch);
+  t.same(differences, [], 'live and rebuilt agree');
 });
 
 t.test('a body the helper thread cannot read is read in place', async (t) => {
