@@ -107,10 +107,12 @@ export async function buildApp({
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
   const liveCaps = { maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress };
   const liveSlots = createLiveStreamSlots(liveCaps);
-  // An address refused twice its share of streams within a window has its new connections closed at accept for a while.
+  // An address refused twice its share of streams within a window has its new connections closed at accept for a while;
+  // not behind a trusted proxy, whose address every client shares.
   const shutOut = createShutOutAddresses({ limit: 2 * config.maxLiveStreamsPerAddress });
+  const countRefusal = config.trustProxy === false ? shutOut.refused : () => {};
   const refuseStreamEarly = earlyStreamRefusal({
-    shutOut,
+    countRefusal,
     slots: liveSlots,
     caps: liveCaps,
     peerIsClient: config.trustProxy === false,
@@ -247,6 +249,7 @@ export async function buildApp({
     readModel: engine.readModel,
     caps: liveCaps,
     slots: liveSlots,
+    countRefusal,
   });
   await app.register(health, {
     engine,

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { fixtureText } from '../helpers/fixtures.js';
@@ -45,6 +46,19 @@ function slowUpload(
 }
 
 const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
+
+/** The status a browser (Accept naming HTML) gets for `path` from `localAddress`. */
+function statusAsBrowser(base: string, path: string, localAddress: string): Promise<number | string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve) => {
+    const req = request({ host: hostname, port: Number(port), path, localAddress, agent: false, headers: { accept: 'text/html' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    req.end();
+  });
+}
 
 t.test('item 2: live streams are capped per client address (429) and in all (503), with Retry-After and a JSON message', async (t) => {
   const { app } = await startTestApp(t, { MAX_LIVE_STREAMS: '5', MAX_LIVE_STREAMS_PER_ADDRESS: '2' });
@@ -150,9 +164,11 @@ t.test('an address that keeps opening streams it is refused is shut out: its new
     held.map((s) => s.status),
     [200, 200],
   );
-  // Twice its share (4) refused with 429 and its message, one by one; the fifth refusal shuts the address out.
+  // Twice its share (4) refused with 429 and its message, one by one (a browser's through the route,
+  // with the error page); the fifth refusal shuts the address out.
   const refused = [];
-  for (let i = 0; i < 5; i += 1) refused.push((await open('127.0.0.8')).status);
+  for (let i = 0; i < 4; i += 1) refused.push((await open('127.0.0.8')).status);
+  refused.push(await statusAsBrowser(base, '/match/shut-1/live', '127.0.0.8'));
   t.same(refused, [429, 429, 429, 429, 429], 'refused with 429 up to and past twice its share');
   const shut = await open('127.0.0.8');
   t.equal(shut.status, 'ECONNRESET', 'then its new connections are closed before a byte is read');
@@ -165,6 +181,18 @@ t.test('an address that keeps opening streams it is refused is shut out: its new
     logLines<{ msg: string; closed?: number }>(logs).some((line) => /shut out for a while/.test(line.msg) && line.closed === 1),
     'a warning counts the connections closed',
   );
+});
+
+t.test("behind a trusted proxy no address is shut out: every client shares the proxy's", async (t) => {
+  const { app } = await startTestApp(t, { MAX_LIVE_STREAMS_PER_ADDRESS: '1', TRUST_PROXY: '127.0.0.1' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"proxied-1"}' })).status, 201);
+  const held = await openLiveStream(base, '/match/proxied-1/live');
+  t.teardown(() => held.close());
+  const refused = [];
+  for (let i = 0; i < 6; i += 1) refused.push((await openLiveStream(base, '/match/proxied-1/live')).status);
+  t.same(refused, [429, 429, 429, 429, 429, 429], 'each refused by the cap of its client address, answered');
+  t.equal((await fetch(`${base}/match/proxied-1`)).status, 200, 'the proxy is still served');
 });
 
 t.test('item 9: a live stream for an unknown id answers the JSON 404 with nosniff, never the id', async (t) => {

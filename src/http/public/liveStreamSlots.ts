@@ -77,8 +77,8 @@ export interface EarlyRefusalDeps {
   setCommonHeaders(req: IncomingMessage, res: ServerResponse): void;
   /** A warning line, for the refusals answered here (they have no access line): one every few seconds at most, with counts. */
   warn(fields: Record<string, number>, message: string): void;
-  /** Where an address's refusals by its cap are counted: one that keeps asking is shut out a while (src/http/shutOutAddresses.ts). */
-  shutOut: Pick<ShutOutAddresses, 'refused'>;
+  /** Counts a refusal by the per-address cap: an address that keeps asking is shut out a while (src/http/shutOutAddresses.ts). */
+  countRefusal: ShutOutAddresses['refused'];
 }
 
 const LIVE_PATH = /^\/match\/[^/?]+\/live(?:\?|$)/;
@@ -91,7 +91,7 @@ const LIVE_PATH = /^\/match\/[^/?]+\/live(?:\?|$)/;
  * route must decide: an address behind a trusted proxy, a browser that would get the HTML error
  * page, a slot free. The route checks the caps again; this only answers sooner.
  */
-export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders, warn, shutOut }: EarlyRefusalDeps) {
+export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders, warn, countRefusal }: EarlyRefusalDeps) {
   const answers = {
     'per-address': preparedAnswer(streamRefusalError('per-address', caps)),
     total: preparedAnswer(streamRefusalError('total', caps)),
@@ -115,7 +115,7 @@ export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders
     const address = req.socket.remoteAddress ?? '';
     const refusal = peerIsClient ? slots.refusal(address) : slots.full() ? 'total' : null;
     if (refusal === null) return false;
-    if (refusal === 'per-address') shutOut.refused(address);
+    if (refusal === 'per-address') countRefusal(address);
     const answer = answers[refusal];
     setCommonHeaders(req, res);
     res.writeHead(answer.statusCode, answer.headers);
