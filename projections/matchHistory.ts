@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
 import { historyEntryId, MATCH_HISTORY, type MatchHistoryDoc } from '../src/readmodel/matchHistoryDocs.js';
 import { collectionOf } from '../src/readmodel/readModel.js';
-import { BASIS_TEXT_FROM_CHARS, basisObject, basisText, type StoredBasis, storedBasis } from '../src/domain/storedBasis.js';
+import { basisObject, basisText, type StoredBasis, storedBasis } from '../src/domain/storedBasis.js';
 import { defineProjection, doneOffLoop, type ProjectionView } from './projection.js';
 
 /** Per match: what the newest version's diff needs, so the next one is compared without its payload. */
@@ -20,11 +20,20 @@ interface BasisDoc {
   /**
    * Null until a next version needs it: a first version has nothing to be compared with, so
    * its basis is made from its payload in the log only when (and if) the match is replaced;
-   * a large first version's at once (below). A large payload's is kept as its JSON text
+   * a large first version's at once (BASIS_AT_ONCE_CHARS). A large payload's is kept as its JSON text
    * (src/domain/storedBasis.ts).
    */
   basis: StoredBasis | null;
 }
+
+/**
+ * A first version of this many characters or more has its basis made at once (below). Measured
+ * with the hostile corpus: from ~1 MB, the second parse a replace made of the previous version
+ * cost more than the basis adds to the create (the 290,000-key payload, 3.4 MB: create 260 → 440,
+ * replace 980 → 440 ms of CPU); at 330 KB (10,000 sets) a create tripled (10 → 30 ms) for a replace
+ * 20 ms cheaper, so a match uploaded once paid for nothing.
+ */
+export const BASIS_AT_ONCE_CHARS = 1024 * 1024;
 
 /** A basis ready to compare with: made, in the current layout. */
 type MadeBasis = BasisDoc & { basis: StoredBasis };
@@ -70,11 +79,10 @@ async function evolveMatchHistory(
   // The first version: no diff, and its basis waits until a next version needs it, unless it is
   // large. A large one's is made now, while the write's parse of it is at hand (the helper thread's
   // or the request's): made when the match is replaced, it cost a second parse of the whole payload
-  // there (a 290,000-key replace: ~700 ms of CPU, ~300 of them the first version's parse and basis).
-  // By the text's size alone, so a rebuild makes the same documents whatever the configuration.
+  // there. By the text's size alone, so a rebuild makes the same documents whatever the configuration.
   if (basis === null) {
     const first =
-      payloadText.length >= BASIS_TEXT_FROM_CHARS
+      payloadText.length >= BASIS_AT_ONCE_CHARS
         ? basisDoc(matchId, recorded.revision, await made.firstBasis(payloadText))
         : { id: matchId, revision: recorded.revision, format: 0, basis: null };
     return { entry: { ...entry, diff: null }, basis: first };

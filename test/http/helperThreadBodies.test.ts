@@ -6,6 +6,7 @@ import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
 import { join } from 'node:path';
 import { allProjections } from '../../projections/all.js';
+import { BASIS_AT_ONCE_CHARS } from '../../projections/matchHistory.js';
 import { verifyProjection } from '../../projections/verify.js';
 import { MATCH_HISTORY } from '../../src/readmodel/matchHistoryDocs.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
@@ -68,7 +69,7 @@ t.test('uploads read on the helper thread are answered and stored as those read 
 
 t.test("large first versions have their history basis made at once, on the thread from the request's parse: the same documents a rebuild makes", async (t) => {
   const app = await startTestApp(t);
-  const filler = 'x'.repeat(300_000);
+  const filler = 'x'.repeat(BASIS_AT_ONCE_CHARS);
   const versions = [
     ['big', JSON.stringify({ homeTeam: { name: 'A', setsWon: 1 }, awayTeam: { name: 'B', setsWon: 0 }, note: filler, actions: [{ id: 1, set: 1 }] })],
     [

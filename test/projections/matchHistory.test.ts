@@ -5,7 +5,7 @@ import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { collectionOf } from '../../src/readmodel/readModel.js';
 import { encodeMatchStreamEvent, type MatchStreamEvent } from '../../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../../src/eventstore/eventStore.js';
-import { matchHistoryProjection } from '../../projections/matchHistory.js';
+import { BASIS_AT_ONCE_CHARS, matchHistoryProjection } from '../../projections/matchHistory.js';
 import { historyEntryId, MATCH_HISTORY, readHistoryEntries } from '../../src/readmodel/matchHistoryDocs.js';
 import { projectionSpec, recorded } from '../helpers/projectionSpec.js';
 import { diffBasisOfText } from '../../src/domain/matchDiffText.js';
@@ -203,11 +203,16 @@ t.test("a large payload's basis is kept as its JSON text, a small one's as itsel
 
 t.test("a large first version's basis is made at once, as it would be made from the log later", async (t) => {
   const bases = collectionOf<{ id: string; revision: number; format?: number; basis: unknown }>('matchHistoryBasis');
-  const first = large('first', 1);
+  const first = JSON.stringify({ homeTeam: { name: 'Herons', setsWon: 1 }, awayTeam: { name: 'Owls', setsWon: 1 }, filler: 'x'.repeat(BASIS_AT_ONCE_CHARS) });
   await given([])
     .when([created('a', 1, first)])
     .thenRead(t, async (read) => {
       t.same(await read.get(bases, 'a'), { id: 'a', revision: 0, format: DIFF_BASIS_FORMAT, basis: JSON.stringify(diffBasisOfText(first, null)) });
+    });
+  await given([])
+    .when([created('b', 1, large('smaller', 1))])
+    .thenRead(t, async (read) => {
+      t.match(await read.get(bases, 'b'), { format: 0, basis: null }, 'one below BASIS_AT_ONCE_CHARS waits, however large its basis text');
     });
   await given([created('a', 1, first)])
     .when([replaced('a', 1, 2, v2)])
@@ -227,7 +232,7 @@ t.test('the history made with the helper thread is the one made in place, docume
     ),
     ...live.map((payload, i) => (i === 0 ? created('live', 10, payload) : replaced('live', i, i + 10, payload))),
   ];
-  // The first versions' bases are made from the log when their next version comes (a large one's at once).
+  // The first versions' bases are made from the log when their next version comes.
   const log: EventLog = {
     readStream: async (streamId, { fromRevision = 0 } = {}) => events.filter((e) => e.streamId === streamId && e.revision >= fromRevision),
   };
