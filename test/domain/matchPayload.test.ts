@@ -123,7 +123,11 @@ t.test("an action's line is worded when asked for, the same as in the whole list
     const lines = Array.from({ length: lazy.actionCount }, (_, i) => lazy.actionAt(lazy.actionCount - 1 - i)).reverse();
     t.same(lines, whole, `payload ${n}: each line as the whole list has it, asked for in any order`);
     t.equal(lazy.actions()[0], lines[0], 'the whole list reuses the lines worded');
-    const marks = lazy.actionMarks().map(({ phase, home, away, clocked }) => ({ phase, home, away, clocked }));
+    // Made from the entries before any line is worded, and from the lines once all are (the entries let go then).
+    const marks = summarizeMatch(payload)
+      .actionMarks()
+      .map(({ phase, home, away, clocked }) => ({ phase, home, away, clocked }));
+    t.same(lazy.actionMarks(), marks, `payload ${n}: the same marks from the lines`);
     const fromLines = whole.map((a) => {
       const m = a.score === null ? null : RUNNING.exec(a.score);
       return { phase: a.phase, home: m === null ? null : Number(m[1]), away: m === null ? null : Number(m[2]), clocked: a.clock !== null };
