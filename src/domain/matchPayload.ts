@@ -458,7 +458,8 @@ function mark(entry: Obj, sport: string | null, phases: Map<string, string>): Ac
   return { phase: shared ?? null, home: both ? home : null, away: both ? away : null, clocked: num(entry.minute) !== null || text(entry.clock) !== null };
 }
 
-const RUNNING_SCORE = /^(\d+)–(\d+)$/;
+/** A running score as a line shows it ("8–6"), its sides captured. */
+export const RUNNING_SCORE = /^(\d+)–(\d+)$/;
 
 /** The mark of an action worded already: the same as from its entry. */
 function markOfLine(line: ActionLine): ActionMark {

@@ -1,4 +1,4 @@
-import type { ActionLine, ActionMark } from '../../../domain/matchPayload.js';
+import { type ActionLine, type ActionMark, RUNNING_SCORE } from '../../../domain/matchPayload.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { thinned } from './scoreChart.js';
 
@@ -9,7 +9,6 @@ import { thinned } from './scoreChart.js';
  */
 
 type Side = 'home' | 'away';
-const RUNNING = /^(\d+)–(\d+)$/;
 const MARK = /^(\d+)(?:\+(\d+))?'$/;
 
 /** The minute of a football mark ("67'" → 67, "45+2'" → 47), or null. */
@@ -61,10 +60,10 @@ interface StepPoint {
 function goalSteps(actions: readonly ActionLine[]): StepPoint[] {
   const steps: StepPoint[] = [{ minute: 0, home: 0, away: 0 }];
   let last = steps[0]!;
-  const scored = actions.some((a) => a.score !== null && RUNNING.test(a.score));
+  const scored = actions.some((a) => a.score !== null && RUNNING_SCORE.test(a.score));
   if (scored) {
     for (const a of actions) {
-      const m = a.score === null ? null : RUNNING.exec(a.score);
+      const m = a.score === null ? null : RUNNING_SCORE.exec(a.score);
       const minute = markMinute(a.clock);
       if (m === null || minute === null) continue;
       const point = { minute, home: Number(m[1]), away: Number(m[2]) };

@@ -381,13 +381,15 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   }
   const phases = [...groups.entries()];
   // On a page of part of the plays, a set cut by the page says how many of its actions are here.
+  // Read once here: with every line worded, marks are made from the lines on each ask.
+  const marks = actions.marks();
   const perPhase = new Map<string, number>();
-  if (page.start > 0 || page.from > 0) for (const a of actions.marks()) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
+  if (page.start > 0 || page.from > 0) for (const a of marks) perPhase.set(a.phase ?? 'Match', (perPhase.get(a.phase ?? 'Match') ?? 0) + 1);
   const counted = (phase: string, n: number) => {
     const all = perPhase.get(phase) ?? n;
     return all > n ? `${n} of ${all} actions here` : `${n} ${n === 1 ? 'action' : 'actions'}`;
   };
-  const hasClock = actions.marks().some((a) => a.clocked);
+  const hasClock = marks.some((a) => a.clocked);
   const latest = phases.length - 1;
   const row = (a: ActionLine, previous: ActionLine | undefined) => {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
