@@ -107,9 +107,10 @@ export async function buildApp({
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
   const liveCaps = { maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress };
   const liveSlots = createLiveStreamSlots(liveCaps);
-  // An address refused twice its share of streams within a window has its new connections closed at accept for a while;
-  // not behind a trusted proxy, whose address every client shares.
-  const shutOut = createShutOutAddresses({ limit: 2 * config.maxLiveStreamsPerAddress });
+  // An address refused twice its share of streams (at least 64 times: a share of 0 turns streams off, not the
+  // site) within a window has its new connections closed at accept for a while; not behind a trusted proxy,
+  // whose address every client shares.
+  const shutOut = createShutOutAddresses({ limit: Math.max(64, 2 * config.maxLiveStreamsPerAddress) });
   const countRefusal = config.trustProxy === false ? shutOut.refused : () => {};
   const refuseStreamEarly = earlyStreamRefusal({
     countRefusal,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { browserTest, launchChromium } from '../helpers/browser.js';
+import { browserTest, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
 import { startServerProcess } from '../helpers/serverProcess.js';
@@ -57,5 +57,46 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     await page.locator('#match-main[data-revision="1"]').waitFor({ timeout: 10_000 });
     t.equal(await page.getByTestId('score').innerText(), `7 : ${payload.awayTeam.setsWon}`, 'the open page shows the new score');
     t.equal(await page.evaluate('window.stayed'), true, 'without a navigation');
+  });
+}
+
+/**
+ * A stream the server refuses (every slot taken: 503, or the address's share: 429) is not retried
+ * every 3 s: the page shows its reload link and says updates are paused (issue 33).
+ */
+for (const [cap, status] of [
+  ['MAX_LIVE_STREAMS', 503],
+  ['MAX_LIVE_STREAMS_PER_ADDRESS', 429],
+] as const) {
+  browserTest(`a live stream refused with ${status} (${cap}=0): the page falls back to its reload link`, async (t) => {
+    const api = await startServerProcess({ DATA_DIR: tempDataDir(t), [cap]: '0' });
+    t.teardown(() => api.child.kill('SIGKILL'));
+    const body = fixtureText({ sport: 'volleyball', seed: 22, id: 'refused-x' });
+    t.equal((await fetch(`${api.url}/api/matches/refused-x`, { method: 'PUT', headers: json, body })).status, 200);
+    const refused = await fetch(`${api.url}/match/refused-x/live`, { headers: { accept: 'text/event-stream' } });
+    t.equal(refused.status, status, 'the stream is refused');
+    t.equal(refused.headers.get('retry-after'), '30');
+    await refused.text();
+
+    const browser = await launchChromium(t);
+    const shots = screenshotDir(t);
+    for (const width of [360, 1280]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const streams: number[] = [];
+      page.on('response', (response) => {
+        if (response.url().endsWith('/live')) streams.push(response.status());
+      });
+      await page.goto(`${api.url}/match/refused-x`);
+      const reload = page.locator('.livebar .reload');
+      await reload.waitFor({ state: 'visible' });
+      await page.getByText('Live updates paused').waitFor();
+      t.equal(await reload.getAttribute('href'), '/match/refused-x', `${width} px: the reload link is shown`);
+      t.equal(await page.locator('.livebar[data-connected]').count(), 0, `${width} px: not shown as connected`);
+      await page.screenshot({ path: join(shots, `live-refused-${status}-${width}.png`), fullPage: false });
+      // The page asks again only after 15 s or more (30 s, jittered), not every 3 s as EventSource would.
+      await new Promise((r) => setTimeout(r, 4000));
+      t.same(streams, [status], `${width} px: one refused request, no retry within 4 s`);
+      await page.close();
+    }
   });
 }

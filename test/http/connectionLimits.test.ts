@@ -164,12 +164,12 @@ t.test('an address that keeps opening streams it is refused is shut out: its new
     held.map((s) => s.status),
     [200, 200],
   );
-  // Twice its share (4) refused with 429 and its message, one by one (a browser's through the route,
-  // with the error page); the fifth refusal shuts the address out.
+  // Twice its share, but at least 64, refused with 429 and its message, one by one (the last a
+  // browser's, through the route, with the error page); the refusal past them shuts the address out.
   const refused = [];
-  for (let i = 0; i < 4; i += 1) refused.push((await open('127.0.0.8')).status);
+  for (let i = 0; i < 64; i += 1) refused.push((await open('127.0.0.8')).status);
   refused.push(await statusAsBrowser(base, '/match/shut-1/live', '127.0.0.8'));
-  t.same(refused, [429, 429, 429, 429, 429], 'refused with 429 up to and past twice its share');
+  t.same(refused, Array(65).fill(429), 'refused with 429 up to and past twice its share (at least 64)');
   const shut = await open('127.0.0.8');
   t.equal(shut.status, 'ECONNRESET', 'then its new connections are closed before a byte is read');
   t.equal((await fetch(`${base}/match/shut-1`)).status, 200, 'another address is served');
@@ -181,6 +181,18 @@ t.test('an address that keeps opening streams it is refused is shut out: its new
     logLines<{ msg: string; closed?: number }>(logs).some((line) => /shut out for a while/.test(line.msg) && line.closed === 1),
     'a warning counts the connections closed',
   );
+});
+
+t.test('a share of 0 turns streams off, not the site: an address refused a few times is still served', async (t) => {
+  const { app } = await startTestApp(t, { MAX_LIVE_STREAMS_PER_ADDRESS: '0' });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.equal((await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: '{"id":"off-1"}' })).status, 201);
+  const refused = [];
+  for (let i = 0; i < 5; i += 1) refused.push((await openLiveStream(base, '/match/off-1/live', '127.0.0.10')).status);
+  t.same(refused, [429, 429, 429, 429, 429]);
+  const page = await openLiveStream(base, '/match/off-1', '127.0.0.10');
+  t.equal(page.status, 200, 'the same address still loads the page');
+  page.close();
 });
 
 t.test("behind a trusted proxy no address is shut out: every client shares the proxy's", async (t) => {
