@@ -5,19 +5,25 @@ import { matchesTable, playersTable, toCsv, toJsonRows } from '../../src/http/da
 import { renderMatchPage as renderClubMatchPage, type ClubMatchPage } from '../../src/http/dashboard/views/clubDataPages.js';
 import { renderStatsPage } from '../../src/http/dashboard/views/playerPages.js';
 import { renderEmbedPage } from '../../src/http/public/views/embedPage.js';
+import { renderHistoryPage } from '../../src/http/public/views/historyPage.js';
 import { type MatchPageView, renderMatchMain, renderMatchPage, renderPlaysPage } from '../../src/http/public/views/matchPage.js';
 import { phaseScores, thinned } from '../../src/http/public/views/scoreChart.js';
 import {
+  CHANGE_SHOWN,
   CHART_POINTS,
   CSV_COLUMNS,
   CSV_ROWS,
   DASHBOARD_ROWS,
+  EVENTS_SHOWN,
   NAME_SHOWN,
   PAGE_BYTES,
   PHASES_SHOWN,
   PLAYERS_PER_SIDE,
+  PLAYS_PAGE_BYTES,
   PLAYS_PER_PAGE,
+  SHORT_SHOWN,
 } from '../../src/http/views/renderCaps.js';
+import type { HistoryEntry } from '../../src/history/historyQueries.js';
 import type { ClubMatchDoc } from '../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../projections/clubSeasonTotals.js';
 import { longNames, manyActions, manyPeriods, manyPlayers, wideBoxScore } from '../helpers/hostileRenders.js';
@@ -128,6 +134,84 @@ t.test('100 KB names, sport, venue and descriptions: shown cut, the page small',
     t.notMatch(page, 'h&amp;&lt;&quot;&#39;'.repeat(NAME_SHOWN), `${name}: no name longer than NAME_SHOWN`);
   }
   t.match(renderMatchPage(v), '…');
+});
+
+t.test('plays of long, escaped descriptions: a page of plays ends at PLAYS_PAGE_BYTES of rows and links on', async (t) => {
+  const v = view({
+    sport: 'volleyball',
+    homeTeam: { name: 'Home', setsWon: 0 },
+    awayTeam: { name: 'Away', setsWon: 0 },
+    actions: Array.from({ length: 2_000 }, (_, i) => ({ set: 1, description: `${'<&>'.repeat(100)} ${i}`, score: { home: i, away: 0 } })),
+  });
+  const page = renderPlaysPage(v, 1)!;
+  const rows = page.match(/<tr class="(scored)?">/g)?.length ?? 0;
+  t.ok(rows > 0 && rows < PLAYS_PER_PAGE, `${rows} rows: fewer than PLAYS_PER_PAGE`);
+  t.ok(bytes(page) < PLAYS_PAGE_BYTES + 16 * 1024, `${bytes(page)} bytes: the rows' PLAYS_PAGE_BYTES and the page around them`);
+  t.match(page, `Plays 1–${rows} of 2000, newest first.`);
+  t.match(page, '<a href="/match/big-1?part=plays&amp;page=2" rel="next">Older plays →</a>', 'the rest on further pages');
+});
+
+t.test('shirt numbers, positions and short team names: at most SHORT_SHOWN characters shown', async (t) => {
+  const page = renderMatchPage(
+    view({
+      sport: 'volleyball',
+      homeTeam: { name: 'Home Club', shortName: 'H'.repeat(10_000), setsWon: 0 },
+      awayTeam: { name: 'Away Club', setsWon: 0 },
+      playerStats: [{ playerId: 'p1', name: 'Long Number', number: '9'.repeat(10_000), position: 'P'.repeat(10_000), team: 'home', stats: { kills: 1 } }],
+    }),
+  );
+  for (const c of ['9', 'P', 'H']) {
+    t.notMatch(page, c.repeat(SHORT_SHOWN), `no run of ${SHORT_SHOWN} "${c}"`);
+    t.match(page, `${c.repeat(SHORT_SHOWN - 1)}…`, `"${c}…" cut to ${SHORT_SHOWN} characters`);
+  }
+});
+
+t.test('football: at most EVENTS_SHOWN goal and card lines a side under the score', async (t) => {
+  const actions = Array.from({ length: 200 }, (_, i) => ({
+    type: i % 4 === 0 ? 'Yellow Card' : 'Goal',
+    team: i % 2 === 0 ? 'home' : 'away',
+    playerName: `Scorer ${i}`,
+    minute: i % 90,
+  }));
+  const page = renderMatchPage(view({ sport: 'football', homeTeam: { name: 'Home FC', score: 75 }, awayTeam: { name: 'Away FC', score: 100 }, actions }));
+  for (const side of ['home', 'away']) {
+    const list = page.split(`<ul class="events ${side}"`)[1]?.split('</ul>')[0] ?? '';
+    t.equal(list.match(/<li /g)?.length, EVENTS_SHOWN, `${side}: ${EVENTS_SHOWN} lines of its 100 events`);
+  }
+});
+
+t.test('history page: one version\'s "what changed" is cut to CHANGE_SHOWN characters', async (t) => {
+  const names = Array.from({ length: 100 }, (_, i) => `field_${'x'.repeat(60)}_${i}`);
+  const entry: HistoryEntry = {
+    revision: 1,
+    position: 1,
+    type: 'MatchReplaced',
+    recordedAt: '2026-03-01T20:00:00Z',
+    requestId: null,
+    clientAddressClass: null,
+    content: { via: 'PUT', protection: 'unprotected' },
+    diff: {
+      score: null,
+      teams: [],
+      players: [],
+      lines: [],
+      stats: [],
+      actions: { before: 0, after: 0, added: 0, removed: 0, changed: 0 },
+      fields: names.map((field) => ({ field, change: 'added' as const })),
+      omitted: 0,
+    },
+    details: null,
+  };
+  const page = renderHistoryPage({
+    id: 'big-1',
+    teams: { home: { name: 'Home' }, away: { name: 'Away' } },
+    order: 'oldest',
+    page: { entries: [entry], next: null, head: 1, protected: false },
+  });
+  const changes = page.split('<ul class="changes" aria-label="What changed">')[1]?.split('</ul>')[0] ?? '';
+  const text = changes.replace(/<[^>]+>/g, '');
+  t.ok(text.length > 0 && text.length <= CHANGE_SHOWN, `${text.length} characters shown`);
+  t.match(changes, '…', 'cut, with "…"');
 });
 
 t.test('a page over PAGE_BYTES despite the caps: the score and a note linking the JSON', async (t) => {
