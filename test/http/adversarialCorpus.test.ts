@@ -3,7 +3,8 @@ import t from 'tap';
 import { createClubCommands } from '../../src/commands/clubCommands.js';
 import { HISTORY_RESPONSE_BYTES } from '../../src/http/api/historyApi.js';
 import { CSV_COLUMNS, CSV_ROWS, PAGE_BYTES } from '../../src/http/views/renderCaps.js';
-import { adversarialCorpus } from '../fixtures/adversarial.mjs';
+import { DIFF_BASIS_FIELDS, DIFF_LIST_MAX } from '../../src/domain/matchDiff.js';
+import { ADVERSARIAL, adversarialCorpus } from '../fixtures/adversarial.mjs';
 import { dashboardClient } from '../helpers/browserless.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
@@ -117,4 +118,31 @@ t.test('every adversarial payload, read through every route, stays under its cap
     t.equal(exported.statusCode, 200, 'players.json: 200');
     t.ok((exported.json() as { columns: string[] }).columns.length <= CSV_COLUMNS + 16, 'players.json: columns bounded like the CSV');
   });
+});
+
+t.test('item 4 over a real server: a replace that changes all of 290,000 keys is one history entry, 100 changes named and the rest counted', async (t) => {
+  const s = await startTestApp(t, { MAX_BODY_BYTES: String(4 * 1024 * 1024) });
+  const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+  for (const round of [0, 1]) {
+    const res = await fetch(`${base}/api/matches/wide-keys`, { method: 'PUT', headers: json, body: JSON.stringify(ADVERSARIAL.wideKeys!({ round })) });
+    t.equal(res.status, 200, `version ${round}: stored`);
+    await res.text();
+  }
+  const history = (await (await fetch(`${base}/api/matches/wide-keys/history?order=newest&limit=1`)).json()) as {
+    entries: { revision: number; diff: { fields: { field: string; change: string }[]; omitted: number } }[];
+  };
+  const diff = history.entries[0]!.diff;
+  t.equal(diff.fields.length, DIFF_LIST_MAX, 'the first DIFF_LIST_MAX changes named');
+  t.same(
+    diff.fields.map((f) => f.field).sort(),
+    Array.from({ length: DIFF_LIST_MAX }, (_, i) => `k${i}`).sort(),
+    "the first DIFF_LIST_MAX in the new version's order (listed sorted by name)",
+  );
+  t.ok(
+    diff.fields.every((f) => f.change === 'changed'),
+    'each a change',
+  );
+  // Every value changed: the rest of the fields named in the basis counted one by one, the
+  // 280,000 past them one per digest (docs/limits.md, "history diff basis").
+  t.equal(diff.omitted, DIFF_BASIS_FIELDS - DIFF_LIST_MAX + 64, 'the rest counted by fingerprint, then by digest');
 });
