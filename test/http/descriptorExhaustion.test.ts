@@ -80,3 +80,23 @@ t.test('out of descriptors (caps set above ulimit -n 1024): accepts fail with EM
     'a warning at start said the caps do not fit',
   );
 });
+
+t.test('item 2 as found: 1,100 streams from one address under ulimit -n 1024 and the default caps; the process lives and serves others', async (t) => {
+  const server = await startServerProcess({ DATA_DIR: tempDataDir(t), WRITE_RATE_LIMIT: 'off' }, undefined, [], { openFiles: 1024 });
+  t.teardown(() => void server.child.kill('SIGKILL'));
+  await waitUntilReady(server.url);
+  await createMatch(server.url);
+  const { held, outcomes } = await attemptStreams(server.url, { total: 1100, wave: 1100, addresses: ['127.0.0.60'] });
+  t.teardown(() => {
+    for (const stream of held) stream.close();
+  });
+  t.comment(`outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}`);
+  t.equal(held.length, 200, 'MAX_LIVE_STREAMS_PER_ADDRESS (200) streams held');
+  t.equal(held.length + (outcomes.get('429') ?? 0) + (outcomes.get('ECONNRESET') ?? 0), 1100, 'the rest refused (429) or closed at accept');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.equal(server.child.exitCode, null, 'the process is alive');
+  t.equal((await fetch(`${server.url}/healthz`)).status, 200, '/healthz answers');
+  const other = await openLiveStream(server.url, '/match/fd-1/live', '127.0.0.61');
+  t.equal(other.status, 200, 'another address gets its stream');
+  other.close();
+});
