@@ -70,6 +70,7 @@ t.test('every adversarial payload, read through every route, stays under its cap
         ['embed', `/match/${name}/embed`, PAGE_BYTES],
         ['history page', `/match/${name}/history`, PAGE_BYTES],
         ['QR code', `/match/${name}/qr.svg`, 64 * 1024],
+        ['link preview card', `/match/${name}/card.png`, 128 * 1024],
         ['live stream, to its first event', `/match/${name}/live`, 1024],
       ];
       for (const [route, path, cap, headers] of routes) {
