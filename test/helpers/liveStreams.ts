@@ -11,13 +11,14 @@ export interface LiveAttempt {
 }
 
 /**
- * Opens `GET path` on its own connection from `localAddress` (any 127.0.0.x on Linux): an
- * accepted stream is left open (its body is not read) until `close`; a refusal is read whole.
+ * Opens `GET path` on its own connection from `localAddress` (any 127.0.0.x on Linux), as an
+ * event source asks (or with another `accept`, e.g. a browser's `text/html`): an accepted
+ * stream is left open (its body is not read) until `close`; a refusal is read whole.
  */
-export function openLiveStream(base: string, path: string, localAddress = '127.0.0.1'): Promise<LiveAttempt> {
+export function openLiveStream(base: string, path: string, localAddress = '127.0.0.1', accept = 'text/event-stream'): Promise<LiveAttempt> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
-    const req = request({ host: hostname, port: Number(port), path, localAddress, agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+    const req = request({ host: hostname, port: Number(port), path, localAddress, agent: false, headers: { accept } }, (res) => {
       const close = () => res.destroy();
       if (res.statusCode === 200) return resolve({ status: 200, headers: res.headers, body: '', close });
       let body = '';

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { fixtureText } from '../helpers/fixtures.js';
@@ -46,19 +45,6 @@ function slowUpload(
 }
 
 const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
-
-/** The status a browser (Accept naming HTML) gets for `path` from `localAddress`. */
-function statusAsBrowser(base: string, path: string, localAddress: string): Promise<number | string> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve) => {
-    const req = request({ host: hostname, port: Number(port), path, localAddress, agent: false, headers: { accept: 'text/html' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-    req.end();
-  });
-}
 
 t.test('item 2: live streams are capped per client address (429) and in all (503), with Retry-After and a JSON message', async (t) => {
   const { app } = await startTestApp(t, { MAX_LIVE_STREAMS: '5', MAX_LIVE_STREAMS_PER_ADDRESS: '2' });
@@ -168,7 +154,7 @@ t.test('an address that keeps opening streams it is refused is shut out: its new
   // browser's, through the route, with the error page); the refusal past them shuts the address out.
   const refused = [];
   for (let i = 0; i < 64; i += 1) refused.push((await open('127.0.0.8')).status);
-  refused.push(await statusAsBrowser(base, '/match/shut-1/live', '127.0.0.8'));
+  refused.push((await openLiveStream(base, '/match/shut-1/live', '127.0.0.8', 'text/html')).status);
   t.same(refused, Array(65).fill(429), 'refused with 429 up to and past twice its share (at least 64)');
   const shut = await open('127.0.0.8');
   t.equal(shut.status, 'ECONNRESET', 'then its new connections are closed before a byte is read');
