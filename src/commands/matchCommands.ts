@@ -11,7 +11,7 @@ import { PAYLOAD_SALT_BYTES } from '../domain/payloadDigest.js';
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { DecodedPayloads } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
-import { isWellFormedWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
+import { presentWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, createStreamQueue, type Decider, handleCommand } from './commandHandler.js';
 
@@ -137,8 +137,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           const sync = event.erased ? null : decodeClubSyncEvent(event.type, event.data);
           return sync === null ? [] : [{ clubId: sync.data.clubId, revision: event.revision }];
         });
-        const writeToken =
-          input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) };
+        const writeToken = input.writeToken === null ? null : presentWriteToken(hashWriteToken, input.matchId, input.writeToken);
         const events = decideErasure(
           {
             type: 'EraseMatch',
@@ -178,8 +177,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         payload: input.payload,
         // A fresh salt per version: the transparency log commits to SHA-256(salt ‖ payload) (docs/auditing.md).
         payloadSalt: randomBase64(PAYLOAD_SALT_BYTES),
-        writeToken:
-          input.writeToken === null ? null : { hash: hashWriteToken(input.matchId, input.writeToken), wellFormed: isWellFormedWriteToken(input.writeToken) },
+        writeToken: input.writeToken === null ? null : presentWriteToken(hashWriteToken, input.matchId, input.writeToken),
         clubSync,
       };
       // This process's projections take the payload as the request parsed it: the public view

@@ -4,7 +4,7 @@ import { forbidden, gone, notFound, validationError } from './errors.js';
 import type { JsonText } from './jsonText.js';
 import type { ClubSyncEvent, MatchErased, MatchEvent, MatchStreamEvent, Protection, WriteVia } from './matchEvents.js';
 import { payloadDigest, saltedPayloadSha256 } from './payloadDigest.js';
-import { type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
+import { ERASE_TOKEN_MIN, type PresentedWriteToken, sameWriteTokenHash, WRITE_TOKEN_RULE } from './writeToken.js';
 
 /**
  * The match decider: the write-protection rules of the spec (section 3), pure.
@@ -70,6 +70,12 @@ export function decideErasure(command: EraseMatch, state: MatchState): MatchEras
   if (!by.operator) {
     if (state.protection !== 'protected') {
       throw forbidden("an unprotected match cannot be erased through the API (anyone holds its id): ask the service's operator to run matchlog erase");
+    }
+    if (by.writeToken !== null && !by.writeToken.longEnoughToErase) {
+      throw forbidden(
+        `erasing a match through the API needs its X-Write-Token to be at least ${ERASE_TOKEN_MIN} characters (128 random bits); ` +
+          "a match protected with a shorter token is erased by the service's operator (matchlog erase)",
+      );
     }
     if (!tokenMatches(state.writeTokenHash, by.writeToken)) {
       throw forbidden(

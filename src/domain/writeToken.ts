@@ -14,10 +14,24 @@ export function isWellFormedWriteToken(value: unknown): value is string {
   return typeof value === 'string' && writeTokenRegex.test(value);
 }
 
-/** A token as the decider sees it: its hash for this match, and whether it could be bound. */
+/**
+ * Erasure through the API is irreversible, so it asks more of a token than a write does: at least
+ * 22 characters, the length of 128 random bits in base64url (32 hex digits and a UUID are longer).
+ * A shorter token is refused before it is compared, so DELETE is no oracle for guessing a short
+ * one (docs/decisions.md); a match protected with one is erased by the operator (matchlog erase).
+ */
+export const ERASE_TOKEN_MIN = 22;
+
+/** A token as the decider sees it: its hash for this match, whether it could be bound, and whether it is long enough to erase. */
 export interface PresentedWriteToken {
   hash: string;
   wellFormed: boolean;
+  longEnoughToErase: boolean;
+}
+
+/** What the decider is given of a token a client presented. */
+export function presentWriteToken(hashWriteToken: WriteTokenHasher, matchId: string, token: string): PresentedWriteToken {
+  return { hash: hashWriteToken(matchId, token), wellFormed: isWellFormedWriteToken(token), longEnoughToErase: token.length >= ERASE_TOKEN_MIN };
 }
 
 const HASH_SCHEME = 'hmac-sha256:v1:';

@@ -22,6 +22,22 @@ function securityHeaders(res: ServerResponse) {
 }
 
 /**
+ * Every header the JSON API answers with that a browser app may need to read, beyond those CORS
+ * always shows (Content-Type, Cache-Control, …): what was refused and for how long, the club
+ * sync's outcome, a version's salt (to recompute its digest), the write budget's state.
+ */
+export const API_RESPONSE_HEADERS = [
+  'X-Request-Id',
+  'ETag',
+  'Retry-After',
+  'Matchlog-Club-Sync',
+  'Matchlog-Payload-Salt',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
+
+/**
  * Security headers on every route: helmet's defaults, worked out once (not once per request, as
  * @fastify/helmet does); pages replace the CSP with their own stricter one, and a route that
  * may be framed calls `allowFraming`. CORS for the JSON API: any origin, no credentials, so
@@ -40,9 +56,9 @@ export async function registerHeaders(app: FastifyInstance) {
           ? {
               origin: '*',
               credentials: false,
-              methods: ['GET', 'HEAD', 'POST', 'PUT'],
+              methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
               allowedHeaders: ['Content-Type', 'X-Write-Token', 'X-App-Key', 'X-Request-Id'],
-              exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'Matchlog-Club-Sync'],
+              exposedHeaders: API_RESPONSE_HEADERS,
               maxAge: 600,
             }
           : { origin: false },

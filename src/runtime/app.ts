@@ -39,6 +39,7 @@ import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders, setHeadersBeforeRouting } from '../http/securityHeaders.js';
 import { registerShedding } from '../http/shedding.js';
 import { createTokenFailureThrottle } from '../http/api/tokenFailures.js';
+import { registerWriteRateLimit } from '../http/api/writeRateLimit.js';
 import { watchCache, watchReadiness } from '../observability/cacheMetrics.js';
 import { observeFeed, registerHttpMetrics } from '../observability/httpMetrics.js';
 import { prettyLogStream } from '../observability/logFormat.js';
@@ -207,18 +208,22 @@ export async function buildApp({
   const proofs = createLogProofs(engine.readModel, engine.commits);
   const receipts = createReceipts({ proofs, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
-  await app.register(matchApi, {
-    cache: renderedCache,
-    matches,
-    currentPublicView,
-    eventStore: engine.eventStore,
-    matchUrl,
-    writeRateLimit: config.writeRateLimit,
-    tokenFailures: config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit),
-    receipts,
-    readModel: engine.readModel,
+  // Uploads and erasures share one write budget per address and one wrong-token budget per match and address.
+  const tokenFailures = config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit);
+  await app.register(async (writes) => {
+    await registerWriteRateLimit(writes, config.writeRateLimit);
+    await writes.register(matchApi, {
+      cache: renderedCache,
+      matches,
+      currentPublicView,
+      eventStore: engine.eventStore,
+      matchUrl,
+      tokenFailures,
+      receipts,
+      readModel: engine.readModel,
+    });
+    await writes.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel, tokenFailures });
   });
-  await app.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel });
   await app.register(logApi, { readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, {

@@ -17,7 +17,7 @@ const upload = (payload: string, writeTokenHash: string | null = null, via: 'POS
   matchId: 'm',
   payload: asJsonText(payload),
   payloadSalt: Buffer.alloc(16, 2).toString('base64'),
-  writeToken: writeTokenHash === null ? null : { hash: writeTokenHash, wellFormed: true },
+  writeToken: writeTokenHash === null ? null : { hash: writeTokenHash, wellFormed: true, longEnoughToErase: true },
 });
 
 /** The real SQLite store, counting the events each readStream hands back. */
@@ -100,7 +100,7 @@ t.test('a command refused on a new stream is decided again on the stored one', a
   const store = storeFor(t);
   await handleCommand(store, 'match-m', matchDecider, upload('{"v":1}'), meta); // unprotected
   // An ill-formed token is refused where it would be bound (a create) and ignored on an unprotected match.
-  const command = { ...upload('{"v":2}'), writeToken: { hash: 'h', wellFormed: false } };
+  const command = { ...upload('{"v":2}'), writeToken: { hash: 'h', wellFormed: false, longEnoughToErase: false } };
   const result = await handleCommand(store, 'match-m', matchDecider, command, meta, { cache: createStateCache<MatchState>() });
   t.same(
     result.events.map((e) => e.type),

@@ -3,7 +3,7 @@ import { decideMatch, evolveMatch, initialMatchState, type UploadMatch } from '.
 import { asJsonText } from '../../src/domain/jsonText.js';
 import type { MatchEvent } from '../../src/domain/matchEvents.js';
 import { payloadDigest, saltedVersion } from '../../src/domain/payloadDigest.js';
-import { createWriteTokenHasher, isWellFormedWriteToken } from '../../src/domain/writeToken.js';
+import { createWriteTokenHasher, presentWriteToken } from '../../src/domain/writeToken.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 // The spec's state table (section 3), row by row, and its three rules.
@@ -23,7 +23,7 @@ const upload = (via: 'POST' | 'PUT', payload = v2, token: string | null = null):
   matchId,
   payload,
   payloadSalt: SALT.toString('base64'),
-  writeToken: token === null ? null : { hash: hash(matchId, token), wellFormed: isWellFormedWriteToken(token) },
+  writeToken: token === null ? null : presentWriteToken(hash, matchId, token),
 });
 
 const createdProtected: MatchEvent = {
@@ -95,7 +95,7 @@ t.test('row 6: protected + POST or PUT with a missing or different token → 403
 });
 
 t.test('a token is bound to its match: the same token hashed for another id does not match', async (t) => {
-  const command = { ...upload('POST', v2), writeToken: { hash: hash('other-match', tokenA), wellFormed: true } };
+  const command = { ...upload('POST', v2), writeToken: presentWriteToken(hash, 'other-match', tokenA) };
   given([createdProtected]).when(command).thenThrows(t, 'forbidden');
 });
 

@@ -8,6 +8,7 @@ import type { ReadModelStore } from '../../readmodel/readModel.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import type { RenderedCache } from '../renderedPages.js';
 import { Receipt } from './logSchemas.js';
+import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.js';
 import { MatchParams, errorResponses } from './schemas.js';
 
 export interface EraseApiDeps {
@@ -15,6 +16,8 @@ export interface EraseApiDeps {
   receipts: Receipts;
   cache: RenderedCache;
   readModel: Pick<ReadModelStore, 'dropDeletedBytes'>;
+  /** The throttle uploads share (TOKEN_FAILURE_LIMIT): a wrong token costs the same budget whatever the method. */
+  tokenFailures: TokenFailureThrottle | null;
 }
 
 const EraseBody = Type.Union([
@@ -37,7 +40,7 @@ const DEFAULT_REASON = 'erased by the holder of its write token (DELETE /api/mat
  * Erasure through the API (docs/auditing.md): only a protected match, with its X-Write-Token
  * (anyone holds an unprotected match's id; its erasure is the operator's: matchlog erase).
  */
-export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, cache, readModel }) => {
+export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, cache, readModel, tokenFailures }) => {
   app.delete(
     '/api/matches/:id',
     {
@@ -46,7 +49,9 @@ export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { m
         tags: ['matches'],
         summary: 'Erase a protected match for good',
         description:
-          'Needs the X-Write-Token the match was created with; an unprotected match cannot be erased through the API (403: ask the operator). ' +
+          'Needs the X-Write-Token the match was created with, at least 22 characters (128 random bits); an unprotected match, or one protected ' +
+          "with a shorter token, cannot be erased through the API (403: ask the operator). Wrong tokens share the uploads' budget " +
+          '(TOKEN_FAILURE_LIMIT, then 429), and erasures count as writes (WRITE_RATE_LIMIT). ' +
           "Every version's payload and salt leave the log and every read model; " +
           'a MatchErased event with the reason is appended, and the match answers 410 from then on. ' +
           'Its log entries (salted digests only) stay, so every checkpoint and proof given before still verifies. Answers a receipt of the MatchErased entry.',
@@ -54,19 +59,22 @@ export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { m
         headers: Type.Object({ 'x-write-token': Type.Optional(Type.String()) }),
         body: Type.Optional(EraseBody),
         security: [{ writeToken: [] }],
-        response: { 200: EraseResponse, ...errorResponses(400, 403, 404, 409, 410) },
+        response: { 200: EraseResponse, ...errorResponses(400, 403, 404, 409, 410, 429) },
       },
     },
     async (request) => {
       const { id } = request.params;
-      const erased = await matches.erase({
-        matchId: id,
-        reason: request.body?.reason ?? DEFAULT_REASON,
-        operator: false,
-        writeToken: request.headers['x-write-token'] ?? null,
-        requestId: request.id,
-        clientAddressClass: classifyClientAddress(request.ip),
-      });
+      const writeToken = request.headers['x-write-token'] ?? null;
+      const erased = await throttledTokenCheck(tokenFailures, { address: request.ip, matchId: id, token: writeToken }, () =>
+        matches.erase({
+          matchId: id,
+          reason: request.body?.reason ?? DEFAULT_REASON,
+          operator: false,
+          writeToken,
+          requestId: request.id,
+          clientAddressClass: classifyClientAddress(request.ip),
+        }),
+      );
       cache.forgetMatch(id);
       await readModel.dropDeletedBytes();
       return { id, erased: true as const, receipt: await receipts.receiptOf(matchStreamId(id), erased.revision) };

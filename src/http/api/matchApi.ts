@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchCommands } from '../../commands/matchCommands.js';
-import fastifyRateLimit from '@fastify/rate-limit';
-import type { RateLimit } from './tokenFailures.js';
-import { DomainError, erasedNotice, gone, notFound, tooManyRequests, validationError } from '../../domain/errors.js';
+import { erasedNotice, gone, notFound, validationError } from '../../domain/errors.js';
 import { asJsonText, withPayload } from '../../domain/jsonText.js';
 import type { WriteVia } from '../../domain/matchEvents.js';
 import { clubSyncTarget } from '../../domain/clubSync.js';
@@ -16,7 +14,7 @@ import type { CurrentPublicView } from '../publicViews.js';
 import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
-import type { TokenFailureThrottle } from './tokenFailures.js';
+import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.js';
 import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
 import type { Receipts } from '../../history/logReceipts.js';
 import { matchStreamId } from '../../domain/matchId.js';
@@ -27,8 +25,6 @@ export interface MatchApiDeps {
   currentPublicView: CurrentPublicView;
   eventStore: EventStore;
   matchUrl: (id: string) => string;
-  /** Writes per client address (WRITE_RATE_LIMIT); null: unlimited. */
-  writeRateLimit: RateLimit | null;
   /** 429 after repeated 403s on one match from one address (TOKEN_FAILURE_LIMIT); null: off. */
   tokenFailures: TokenFailureThrottle | null;
   /** Answers kept as bytes, in the byte budget shared with the pages (PAGE_CACHE_BYTES). */
@@ -51,21 +47,12 @@ const CLUB_SYNC_DESCRIPTION =
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
   app,
-  { matches, currentPublicView, eventStore, matchUrl, writeRateLimit, tokenFailures, cache, receipts, readModel },
+  { matches, currentPublicView, eventStore, matchUrl, tokenFailures, cache, receipts, readModel },
 ) => {
   const throwIfErased = async (id: string) => {
     const erased = await readErasure(readModel, id);
     if (erased !== null) throw gone(erasedNotice(id, erased.erasedAt));
   };
-  // Writes per client address (request.ip: the peer, or the client a configured TRUST_PROXY names),
-  // one count for POST and PUT together; reads are not limited.
-  await app.register(fastifyRateLimit, {
-    global: writeRateLimit !== null,
-    max: writeRateLimit?.max ?? 0,
-    timeWindow: writeRateLimit?.windowMs ?? 0,
-    errorResponseBuilder: (_request, context) =>
-      tooManyRequests(`too many writes from your address (WRITE_RATE_LIMIT ${writeRateLimit?.text ?? ''}); retry in ${context.after}`),
-  });
   async function upload(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -76,12 +63,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
     const raw = request.rawJson;
     if (raw === null) throw validationError('send the match as a JSON object');
     const presentedToken = headers['x-write-token'] ?? null;
-    const wait = tokenFailures?.retryAfter(request.ip, matchId, presentedToken) ?? null;
-    if (wait !== null) {
-      throw tooManyRequests(`too many writes with a wrong X-Write-Token to this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
-    }
-    const result = await matches
-      .upload({
+    const result = await throttledTokenCheck(tokenFailures, { address: request.ip, matchId, token: presentedToken }, () =>
+      matches.upload({
         via,
         matchId,
         payload: raw.text,
@@ -91,11 +74,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
         appKey: headers['x-app-key'] ?? null,
         requestId: request.id,
         clientAddressClass: classifyClientAddress(request.ip),
-      })
-      .catch((error: unknown) => {
-        if (error instanceof DomainError && error.code === 'forbidden') tokenFailures?.recordFailure(request.ip, matchId, presentedToken);
-        throw error;
-      });
+      }),
+    );
     if (!result.stored) noteInAccessLog(request, { upload: { matchId, revision: result.revision, stored: false } });
     if (result.stored && result.clubSync !== null) {
       const { type, data } = result.clubSync;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DomainError, tooManyRequests } from '../../domain/errors.js';
 import { createLru } from '../../platform/lru.js';
 
 /** A limit of so many requests per window (WRITE_RATE_LIMIT, TOKEN_FAILURE_LIMIT). */
@@ -60,3 +61,25 @@ export function createTokenFailureThrottle(limit: RateLimit, now: () => number =
 }
 
 export type TokenFailureThrottle = ReturnType<typeof createTokenFailureThrottle>;
+
+/**
+ * A token check (an upload or an erasure of a protected match) under the throttle: answered 429
+ * before the token is compared while the address is throttled on the match, and a refused token
+ * (403) counted. Every method that compares a token goes through here, so each shares one budget.
+ */
+export async function throttledTokenCheck<T>(
+  throttle: TokenFailureThrottle | null,
+  { address, matchId, token }: { address: string; matchId: string; token: string | null },
+  check: () => Promise<T>,
+): Promise<T> {
+  const wait = throttle?.retryAfter(address, matchId, token) ?? null;
+  if (wait !== null) {
+    throw tooManyRequests(`too many wrong X-Write-Tokens for this match from your address (TOKEN_FAILURE_LIMIT); retry in ${wait} s`, wait);
+  }
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'forbidden') throttle?.recordFailure(address, matchId, token);
+    throw error;
+  }
+}
