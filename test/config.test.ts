@@ -86,9 +86,20 @@ t.test('PAGE_CACHE_BYTES: 48 MiB unless set; 0 keeps nothing', async (t) => {
   t.equal(loadConfig({ PAGE_CACHE_BYTES: '134217728' }).pageCacheBytes, 128 * 1024 * 1024);
 });
 
-t.test('connection caps of issue 33: defaults stay under the open-files limit, explicit values win', async (t) => {
-  t.match(loadConfig({}, { openFiles: 20_000 }), { openFilesLimit: 20_000, maxConnections: 18_976, maxLiveStreams: 17_078, maxLiveStreamsPerAddress: 200 });
-  t.match(loadConfig({}, { openFiles: 4096 }), { maxConnections: 3584, maxLiveStreams: 3225, maxLiveStreamsPerAddress: 200, maxConnectionsPerAddress: 400 });
+t.test('connection caps of issues 33 and 57: defaults stay under the open-files limit and serve a hall behind one NAT, explicit values win', async (t) => {
+  t.match(loadConfig({}, { openFiles: 20_000 }), {
+    openFilesLimit: 20_000,
+    maxConnections: 18_976,
+    maxLiveStreams: 17_078,
+    maxLiveStreamsPerAddress: 1500,
+    maxConnectionsPerAddress: 1756,
+  });
+  t.match(loadConfig({}, { openFiles: 4096 }), { maxConnections: 3584, maxLiveStreams: 3225, maxLiveStreamsPerAddress: 1500, maxConnectionsPerAddress: 1756 });
+  t.match(
+    loadConfig({}, { openFiles: 1024 }),
+    { maxConnections: 896, maxLiveStreams: 806, maxLiveStreamsPerAddress: 403, maxConnectionsPerAddress: 659 },
+    'a low limit: every cap fits under it, and one address holds at most half the streams',
+  );
   t.match(loadConfig({}, { openFiles: 1_048_576 }), { maxConnections: 50_000, maxLiveStreams: 20_000 }, 'a high limit: the fixed defaults');
   t.match(
     loadConfig({}, { openFiles: null }),
@@ -97,8 +108,8 @@ t.test('connection caps of issue 33: defaults stay under the open-files limit, e
   );
   t.match(
     loadConfig({ MAX_LIVE_STREAMS: '10' }, { openFiles: 4096 }),
-    { maxLiveStreams: 10, maxLiveStreamsPerAddress: 10 },
-    'the per-address default is at most the total',
+    { maxLiveStreams: 10, maxLiveStreamsPerAddress: 5 },
+    'the per-address default is at most half the total',
   );
   t.match(loadConfig({ MAX_CONNECTIONS: '100000' }, { openFiles: 1024 }), { maxConnections: 100_000 }, 'an explicit value wins (the server warns)');
   const { openFilesLimit } = await import('../src/platform/openFilesLimit.js');

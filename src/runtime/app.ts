@@ -33,7 +33,7 @@ import { redactUrl } from '../platform/redactUrl.js';
 import { AccessLogOnly, registerAccessLogNotes } from '../http/accessLog.js';
 import { registerBytesInFlight } from '../http/bytesInFlight.js';
 import { registerConnectionLimits } from '../http/connections.js';
-import { createShutOutAddresses } from '../http/shutOutAddresses.js';
+import { registerBusyConnectionLimit } from '../http/busyConnections.js';
 import { trustedProxies } from '../http/clientAddress.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders, setHeadersBeforeRouting } from '../http/securityHeaders.js';
@@ -108,13 +108,7 @@ export async function buildApp({
   const prettyLines = logStream ? null : await prettyLogStream(config.logFormat);
   const liveCaps = { maxStreams: config.maxLiveStreams, maxStreamsPerAddress: config.maxLiveStreamsPerAddress };
   const liveSlots = createLiveStreamSlots(liveCaps);
-  // An address refused twice its share of streams (at least 64 times: a share of 0 turns streams off, not the
-  // site) within a window has its new connections closed at accept for a while; not behind a trusted proxy,
-  // whose address every client shares.
-  const shutOut = createShutOutAddresses({ limit: Math.max(64, 2 * config.maxLiveStreamsPerAddress) });
-  const countRefusal = config.trustProxy === false ? shutOut.refused : () => {};
   const refuseStreamEarly = earlyStreamRefusal({
-    countRefusal,
     slots: liveSlots,
     caps: liveCaps,
     peerIsClient: config.trustProxy === false,
@@ -171,7 +165,8 @@ export async function buildApp({
   registerErrorHandling(app, ERROR_PAGES);
   registerEarlyReplies(app);
   registerBytesInFlight(app, config);
-  registerConnectionLimits(app, config, shutOut);
+  registerConnectionLimits(app, config);
+  registerBusyConnectionLimit(app, config.maxConnectionsPerAddress);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
   registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread);
@@ -255,7 +250,6 @@ export async function buildApp({
     readModel: engine.readModel,
     caps: liveCaps,
     slots: liveSlots,
-    countRefusal,
   });
   await app.register(health, {
     engine,

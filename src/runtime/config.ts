@@ -68,9 +68,9 @@ export interface Config {
   deltaCacheBytes: number;
   /** The process's soft open-files limit (`ulimit -n`) when known: the connection caps' defaults stay below it. */
   openFilesLimit: number | null;
-  /** Client connections held at once (server.maxConnections); beyond it new ones are closed at once. */
+  /** Client connections held at once (server.maxConnections); beyond it new ones are closed at once, and near it idle ones are. */
   maxConnections: number;
-  /** Connections one peer address may hold (off behind a trusted proxy, whose address all clients share); beyond it a new one is closed at once. */
+  /** Connections one client address may keep busy with a request or a live stream (idle keep-alive is free); beyond it 503 with Retry-After. */
   maxConnectionsPerAddress: number;
   /** Live update streams (GET /match/:id/live) held at once; beyond it 503 with Retry-After. */
   maxLiveStreams: number;
@@ -214,6 +214,11 @@ export interface LoadConfigOptions {
   openFiles?: number | null;
 }
 
+/** Live pages open at once behind one address that the defaults serve: a tournament hall's crowd. */
+const HALL_VIEWERS = 1500;
+/** Requests in flight at once from one address beside its streams: page loads and uploads arriving together. */
+const HALL_REQUESTS_IN_FLIGHT = 256;
+
 /**
  * Connection caps whose defaults keep every stream and connection below the open-files limit
  * (with headroom for the stores); an explicit value wins, and the server warns when it does not fit.
@@ -223,12 +228,20 @@ function connectionCaps(env: Env, limit: number | null) {
   const maxConnections = integer(env, 'MAX_CONNECTIONS', Math.min(50_000, budget), 1, 1_000_000);
   // A tenth of the connections stays free for page loads and uploads while streams are full.
   const maxLiveStreams = integer(env, 'MAX_LIVE_STREAMS', Math.max(1, Math.min(20_000, maxConnections - Math.ceil(maxConnections / 10))), 0, 1_000_000);
-  const maxLiveStreamsPerAddress = integer(env, 'MAX_LIVE_STREAMS_PER_ADDRESS', Math.min(200, Math.max(1, maxLiveStreams)), 0, 1_000_000);
-  // A peer's streams and as many again for its page loads and uploads.
+  // Sized for a tournament hall behind one NAT: 1,500 phones with a live page open (docs/limits.md);
+  // at most half of all streams, so that under a low open-files limit one address never takes them all.
+  const maxLiveStreamsPerAddress = integer(
+    env,
+    'MAX_LIVE_STREAMS_PER_ADDRESS',
+    Math.min(HALL_VIEWERS, Math.max(1, Math.floor(maxLiveStreams / 2))),
+    0,
+    1_000_000,
+  );
+  // Its streams, and room for as many page loads and uploads in flight at once as a half-time rush brings.
   const maxConnectionsPerAddress = integer(
     env,
     'MAX_CONNECTIONS_PER_ADDRESS',
-    Math.min(maxConnections, Math.max(64, 2 * maxLiveStreamsPerAddress)),
+    Math.min(maxConnections, Math.max(64, maxLiveStreamsPerAddress + HALL_REQUESTS_IN_FLIGHT)),
     1,
     1_000_000,
   );

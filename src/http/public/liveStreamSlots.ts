@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../../domain/errors.js';
 import { errorBody, NO_SNIFF, statusOf } from '../errorHandling.js';
-import type { ShutOutAddresses } from '../shutOutAddresses.js';
 
 /** Seconds a refused viewer is asked to wait; the page's script waits longer still, and more each time. */
 const REFUSED_RETRY_AFTER = 30;
@@ -15,6 +14,13 @@ export interface LiveStreamCaps {
   /** Streams one client address may hold (MAX_LIVE_STREAMS_PER_ADDRESS); beyond it 429. */
   maxStreamsPerAddress: number;
 }
+
+/**
+ * A refused stream's connection is closed after its answer: a client that keeps asking for
+ * streams it is refused pays a new connection each time, and only its own connection is closed;
+ * its neighbours behind the same address (pages, uploads, their streams) are served as before.
+ */
+export const CLOSE_REFUSED = { connection: 'close' } as const;
 
 /** Which cap refuses a stream: its address's share (429) or the total (503). */
 export type StreamRefusal = 'per-address' | 'total';
@@ -77,8 +83,6 @@ export interface EarlyRefusalDeps {
   setCommonHeaders(req: IncomingMessage, res: ServerResponse): void;
   /** A warning line, for the refusals answered here (they have no access line): one every few seconds at most, with counts. */
   warn(fields: Record<string, number>, message: string): void;
-  /** Counts a refusal by the per-address cap: an address that keeps asking is shut out a while (src/http/shutOutAddresses.ts). */
-  countRefusal: ShutOutAddresses['refused'];
 }
 
 const LIVE_PATH = /^\/match\/[^/?]+\/live(?:\?|$)/;
@@ -91,7 +95,7 @@ const LIVE_PATH = /^\/match\/[^/?]+\/live(?:\?|$)/;
  * route must decide: an address behind a trusted proxy, a browser that would get the HTML error
  * page, a slot free. The route checks the caps again; this only answers sooner.
  */
-export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders, warn, countRefusal }: EarlyRefusalDeps) {
+export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders, warn }: EarlyRefusalDeps) {
   const answers = {
     'per-address': preparedAnswer(streamRefusalError('per-address', caps)),
     total: preparedAnswer(streamRefusalError('total', caps)),
@@ -115,7 +119,6 @@ export function earlyStreamRefusal({ slots, caps, peerIsClient, setCommonHeaders
     const address = req.socket.remoteAddress ?? '';
     const refusal = peerIsClient ? slots.refusal(address) : slots.full() ? 'total' : null;
     if (refusal === null) return false;
-    if (refusal === 'per-address') countRefusal(address);
     const answer = answers[refusal];
     setCommonHeaders(req, res);
     res.writeHead(answer.statusCode, answer.headers);
@@ -134,6 +137,7 @@ function preparedAnswer(refusal: DomainError) {
     headers: {
       ...NO_SNIFF,
       'retry-after': String(refusal.retryAfter),
+      ...CLOSE_REFUSED,
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body)),
     },

@@ -6,7 +6,7 @@ import { spreadHeartbeat } from '../../live/heartbeat.js';
 import type { MatchFeed } from '../../live/matchFeed.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { readPublicView } from '../../../projections/publicView.js';
-import { type LiveStreamCaps, type LiveStreamSlots, streamRefusalError } from './liveStreamSlots.js';
+import { CLOSE_REFUSED, type LiveStreamCaps, type LiveStreamSlots, streamRefusalError } from './liveStreamSlots.js';
 
 export interface LiveUpdatesDeps {
   feed: MatchFeed;
@@ -14,8 +14,6 @@ export interface LiveUpdatesDeps {
   caps: LiveStreamCaps;
   /** The streams held, shared with the refusals answered before routing (earlyStreamRefusal). */
   slots: LiveStreamSlots;
-  /** Counts a refusal by the per-address cap, as earlyStreamRefusal does (a browser's is answered here, with the error page). */
-  countRefusal: (address: string) => void;
   /** A comment line this often keeps proxies from closing an idle stream (each stream's, spread over the interval). */
   heartbeatMs?: number;
 }
@@ -52,7 +50,7 @@ const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\nd
  * took the write. A reconnect with Last-Event-ID older than the current revision gets the
  * current one at once; without it the first event is the current revision.
  */
-export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { feed, readModel, caps, slots, countRefusal, heartbeatMs = 15_000 }) => {
+export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { feed, readModel, caps, slots, heartbeatMs = 15_000 }) => {
   const open = new Set<ServerResponse>();
   const heartbeat = spreadHeartbeat<ServerResponse>(heartbeatMs, (stream) => stream.write(': heartbeat\n\n'));
   app.addHook('preClose', async () => {
@@ -67,8 +65,10 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     const address = request.ip;
     // Refused before any read (most refusals are answered before routing: earlyStreamRefusal).
     const refusal = slots.refusal(address);
-    if (refusal === 'per-address') countRefusal(address);
-    if (refusal !== null) throw streamRefusalError(refusal, caps);
+    if (refusal !== null) {
+      reply.headers(CLOSE_REFUSED);
+      throw streamRefusalError(refusal, caps);
+    }
     slots.take(address);
     let doc;
     try {

@@ -4,7 +4,7 @@ import { familyName, shortNames, teamShortName } from '../../../domain/shortName
 import { boxScore, type BoxCell, sportOf, type StatKeyOrder, statKeyOrder } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
-import { NO_SUCH_PAGE } from '../../errorHandling.js';
+import { type ErrorAnswer, NO_SUCH_PAGE } from '../../errorHandling.js';
 import { CHART_POINTS, EVENTS_SHOWN, fits, more, NAME_SHOWN, PAGE_BYTES, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { goalChart, goalsAndCards, type GoalLine, leadTracker } from './matchFlow.js';
 import { SHOWN_STATUS_WORDS, shownStatus, type ShownStatus } from './matchStatus.js';
@@ -617,8 +617,11 @@ export function tooLargePage(view: Pick<MatchPageView, 'id' | 'asOf'>, what = 'T
 }
 
 /** A public page's error: the status and message of the app's one error mapping. */
-export function renderMatchErrorPage({ statusCode, title, message }: { statusCode: number; title: string; message: string }): string {
+export function renderMatchErrorPage({ statusCode, title, message, headers }: Pick<ErrorAnswer, 'statusCode' | 'title' | 'message' | 'headers'>): string {
   // A 404 of the match pages is a missing match, unless no route has the address at all.
   const heading = statusCode === 404 && title !== NO_SUCH_PAGE ? 'Match not found' : title;
-  return layout(heading, html`<h1>${heading}</h1><p>${message}</p><p class="muted">HTTP ${statusCode}</p>`);
+  // A refusal that passes (busy, too many at once) says when to come back, with a link that reloads the same address.
+  const retry = headers['retry-after'];
+  const reload = retry === undefined ? '' : html`<p><a class="reload" href="">Reload the page</a> in ${retry} s.</p>`;
+  return layout(heading, html`<h1>${heading}</h1><p>${message}</p>${reload}<p class="muted">HTTP ${statusCode}</p>`);
 }
