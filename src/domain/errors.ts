@@ -35,7 +35,7 @@ export const gone = (message: string) => new DomainError('gone', message);
 export const erasedNotice = (id: string, erasedAt: string) =>
   `match "${id}" was erased on ${erasedAt.slice(0, 10)}: its versions are gone for good; the transparency log keeps only their salted digests`;
 export const conflict = (message: string) => new DomainError('conflict', message);
-export const unavailable = (message: string) => new DomainError('unavailable', message);
+export const unavailable = (message: string, retryAfter?: number) => new DomainError('unavailable', message, retryAfter);
 export const unsupported = (message: string) => new DomainError('unsupported', message);
 /** Seconds a client refused for lack of storage is asked to wait: space is freed by an operator, not in a moment. */
 const STORAGE_RETRY_AFTER = 60;

@@ -83,7 +83,7 @@ export interface MatchAtRevision {
  * revision is nearly always a version itself), and the first event unless it was read already:
  * each read of a version decodes its payload (megabytes for the largest), so none is read twice.
  */
-export async function readMatchAt(store: EventStore, matchId: string, revision: number): Promise<MatchAtRevision> {
+export async function readMatchAt(store: Pick<EventStore, 'readStream'>, matchId: string, revision: number): Promise<MatchAtRevision> {
   const streamId = matchStreamId(matchId);
   const [newest] = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
   if (!newest) throw notFound(`no match with id "${matchId}"`);
@@ -100,7 +100,7 @@ export async function readMatchAt(store: EventStore, matchId: string, revision: 
 type Version = MatchAtRevision['version'];
 
 /** The last content event at or before `revision`, reading back from it; `read` holds the events read already and gets the ones read here. */
-async function versionAt(store: EventStore, streamId: string, revision: number, read: Map<number, RecordedEvent>): Promise<Version | null> {
+async function versionAt(store: Pick<EventStore, 'readStream'>, streamId: string, revision: number, read: Map<number, RecordedEvent>): Promise<Version | null> {
   for (let at = revision, count = 1; at >= 0; count = Math.min(count * 2, 16)) {
     const known = read.get(at);
     const events = known !== undefined ? [known] : await store.readStream(streamId, { direction: 'backwards', fromRevision: at, maxCount: count });

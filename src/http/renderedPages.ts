@@ -5,7 +5,9 @@ import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MatchSummary } from '../domain/matchPayload.js';
 import { createLru } from '../platform/lru.js';
+import { turnBudget } from '../platform/turnBudget.js';
 import { noteInAccessLog } from './accessLog.js';
+import { createOldVersions, OLD_VERSION_LIMITS, type OldVersionLimits } from './oldVersions.js';
 
 type Encoding = 'br' | 'gzip';
 
@@ -119,6 +121,14 @@ export interface KeptSummary {
 }
 
 /**
+ * Milliseconds of reads, summaries and renders run in one turn of the event loop before the next
+ * waits for it to poll twice (src/platform/turnBudget.ts): a first render of a 2.9 MB payload holds the
+ * loop ~35 ms to read it from the log, ~30 ms to summarise it and 10–100 ms to render it, and
+ * several asked at once held it for all of them in a row.
+ */
+const STAGE_BUDGET_MS = 10;
+
+/**
  * Rendered bodies (pages, embeds, API answers, QR codes) by key, in one byte budget
  * (PAGE_CACHE_BYTES): each weighs its bytes and the compressed copies attached later; the least
  * recently used goes first. A body above an eighth of the budget is served but not kept.
@@ -126,13 +136,18 @@ export interface KeptSummary {
  * by payload characters in an eighth of the budget more (a version too long for it is not kept).
  * Held summaries cost collections (a big one made the next large render ~50 ms dearer); kept
  * anyway, since re-summarising for each rendering of a version cost more (docs/limits.md).
+ * What makes the bodies shares one turn budget (`stage`), and the reads of old versions they are
+ * made from are bounded together (`oldVersions`): the API and the pages, given this one cache,
+ * share both.
  */
-export function createRenderedCache(budgetBytes: number) {
+export function createRenderedCache(budgetBytes: number, { oldVersionLimits = OLD_VERSION_LIMITS }: { oldVersionLimits?: OldVersionLimits } = {}) {
   const lru = createLru<RenderedBody>(budgetBytes, weightOf, { maxEntryWeight: Math.floor(budgetBytes / 8) });
   const summaries = createLru<KeptSummary>(Math.floor(budgetBytes / 8), (kept) => kept.chars);
   const lookups = { hits: 0, misses: 0 };
   /** Bodies being made, by key: at most one per key at a time, so bounded by the requests in flight. */
   const making = new Map<string, Promise<RenderedBody>>();
+  const stage = turnBudget(STAGE_BUDGET_MS);
+  const oldVersions = createOldVersions(stage, oldVersionLimits);
   return {
     get(key: string): RenderedBody | undefined {
       const body = lru.get(key);
@@ -154,8 +169,12 @@ export function createRenderedCache(budgetBytes: number) {
       const ofMatch = (key: string) => key.split('\0')[1] === id;
       lru.deleteWhere(ofMatch);
       summaries.deleteWhere(ofMatch);
+      oldVersions.forgetMatch(id);
     },
     summaries,
+    /** Reads, summaries and renders share the event loop's turns (one costly stage a turn). */
+    stage,
+    oldVersions,
     /** Bytes kept, copies included. */
     bytes: lru.weight,
     entries: lru.size,

@@ -113,11 +113,12 @@ t.test('?revision answers are kept per version like the current one; malformed r
     );
   }
   t.equal(JSON.parse(text(await get(port, '/api/matches/old?revision=1'))).payload.v, 1);
-  t.equal((await get(port, '/match/old?revision=1')).headers['cache-control'], 'public, max-age=86400', 'an old version never changes');
+  t.equal((await get(port, '/match/old?revision=1')).headers['cache-control'], 'public, max-age=86400, immutable', 'an old version never changes');
   t.match(text(await get(port, '/match/old?revision=1')), /as it was at revision 1/);
-  // A new upload moves the head: the API answer names it, the page of the old version does not change.
+  // A new upload moves the head: the API answer's header names it, the kept answers of the old version do not change.
   await app.inject({ method: 'PUT', url: '/api/matches/old', headers: json, payload: match(200_000, 3) });
-  t.equal(JSON.parse(text(await get(port, '/api/matches/old?revision=1'))).latestRevision, 3);
+  t.equal((await get(port, '/api/matches/old?revision=1')).headers['matchlog-latest-revision'], '3');
+  t.equal(accessLines(started, '/api/matches/old?revision=1').at(-1)?.bodyCache, 'hit');
   t.equal(accessLines(started, '/match/old?revision=1').at(-1)?.bodyCache, 'hit');
 
   for (const bad of ['99999999999999999999', 'abc', '-1', '1.5', '9007199254740992']) {

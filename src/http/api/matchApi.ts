@@ -7,13 +7,13 @@ import { asJsonText, withPayload } from '../../domain/jsonText.js';
 import type { WriteVia } from '../../domain/matchEvents.js';
 import { clubSyncTarget } from '../../domain/clubSync.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
-import { readMatchAt } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import type { CurrentPublicView } from '../publicViews.js';
 import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
+import { oldVersionBody, oldVersionCaching } from '../oldVersionBodies.js';
 import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.js';
 import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
 import type { Receipts } from '../../history/logReceipts.js';
@@ -34,6 +34,9 @@ export interface MatchApiDeps {
   /** Where an erased match is recorded (its 410). */
   readModel: ReadModelReader;
 }
+
+/** With `?revision=N`: the revision of the match's current version, to tell an old version from it. */
+const LATEST_REVISION_HEADER = 'matchlog-latest-revision';
 
 const CLUB_SYNC_DESCRIPTION =
   "Club sync: when the payload has clubId and teamId, players, stats and actions are copied into that club's dashboard, " +
@@ -147,6 +150,33 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
   const JSON_TYPE = 'application/json; charset=utf-8';
 
   /**
+   * `?revision=N`: the version N resolves to, its answer kept per version and never naming the
+   * head, so that it never changes (oldVersionCaching). What the current version is goes in
+   * headers beside the kept body: its revision (Matchlog-Latest-Revision) and its address (Link).
+   */
+  async function serveOldVersion(request: FastifyRequest, reply: FastifyReply, id: string, revision: number) {
+    await throwIfErased(id);
+    const current = await currentPublicView(id);
+    if (current === null) throw notFound(`no match with id "${id}"`);
+    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'api', id, revision, (old) =>
+      cache.stage(() => {
+        const meta = {
+          id,
+          url: matchUrl(id),
+          createdAt: old.created.recordedAt,
+          updatedAt: old.version.recordedAt,
+          revision: old.version.revision,
+          protected: old.created.content.protection === 'protected',
+        };
+        return renderedBody(withPayload(meta, asJsonText(old.version.content.payloadText)), JSON_TYPE, { etag: `"v${old.version.revision}"` });
+      }),
+    );
+    reply.header(LATEST_REVISION_HEADER, String(current.revision)).header('link', `</api/matches/${encodeURIComponent(id)}>; rel="latest-version"`);
+    oldVersionCaching(reply, version, current.revision);
+    return sendRendered(request, reply, body, true);
+  }
+
+  /**
    * GET answers by match and revision, kept as UTF-8 bytes with their compressed copies: a
    * revision fixes the whole answer, so each is read from the log, encoded and compressed once.
    */
@@ -161,10 +191,14 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
         operationId: 'getMatch',
         summary: 'View a match',
         description:
-          'The payload as last uploaded, with its metadata. No authentication. ' + 'With ?revision=N, the match as it was at revision N, read from the log.',
+          'The payload as last uploaded, with its metadata. No authentication. ' +
+          'With ?revision=N, the match as it was at revision N, read from the log: the answer depends on the version alone ' +
+          "(`Cache-Control: immutable` once a later version exists); the Matchlog-Latest-Revision header gives the current version's revision, " +
+          'and Link (rel="latest-version") its address. Old revisions are read one at a time per client address, a few at a time in all: ' +
+          'beyond, 429 or 503 with Retry-After.',
         params: MatchParams,
         querystring: RevisionQuery,
-        response: { 200: MatchView, ...errorResponses(400, 404, 410) },
+        response: { 200: MatchView, ...errorResponses(400, 404, 410, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -172,26 +206,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
       const { revision } = request.query;
       // Sent as bytes: widen the typed reply to say so.
       const untyped: FastifyReply = reply;
-      if (revision !== undefined) {
-        await throwIfErased(id);
-        const { version, created, head } = await readMatchAt(eventStore, id, revision);
-        // The answer names the newest revision too, so it is kept per version and head.
-        const etag = `"r${version.revision}h${head}"`;
-        const body = await cachedBody(request, cache, `api\0${id}\0${version.revision}\0${head}`, () => {
-          const meta = {
-            id,
-            url: matchUrl(id),
-            createdAt: created.recordedAt,
-            updatedAt: version.recordedAt,
-            revision: version.revision,
-            protected: created.content.protection === 'protected',
-            latestRevision: head,
-          };
-          return renderedBody(withPayload(meta, asJsonText(version.content.payloadText)), JSON_TYPE, { etag });
-        });
-        untyped.header('cache-control', 'no-cache');
-        return sendRendered(request, untyped, body, true);
-      }
+      if (revision !== undefined) return serveOldVersion(request, untyped, id, revision);
       const doc = await currentPublicView(id);
       if (doc === null) {
         await throwIfErased(id);

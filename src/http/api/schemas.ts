@@ -68,7 +68,6 @@ export const MatchView = Type.Object({
   versions: Type.Optional(Type.Integer({ description: 'How many versions the match has had (not given for ?revision=N).' })),
   protected: Type.Boolean({ description: 'Whether updates need the X-Write-Token the match was created with.' }),
   payload: Type.Object({}, { additionalProperties: true, description: 'The payload exactly as last uploaded (or as it was at ?revision=N).' }),
-  latestRevision: Type.Optional(Type.Integer({ description: 'With ?revision=N: the newest revision, to tell an old version from the current one.' })),
 });
 
 const ErrorBody = Type.Object({

@@ -5,7 +5,7 @@ import { erasedNotice, gone, notFound } from '../../domain/errors.js';
 import { isMatchId } from '../../domain/matchId.js';
 import { type MatchSummary, summarizeMatchText } from '../../domain/matchPayload.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
-import { type MatchAtRevision, readMatchAt, readMatchHistory } from '../../history/historyQueries.js';
+import { readMatchHistory } from '../../history/historyQueries.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type PublicViewDoc, readErasure, readPublicPayload } from '../../../projections/publicView.js';
 import { renderEmbedMain, renderEmbedPage } from './views/embedPage.js';
@@ -18,21 +18,13 @@ import type { CurrentPublicView } from '../publicViews.js';
 import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
 import { createLru } from '../../platform/lru.js';
-import { turnBudget } from '../../platform/turnBudget.js';
 import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
+import { oldVersionBody, oldVersionCaching } from '../oldVersionBodies.js';
 import { isQuiet, shownStatus } from './views/matchStatus.js';
 import { shareCardPng, shareCardSvg } from './views/shareCard.js';
 import { CardQuery, EmbedQuery, HistoryPageQuery, MatchPageQuery } from './pageSchemas.js';
 
 type Rendering = 'page' | 'main' | 'embed' | 'embedMain';
-
-/**
- * Milliseconds of reads, summaries and renders run in one turn of the event loop before the next
- * waits for it to poll twice (src/platform/turnBudget.ts): a first render of a 2.9 MB payload holds the
- * loop ~35 ms to read it from the log, ~30 ms to summarise it and 10–100 ms to render it, and
- * several asked at once held it for all of them in a row.
- */
-const STAGE_BUDGET_MS = 10;
 
 export interface MatchPageDeps {
   readModel: ReadModelReader;
@@ -89,8 +81,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     return guarded(request, () => RENDER[rendering](view()));
   }
 
-  /** Reads, summaries and renders share the event loop's turns (one costly stage a turn). */
-  const stage = turnBudget(STAGE_BUDGET_MS);
+  /** Reads, summaries and renders share the event loop's turns with the API's (one costly stage a turn). */
+  const { stage } = cache;
 
   function guarded(request: FastifyRequest, render: () => string): Promise<RenderedBody> {
     return stage(() => guardedNow(request, render));
@@ -193,20 +185,14 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   }
 
   /**
-   * The version each asked revision resolved to, by match and revision: the log only grows, so
-   * the last version at or before a revision never changes, and a page kept for it is served
-   * without reading the log (two whole versions) again. An erased match's pages are let go, so
-   * its next GET reads the log as the first did.
+   * An old version: what the log held at `revision`, rendered once per version it resolves to
+   * (src/http/oldVersionBodies.ts). An erased match answers 410 before anything kept is looked at.
    */
-  const resolved = createLru<number>(10_000);
-
-  /** An old version: what the log held at `revision`, rendered once per version it resolves to. */
   async function serveRevision(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, revision: number) {
     const { id } = request.params;
-    if (!isMatchId(id)) throw await noMatch(id);
-    const asked = `${id}\0${revision}`;
-    const render = async (read: MatchAtRevision | null = null) => {
-      const old = read ?? (await stage(() => readMatchAt(eventStore, id, revision)));
+    const current = isMatchId(id) ? await currentPublicView(id) : null;
+    if (current === null || (await readErasure(readModel, id)) !== null) throw await noMatch(id);
+    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'page', id, revision, async (old) => {
       const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
       return rendered(request, 'page', () => ({
         id,
@@ -218,17 +204,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
         summary: summary(),
         asOf: { revision: old.version.revision, latestRevision: old.head },
       }));
-    };
-    const known = resolved.get(asked);
-    let body: RenderedBody;
-    if (known !== undefined) body = await cachedBody(request, cache, `page\0${id}\0${known}\0old`, () => render());
-    else {
-      const old = await stage(() => readMatchAt(eventStore, id, revision));
-      resolved.set(asked, old.version.revision);
-      body = await cachedBody(request, cache, `page\0${id}\0${old.version.revision}\0old`, () => render(old));
-    }
-    // A stored version never changes: clients may keep it (a day, so a release's new assets reach them).
-    reply.header('cache-control', 'public, max-age=86400');
+    });
+    oldVersionCaching(reply, version, current.revision);
     return sendRendered(request, reply, body, compress);
   }
 
@@ -281,7 +258,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
           old: false,
         }));
       } else {
-        const old = await stage(() => readMatchAt(eventStore, id, asked));
+        const old = await cache.oldVersions.read(eventStore, request.ip, id, asked);
         body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({
           summary: await summaryAt(id, old.version.revision, () => old.version.content.payloadText),
           quiet: false,
