@@ -4,6 +4,9 @@ import { DomainError } from '../domain/errors.js';
 /** Seconds a client refused for its address's share is asked to wait: a page load or upload in flight ends within a few. */
 const BUSY_RETRY_AFTER = 5;
 
+/** Where the pages' static assets are served (./public/assets.ts): not counted. */
+const ASSETS = '/assets/';
+
 /** One log line per this many milliseconds at most, however many requests are refused. */
 const REPORT_EVERY_MS = 5000;
 
@@ -28,6 +31,11 @@ export function registerBusyConnectionLimit(app: FastifyInstance, max: number) {
     reported.since = now;
   };
   app.addHook('onRequest', (request, reply, done) => {
+    // The pages' scripts and stylesheets are kept bytes, answered at once: a refused page's error page needs them.
+    if (request.url.startsWith(ASSETS)) {
+      done();
+      return;
+    }
     const address = request.ip;
     const count = busy.get(address) ?? 0;
     if (count >= max) {
@@ -35,7 +43,7 @@ export function registerBusyConnectionLimit(app: FastifyInstance, max: number) {
       done(
         new DomainError(
           'unavailable',
-          `your network has ${max} requests and live streams in progress at once (MAX_CONNECTIONS_PER_ADDRESS), as many as one address may; ` +
+          `your network already has as many requests and live streams in progress as one address may (MAX_CONNECTIONS_PER_ADDRESS, ${max}); ` +
             `reload the page or retry in ${BUSY_RETRY_AFTER} s`,
           BUSY_RETRY_AFTER,
         ),

@@ -96,7 +96,9 @@ const answer = (statusCode: number, message: string, headers: Record<string, str
   statusCode,
   message,
   headers,
-  title: title ?? (statusCode >= 500 ? 'Something went wrong' : statusCode === 429 ? 'Too many attempts' : 'That did not work'),
+  title:
+    title ??
+    (statusCode === 503 ? 'Busy right now' : statusCode >= 500 ? 'Something went wrong' : statusCode === 429 ? 'Too many attempts' : 'That did not work'),
 });
 
 /** The one mapping from an error to its answer, shared by the JSON and the HTML error handlers; logs what the operator must see. */

@@ -336,6 +336,8 @@ t.test(
     const page = await get(`${base}/match/busy-1`, agent, { accept: 'text/html' });
     t.equal(page.status, 503);
     t.match(page.body, /<a [^>]*href="[^"]*"[^>]*>Reload/, "a browser gets the match's error page with a reload link");
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    t.equal((await get(`${base}${stylesheet}`, agent)).status, 200, 'and its stylesheet: assets are kept bytes, never counted');
     t.equal((await fetch(`${base}/match/busy-1`)).status, 200, 'another address is served');
     streams[0]?.close();
     await wait(100);
