@@ -5,7 +5,12 @@ import { createFairGate } from '../../src/platform/fairGate.js';
 function held(started: string[], name: string) {
   let finish = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
-  return { work: async () => (started.push(name), await done, name), finish: () => finish() };
+  const work = async () => {
+    started.push(name);
+    await done;
+    return name;
+  };
+  return { work, finish: () => finish() };
 }
 
 const refuse = (by: 'key' | 'total') => new Error(by);
