@@ -24,14 +24,16 @@ function securityHeaders(res: ServerResponse) {
 /**
  * Every header the JSON API answers with that a browser app may need to read, beyond those CORS
  * always shows (Content-Type, Cache-Control, …): what was refused and for how long, the club
- * sync's outcome, a version's salt (to recompute its digest), the write budget's state.
+ * sync's outcome, a version's salt (to recompute its digest), an old revision's head, the write budget's state.
  */
-export const API_RESPONSE_HEADERS = [
+const API_RESPONSE_HEADERS = [
   'X-Request-Id',
   'ETag',
   'Retry-After',
   'Matchlog-Club-Sync',
   'Matchlog-Payload-Salt',
+  'Matchlog-Latest-Revision',
+  'Link',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',

@@ -684,9 +684,11 @@ const ON_DEFAULTS = {
       const tokenChecks = (byMethod.DELETE.statuses[403] ?? 0) + (byMethod.PUT.statuses[403] ?? 0);
       return { ...result, created, tokenChecks, afterStatus: after.status, DELETE: summarized(byMethod.DELETE), PUT: summarized(byMethod.PUT) };
     },
-    summary: (a) =>
-      `${a.tokenChecks} token checks (403); DELETE ${described(a.DELETE)}; PUT ${described(a.PUT)}; ` +
-      `match ${a.afterStatus === 200 ? 'still there' : `answers ${a.afterStatus} after`}${a.created === 201 || a.created === 200 ? '' : `; create answered ${a.created}`}`,
+    summary: (a) => {
+      const match = a.afterStatus === 200 ? 'still there' : `answers ${a.afterStatus} after`;
+      const create = a.created === 201 || a.created === 200 ? '' : `; create answered ${a.created}`;
+      return `${a.tokenChecks} token checks (403); DELETE ${described(a.DELETE)}; PUT ${described(a.PUT)}; match ${match}${create}`;
+    },
     target: `≤ ${TOKEN_CHECKS_PER_WINDOW * Math.ceil(seconds / TOKEN_WINDOW_SECONDS)} token checks (403s) whatever the method, match still there, no exit`,
     ok: (a) => !a.exited && a.afterStatus === 200 && a.tokenChecks <= TOKEN_CHECKS_PER_WINDOW * Math.ceil(seconds / TOKEN_WINDOW_SECONDS),
     answered: (a) => a.created >= 200 && a.created < 300 && a.DELETE.ok + a.DELETE.refused > 0,

@@ -117,7 +117,16 @@ t.test('CORS: a browser scoring app may erase, and may read every header the API
   const payload = await fetch(`${base}/api/matches/cors-1/payload?revision=0`, { headers: { origin: 'https://scorer.example' } });
   t.ok(payload.headers.get('matchlog-payload-salt'), 'the payload answer carries its salt');
   const exposed = payload.headers.get('access-control-expose-headers') ?? '';
-  for (const header of ['Matchlog-Payload-Salt', 'Matchlog-Club-Sync', 'Retry-After', 'ETag', 'X-Request-Id', 'X-RateLimit-Remaining']) {
+  for (const header of [
+    'Matchlog-Payload-Salt',
+    'Matchlog-Latest-Revision',
+    'Link',
+    'Matchlog-Club-Sync',
+    'Retry-After',
+    'ETag',
+    'X-Request-Id',
+    'X-RateLimit-Remaining',
+  ]) {
     t.match(exposed, new RegExp(header, 'i'), `${header} exposed`);
   }
 });
