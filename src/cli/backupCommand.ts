@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { makePrivateDir } from '../platform/privateFiles.js';
 import Database from 'better-sqlite3';
 import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
 import { openSqliteReadModel } from '../readmodel/sqliteReadModel.js';
@@ -22,6 +23,17 @@ async function backupSqlite(source: string, target: string): Promise<void> {
   } finally {
     db.close();
   }
+}
+
+/** `path` with links resolved, for the part of it that exists (a backup folder may not exist yet). */
+function realPath(path: string): string {
+  return existsSync(path) ? realpathSync(path) : join(realPath(dirname(path)), basename(path));
+}
+
+/** Whether `folder` is `dir` or inside it, links resolved. */
+function isInside(folder: string, dir: string): boolean {
+  const path = relative(realPath(dir), realPath(folder));
+  return path === '' || (path !== '..' && !path.startsWith('../') && !isAbsolute(path));
 }
 
 /** The log's head and size, and each projection's checkpoint, read from the copies. */
@@ -65,11 +77,18 @@ export const backupCommand: CliCommand = {
       return 1;
     }
     const folder = resolve(folderArg);
+    if (isInside(folder, config.dataDir)) {
+      io.err(
+        `matchlog backup: ${folder} is inside DATA_DIR ${config.dataDir}: a backup must live apart from what it backs up (another disk or machine); give a folder outside it\n`,
+      );
+      return 2;
+    }
     if (!isEmptyFolder(folder)) {
       io.err(`matchlog backup: ${folder} is not empty; give a new or empty folder\n`);
       return 2;
     }
-    mkdirSync(folder, { recursive: true });
+    // Owner-only, like DATA_DIR: a backup holds the key file, token and password hashes.
+    makePrivateDir(folder);
     const started = performance.now();
     // Read models first, then the log: their checkpoints are then never beyond the copied log.
     const roles: BackupRole[] = [];

@@ -1,20 +1,17 @@
 import { parseArgs } from 'node:util';
-import { createMatchCommands } from '../commands/matchCommands.js';
 import { DomainError } from '../domain/errors.js';
 import { isMatchId, MATCH_ID_RULE } from '../domain/matchId.js';
-import { createWriteTokenHasher } from '../domain/writeToken.js';
-import { loadConfig } from '../runtime/config.js';
-import { openEngine } from '../runtime/engine.js';
+import { appendErasure, reasonDigest } from '../platform/erasureLedger.js';
 import type { CliCommand } from './command.js';
+import { openOperatorErasure, READERS_TIMEOUT_MS } from './operatorErasure.js';
+import { serviceConfig } from './stores.js';
 
-const USAGE = 'matchlog erase <matchId> --reason "…"';
-/** How long the command waits for the read models to drop the match (projections here or in a running server). */
-const READERS_TIMEOUT_MS = 120_000;
+const USAGE = 'matchlog erase <matchId> --reason "…"   (the erasure is added to ERASURE_LEDGER, default DATA_DIR/erasures.ledger)';
 
 /**
- * The operator's erasure (docs/auditing.md): any match, protected or not. Runs the projections
- * in this process too (beside a running server's: each commit expects its checkpoint, so the
- * two never apply an event twice), so the read models drop the match even with no server up.
+ * The operator's erasure (docs/auditing.md): any match, protected or not. The read models drop
+ * it too (./operatorErasure.ts), and the erasure ledger gets a line (no payload, no reason text)
+ * so that a restore from an older backup erases it again (matchlog restore --reapply-erasures).
  */
 export const eraseCommand: CliCommand = {
   name: 'erase',
@@ -38,21 +35,13 @@ export const eraseCommand: CliCommand = {
       io.err(`matchlog erase: ${MATCH_ID_RULE}\n`);
       return 2;
     }
-    const config = { ...loadConfig(io.env, { hashesWriteTokens: false }), runProjections: true };
-    const engine = await openEngine(config, { info: () => {}, error: (_obj, msg) => io.err(`${msg}\n`) });
+    const config = serviceConfig(io);
+    if (config === null) return 2;
+    const eraser = await openOperatorErasure(config, io);
     try {
-      let lagging = false;
-      const matches = createMatchCommands({
-        eventStore: engine.eventStore,
-        // The operator needs no token; nothing is hashed.
-        hashWriteToken: createWriteTokenHasher(Buffer.alloc(32)),
-        waitForReaders: (position, eventTypes) => engine.waitForReaders(position, READERS_TIMEOUT_MS, eventTypes),
-        onReadersLagging: () => {
-          lagging = true;
-        },
-        checkClubSync: () => Promise.reject(new Error('erase syncs no club')),
-      });
-      const erased = await matches.erase({ matchId, reason, operator: true, writeToken: null, requestId: 'matchlog-erase', clientAddressClass: 'loopback' });
+      const { erased, lagging } = await eraser.erase(matchId, reason);
+      // In the ledger once the log no longer holds the payloads, whether or not the read models caught up.
+      appendErasure(config.erasureLedger, { matchId, erasedAt: new Date().toISOString(), reasonSha256: reasonDigest(reason), by: 'operator' });
       if (lagging) {
         io.err(
           `the log no longer holds match ${matchId}'s payloads, ` +
@@ -60,9 +49,9 @@ export const eraseCommand: CliCommand = {
         );
         return 1;
       }
-      await engine.readModel.dropDeletedBytes();
       io.out(
-        `erased match ${matchId}: ${erased.versions.length} version(s) gone from the log and the read models; MatchErased at revision ${erased.revision}\n`,
+        `erased match ${matchId}: ${erased.versions.length} version(s) gone from the log and the read models; ` +
+          `MatchErased at revision ${erased.revision}; recorded in the erasure ledger ${config.erasureLedger}\n`,
       );
       return 0;
     } catch (error) {
@@ -72,7 +61,7 @@ export const eraseCommand: CliCommand = {
       }
       throw error;
     } finally {
-      await engine.close();
+      await eraser.close();
     }
   },
 };

@@ -1,130 +1,199 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { parseArgs } from 'node:util';
 import { openSqliteEventStore } from '../eventstore/sqliteEventStore.js';
+import { carryErasures, type ErasureLedgerEntry, ErasureLedgerError, readErasureLedger } from '../platform/erasureLedger.js';
+import { makePrivateDir } from '../platform/privateFiles.js';
+import type { Config } from '../runtime/config.js';
+import { BACKUP_NAMES, type BackupManifest, isEmptyFolder, servicePaths } from './backupManifest.js';
+import type { CliCommand, CliIo } from './command.js';
+import { emptyReadModels, existingReadModels, refuseReadModels } from './readModelsAhead.js';
+import { reapplyErasures } from './reapplyErasures.js';
+import { checkBackup, readManifest, Refused } from './restoreChecks.js';
+import { discardStaged, putInPlace, type StagedFile, stageFile } from './restoreFiles.js';
+import { previousLogFile, undoneByRestore } from './rollbackReport.js';
 import { serviceConfig } from './stores.js';
-import { type BackupManifest, isEmptyFolder, MANIFEST, servicePaths, sha256File } from './backupManifest.js';
-import type { CliCommand } from './command.js';
 
-const ManifestShape = Type.Object({
-  format: Type.Literal('matchlog-backup/1'),
-  createdAt: Type.String(),
-  log: Type.Object({ headPosition: Type.Union([Type.Integer(), Type.Null()]), events: Type.Integer() }),
-  checkpoints: Type.Union([Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()])), Type.Null()]),
-  files: Type.Array(
-    Type.Object({
-      name: Type.Union([Type.Literal('events.sqlite'), Type.Literal('readmodel.sqlite'), Type.Literal('write-token.key')]),
-      role: Type.Union([Type.Literal('log'), Type.Literal('read models'), Type.Literal('write-token key')]),
-      bytes: Type.Integer(),
-      sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-    }),
-  ),
-  writeTokenKey: Type.Union([Type.Literal('file'), Type.Literal('WRITE_TOKEN_KEY')]),
-});
+const USAGE =
+  'matchlog restore <backup folder> [--reapply-erasures <ledger>] [--previous <old DATA_DIR>] [--empty-read-models]\n' +
+  '       matchlog restore --reapply-erasures <ledger>   (erase again, in the configured log, every match the ledger names)\n' +
+  '  (same environment as the service; DATA_DIR must be empty; then start the service and run matchlog verify)';
 
-/** Thrown when the backup must not be restored: the message says why, and nothing was written. */
-class Refused extends Error {}
-
-function readManifest(folder: string): BackupManifest {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(join(folder, MANIFEST), 'utf8'));
-  } catch (error) {
-    throw new Refused(
-      `${join(folder, MANIFEST)} cannot be read (${error instanceof Error ? error.message : String(error)}): this is not a complete matchlog backup`,
-    );
-  }
-  if (!Value.Check(ManifestShape, value)) throw new Refused(`${join(folder, MANIFEST)} is damaged (not the manifest matchlog backup writes)`);
-  return value;
+interface Options {
+  folder: string | undefined;
+  ledger: string | undefined;
+  previous: string | undefined;
+  emptyReadModels: boolean;
 }
 
-/** Every file as the manifest describes it (size, then SHA-256), and the log's checkpoints consistent. */
-async function checkBackup(folder: string, manifest: BackupManifest): Promise<void> {
-  if (!manifest.files.some((file) => file.role === 'log')) throw new Refused('the backup holds no log');
-  for (const file of manifest.files) {
-    const path = join(folder, file.name);
-    if (!existsSync(path)) throw new Refused(`${file.name} is missing from the backup`);
-    if (statSync(path).size !== file.bytes || (await sha256File(path)) !== file.sha256) {
-      throw new Refused(`${file.name} does not match its checksum in the manifest: the backup is damaged`);
-    }
+function options(args: string[]): Options | null {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { 'reapply-erasures': { type: 'string' }, previous: { type: 'string' }, 'empty-read-models': { type: 'boolean' } },
+    });
+    if (positionals.length > 1 || (positionals.length === 0 && values['reapply-erasures'] === undefined)) return null;
+    return { folder: positionals[0], ledger: values['reapply-erasures'], previous: values.previous, emptyReadModels: values['empty-read-models'] === true };
+  } catch {
+    return null;
   }
-  const head = manifest.log.headPosition ?? 0;
-  const ahead = Object.entries(manifest.checkpoints ?? {}).filter(([, checkpoint]) => (checkpoint ?? 0) > head);
-  if (ahead.length > 0) throw new Refused(`the read models are ahead of the log (${ahead.map(([name]) => name).join(', ')}): the backup is inconsistent`);
+}
+
+/** Everything checked, then copied beside its place, then the read models emptied (if asked), then renamed: a refusal changes nothing. */
+async function restoreFiles(config: Config, folder: string, manifest: BackupManifest, emptyThem: boolean, io: CliIo): Promise<string[]> {
+  const targets = servicePaths(config);
+  const existing = await existingReadModels(config.readModelUrl);
+  if (!emptyThem) refuseReadModels(existing, manifest.log.headPosition);
+  makePrivateDir(config.dataDir);
+  const staged: StagedFile[] = [];
+  try {
+    for (const file of manifest.files) {
+      const target = targets[file.role];
+      if (target === null) continue;
+      makePrivateDir(dirname(target));
+      // The role decides both names: the manifest cannot point a file at another place.
+      staged.push(stageFile(join(folder, BACKUP_NAMES[file.role]), target, file.sha256, BACKUP_NAMES[file.role]));
+    }
+    if (emptyThem && existing !== null) {
+      await emptyReadModels(existing.url);
+      io.out('emptied the read models: the projections rebuild them from the restored log\n');
+    } else if (existing !== null)
+      io.out('the read models in place are behind the restored log and are kept: the projections catch up from their checkpoints\n');
+    putInPlace(staged);
+  } catch (error) {
+    discardStaged(staged);
+    throw error;
+  }
+  for (const file of manifest.files) {
+    if (targets[file.role] !== null) continue;
+    const why =
+      file.role === 'read models'
+        ? 'READ_MODEL_URL is not SQLite: the projections rebuild them from the log'
+        : 'WRITE_TOKEN_KEY is set: it must be the key of this backup';
+    io.out(`${file.name}: not restored (${why})\n`);
+  }
+  return manifest.files.filter((file) => targets[file.role] !== null).map((file) => file.role);
+}
+
+/** The restored log's head and the id of its event there (to tell the log the backup was taken from). */
+async function restoredHead(logFile: string): Promise<{ head: number | null; id: string | null }> {
+  const log = openSqliteEventStore(logFile);
+  try {
+    const head = await log.headPosition();
+    const [event] = head === null ? [] : await log.readAll({ after: head - 1, maxCount: 1 });
+    return { head, id: event?.id ?? null };
+  } finally {
+    await log.close();
+  }
+}
+
+/** Says what the rollback undoes: listed from the replaced log when given, else in general. */
+async function reportUndone(manifest: BackupManifest, previous: string | null, headEventId: string | null, io: CliIo): Promise<void> {
+  const since = `the backup's log head (position ${String(manifest.log.headPosition)}, taken ${manifest.createdAt})`;
+  if (previous === null) {
+    io.out(
+      `the log is rolled back to ${since}: whatever was recorded after it is undone (uploads, erasures, app-key revocations, dashboard logouts); ` +
+        'give --previous <old DATA_DIR> to list them\n',
+    );
+    return;
+  }
+  const { lines, others } = await undoneByRestore(previous, manifest.log.headPosition, headEventId);
+  io.out(`the log is rolled back to ${since}; this undoes ${lines.length + others} event(s) of ${previous}:\n`);
+  for (const line of lines) io.out(`  - ${line}\n`);
+  io.out(`  - ${others} other event(s) (uploads, club changes)\n`);
+}
+
+/** The ledger to re-apply: the one named, else the configured one if it exists (e.g. ERASURE_LEDGER on another disk). */
+function ledgerToApply(named: string | undefined, config: Config): { path: string; entries: ErasureLedgerEntry[] } | null {
+  const path = named === undefined ? (existsSync(config.erasureLedger) ? config.erasureLedger : null) : resolve(named);
+  if (path === null) return null;
+  if (!existsSync(path)) throw new Refused(`the erasure ledger ${path} does not exist`);
+  return { path, entries: readErasureLedger(path) };
+}
+
+async function reapply(config: Config, ledger: { path: string; entries: ErasureLedgerEntry[] }, io: CliIo): Promise<number> {
+  io.out(`re-applying the erasure ledger ${ledger.path}:\n`);
+  const unfinished = await reapplyErasures(config, io, ledger.entries);
+  if (ledger.path !== config.erasureLedger) {
+    const carried = carryErasures(ledger.entries, config.erasureLedger);
+    if (carried > 0) io.out(`copied ${carried} erasure(s) into this service's ledger ${config.erasureLedger}\n`);
+  }
+  return unfinished === 0 ? 0 : 1;
 }
 
 export const restoreCommand: CliCommand = {
   name: 'restore',
-  summary: 'restore a backup made by matchlog backup into an empty DATA_DIR, after checking every checksum',
-  usage: 'matchlog restore <backup folder>   (same environment as the service; DATA_DIR must be empty; then start the service and run matchlog verify)',
+  summary: 'restore a backup made by matchlog backup into an empty DATA_DIR, after checking every checksum, and re-apply the erasures made since',
+  usage: USAGE,
   async run(args, io) {
-    const [folderArg, ...rest] = args.filter((a) => !a.startsWith('-'));
-    if (folderArg === undefined || rest.length > 0) {
-      io.err(`usage: ${this.usage}\n`);
+    const parsed = options(args);
+    if (parsed === null) {
+      io.err(`usage: ${USAGE}\n`);
       return 2;
     }
     const config = serviceConfig(io);
     if (config === null) return 2;
-    const folder = resolve(folderArg);
-    const targets = servicePaths(config);
-    if (targets.log === null) {
-      io.err('matchlog restore: the log is on EventStoreDB: restore it with its own procedure (docs/operations.md); this command restores SQLite backups\n');
-      return 2;
-    }
-    const occupied = [
-      config.dataDir,
-      ...Object.values(targets).filter((path): path is string => path !== null && !path.startsWith(`${config.dataDir}/`)),
-    ].filter((path) => (path === config.dataDir ? !isEmptyFolder(path) : existsSync(path)));
-    if (occupied.length > 0) {
-      io.err(
-        `matchlog restore: refused: ${occupied.join(', ')} ${occupied.length === 1 ? 'is' : 'are'} not empty; ` +
-          'restore into an empty DATA_DIR (a restore never overwrites data)\n',
-      );
-      return 1;
-    }
-    let manifest: BackupManifest;
     try {
-      manifest = readManifest(folder);
-      await checkBackup(folder, manifest);
+      if (parsed.folder === undefined) {
+        const ledger = ledgerToApply(parsed.ledger, config);
+        return ledger === null ? 1 : await reapply(config, ledger, io);
+      }
+      return await restoreBackup(config, { ...parsed, folder: parsed.folder }, io);
     } catch (error) {
-      if (!(error instanceof Refused)) throw error;
+      if (!(error instanceof Refused) && !(error instanceof ErasureLedgerError)) throw error;
       io.err(`matchlog restore: refused: ${error.message}; nothing was restored\n`);
       return 1;
     }
-    const restored: string[] = [];
-    for (const file of manifest.files) {
-      const target = targets[file.role];
-      if (target === null) {
-        io.out(
-          `${file.name}: not restored (${
-            file.role === 'read models'
-              ? 'READ_MODEL_URL is not SQLite: a projection worker rebuilds them from the log'
-              : 'WRITE_TOKEN_KEY is set: it must be the key of this backup'
-          })\n`,
-        );
-        continue;
-      }
-      mkdirSync(dirname(target), { recursive: true });
-      // Copied beside its place, then renamed: a restore cut short leaves no half file under the real name.
-      copyFileSync(join(folder, file.name), `${target}.restoring`);
-      if (file.role === 'write-token key') chmodSync(`${target}.restoring`, 0o600);
-      renameSync(`${target}.restoring`, target);
-      restored.push(file.role);
-    }
-    if (manifest.writeTokenKey === 'WRITE_TOKEN_KEY') io.out('the backup was taken with WRITE_TOKEN_KEY: start the service with the same key\n');
-    // The restored log opens and ends where the manifest says.
-    const log = openSqliteEventStore(targets.log);
-    const head = await log.headPosition();
-    await log.close();
-    if (head !== manifest.log.headPosition) {
-      io.err(`matchlog restore: the restored log ends at ${String(head)}, the manifest says ${String(manifest.log.headPosition)}\n`);
-      return 1;
-    }
-    io.out(
-      `restored ${restored.join(', ')} from ${folder} (taken ${manifest.createdAt}; ${manifest.log.events} events, log head ${String(head)}) ` +
-        `into ${config.dataDir}; start the service, then run matchlog verify\n`,
-    );
-    return 0;
   },
 };
+
+async function restoreBackup(config: Config, parsed: Options & { folder: string }, io: CliIo): Promise<number> {
+  const folder = resolve(parsed.folder);
+  const targets = servicePaths(config);
+  if (targets.log === null) {
+    io.err(
+      'matchlog restore: the log is on EventStoreDB: restore it with its own procedure (docs/operations.md), ' +
+        'then run matchlog restore --reapply-erasures <ledger>; this command restores SQLite backups\n',
+    );
+    return 2;
+  }
+  const outside = [targets.log, targets['write-token key']].filter((path): path is string => path !== null && !path.startsWith(`${config.dataDir}/`));
+  const occupied = [config.dataDir, ...outside].filter((path) => (path === config.dataDir ? !isEmptyFolder(path) : existsSync(path)));
+  if (occupied.length > 0) {
+    throw new Refused(
+      `${occupied.join(', ')} ${occupied.length === 1 ? 'is' : 'are'} not empty; restore into an empty DATA_DIR (a restore never overwrites data)`,
+    );
+  }
+  const manifest = readManifest(folder);
+  checkBackup(folder, manifest);
+  const ledger = ledgerToApply(parsed.ledger, config);
+  const previous = parsed.previous === undefined ? null : previousLogFile(parsed.previous);
+  const restored = await restoreFiles(config, folder, manifest, parsed.emptyReadModels, io);
+  if (manifest.writeTokenKey === 'WRITE_TOKEN_KEY') io.out('the backup was taken with WRITE_TOKEN_KEY: start the service with the same key\n');
+  const { head, id } = await restoredHead(targets.log);
+  if (head !== manifest.log.headPosition) {
+    io.err(`matchlog restore: the restored log ends at ${String(head)}, the manifest says ${String(manifest.log.headPosition)}\n`);
+    return 1;
+  }
+  io.out(
+    `restored ${restored.join(', ')} from ${folder} (taken ${manifest.createdAt}; ${manifest.log.events} events, log head ${String(head)}) ` +
+      `into ${config.dataDir}; start the service, then run matchlog verify\n`,
+  );
+  let code = 0;
+  try {
+    await reportUndone(manifest, previous, id, io);
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    io.err(`matchlog restore: restored, but cannot list what the rollback undoes: ${error.message}\n`);
+    code = 1;
+  }
+  if (ledger === null) {
+    io.out(
+      'no erasure ledger was re-applied: a match erased after the backup is back in the log; ' +
+        'run matchlog restore --reapply-erasures <ledger> (the old ERASURE_LEDGER, default the old DATA_DIR/erasures.ledger) before starting the service\n',
+    );
+    return code;
+  }
+  return Math.max(code, await reapply(config, ledger, io));
+}

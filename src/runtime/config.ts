@@ -21,6 +21,8 @@ export interface Config {
   esdbMaxAppendBytes: number;
   /** Base64 key for hashing write tokens; when absent, one is kept in DATA_DIR. */
   writeTokenKey: string | null;
+  /** The erasure ledger (ERASURE_LEDGER, default DATA_DIR/erasures.ledger): one line per erasure, never in a backup. */
+  erasureLedger: string;
   /** The transparency log's origin line (LOG_ORIGIN): PUBLIC_BASE_URL's host and /log by default. */
   logOrigin: string;
   /** The checkpoint signing key, a note signer key string (LOG_SIGNING_KEY); when absent, one is kept in DATA_DIR. */
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     maxBodyBytes: maxBodyBytesValue,
     esdbMaxAppendBytes,
     writeTokenKey,
+    erasureLedger: resolve(env.ERASURE_LEDGER || resolve(dataDir, 'erasures.ledger')),
     logOrigin,
     logSigningKey,
     sessionSecret,

@@ -1,5 +1,6 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir } from '../platform/privateFiles.js';
 import type { Config } from './config.js';
 
 /** A start-up failure told in one line that names what to fix (the process exits 1 after it). */
@@ -38,7 +39,8 @@ export function checkDataDir(config: Pick<Config, 'dataDir' | 'eventStoreUrl' | 
   if (!used) return;
   const probe = join(config.dataDir, `.matchlog-write-check-${process.pid}`);
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    // Created owner-only (docs/operations.md): it holds hashes, sessions and the key file.
+    makePrivateDir(config.dataDir);
     writeFileSync(probe, '');
     rmSync(probe);
   } catch (error) {
