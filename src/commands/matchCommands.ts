@@ -1,8 +1,8 @@
 import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
 import { decideErasure, decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
 import { decodeClubSyncEvent, isMatchEventType } from '../domain/matchEvents.js';
-import { conflict } from '../domain/errors.js';
-import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
+import { conflict, gone } from '../domain/errors.js';
+import { StreamErasedError, WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 import { type ClubSyncEvent, decodeMatchStreamEvent, encodeMatchStreamEvent, type MatchStreamEvent, type WriteVia } from '../domain/matchEvents.js';
 import { matchStreamId } from '../domain/matchId.js';
 import { randomUUID } from 'node:crypto';
@@ -187,18 +187,16 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           decodedPayloads?.remember(eventId, input.body, summary);
         }
       };
-      const { events, state, head } = await handleCommand(
-        eventStore,
-        matchStreamId(input.matchId),
-        matchDecider,
-        command,
-        {
-          requestId: input.requestId,
-          clientAddressClass: input.clientAddressClass,
-          schemaVersion: 1,
-        },
-        { cache, queue, onAppending },
-      );
+      const metadata = { requestId: input.requestId, clientAddressClass: input.clientAddressClass, schemaVersion: 1 };
+      const { events, state, head } = await handleCommand(eventStore, matchStreamId(input.matchId), matchDecider, command, metadata, {
+        cache,
+        queue,
+        onAppending,
+      }).catch((error: unknown) => {
+        // The store knows the match was erased before any record of it was read here (EventStoreDB: its key is gone).
+        if (error instanceof StreamErasedError) throw gone(`match "${input.matchId}" was erased; its id cannot be used again`);
+        throw error;
+      });
       // An upload that stores nothing repeats the stored version: the match exists (a rejection throws).
       if (head === null || !state.exists) throw new Error('an upload left no match');
       // A retry answers as the upload it repeats: only once readers show that version (it may be

@@ -1,12 +1,15 @@
 import { connectEsdb, type EsdbConnection } from './esdbConnection.js';
 import { appendToEsdb } from './esdbAppend.js';
+import { createEsdbDigests } from './esdbDigests.js';
+import { createEsdbErasure } from './esdbErasure.js';
 import { createEsdbKeys, isSealedStream, type StreamKey } from './esdbKeys.js';
 import { createEsdbReads } from './esdbReads.js';
 import { AS_GIVEN, type EsdbProposal, toEventData } from './esdbRecords.js';
 import { subscribeToEsdbAll } from './esdbSubscription.js';
 import { createEsdbVersions } from './esdbVersions.js';
 import { invalidAppend } from './eventChecks.js';
-import { AppendTooLargeError, type AllSubscription, type EventStore, type ExpectedRevision, type NewEvent } from './eventStore.js';
+import { AppendTooLargeError, type AllSubscription, type EventStore, type ExpectedRevision, type NewEvent, StreamErasedError } from './eventStore.js';
+import { isErasureRecord, outlivesKey } from './esdbSealing.js';
 import { seal, sealContext, SEAL_OVERHEAD } from './payloadCipher.js';
 import { DEFAULT_DELTA_OPTIONS, type DeltaOptions, MIN_VERSION_BYTES, type StoredData } from './storedVersions.js';
 import { namedWithPrefix, SERVICE_STREAM_PREFIXES } from './streamPrefixes.js';
@@ -78,9 +81,11 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
   const reads = createEsdbReads(client, namedWithPrefix(prefixes), deadlineMs);
   const deltas = options.deltas ?? DEFAULT_DELTA_OPTIONS;
   const keys = createEsdbKeys(client, calls, { recheckMs: options.keyRecheckMs ?? 60_000, maxKeys: 10_000 });
+  const digests = createEsdbDigests(client, calls);
   const versions = createEsdbVersions({
     readStored: reads.readStored,
     keys,
+    digests,
     versions: createVersionCache(deltas.cacheBytes),
     keyframeInterval: deltas.keyframeInterval,
   });
@@ -88,17 +93,30 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
   const subscriptions = new Set<AllSubscription>();
   let closed = false;
 
-  /** The stored form of the events, sealed when `key` is one; with a key erased, in the clear and marked so. */
+  /** The stored form of the events: in a match stream sealed with `key`, but those that outlive it (./esdbSealing.ts), in the clear and marked so. */
   function proposals(events: readonly NewEvent[], stored: StoredData[], streamId: string, key: StreamKey | 'unsealed'): EsdbProposal[] {
     return events.map((event, i) => {
       const { data, encoding, baseRevision } = stored[i]!;
       const plain = typeof data === 'string' ? Buffer.from(data) : data;
       const storage = { ...AS_GIVEN, encoding, baseRevision };
       const common = { id: event.id, type: event.type, metadata: event.metadata };
-      if (key === 'unsealed' || key.state === 'none') return { ...common, bytes: plain, storage };
-      if (key.state === 'erased') return { ...common, bytes: plain, storage: { ...storage, afterErasure: true } };
+      if (key === 'unsealed') return { ...common, bytes: plain, storage };
+      if (outlivesKey(event.type)) return { ...common, bytes: plain, storage: { ...storage, outlivesKey: true } };
+      if (key.state === 'erased') throw new StreamErasedError(streamId);
+      if (key.state === 'none') return { ...common, bytes: plain, storage };
       return { ...common, bytes: seal(key.key, sealContext(streamId, event.id), plain), storage: { ...storage, sealed: true } };
     });
+  }
+
+  /**
+   * The key to seal a match stream's append with. Once the key is erased the stream takes
+   * records of its erasure only (StreamErasedError): an erased id is never used again.
+   */
+  async function keyToSeal(streamId: string, events: readonly NewEvent[], knownKey: StreamKey, isNew: boolean): Promise<StreamKey> {
+    if (events.every((event) => isErasureRecord(event.type))) return knownKey;
+    const key = knownKey.state === 'none' ? await keys.forWrite(streamId, isNew) : knownKey;
+    if (key.state === 'erased') throw new StreamErasedError(streamId);
+    return key;
   }
 
   /**
@@ -117,7 +135,7 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
     // Sealing adds its nonce and tag to the data, and `,"stored":{"cipher":"aes-256-gcm"}` at most to the metadata.
     const upperBound = bytes + (sealed ? events.length * (SEAL_OVERHEAD + 34) : 0);
     if (upperBound > maxAppendBytes) throw new AppendTooLargeError(streamId, upperBound, maxAppendBytes);
-    const key = sealed ? (knownKey.state === 'none' ? await keys.forWrite(streamId, isNew) : knownKey) : 'unsealed';
+    const key = sealed ? await keyToSeal(streamId, events, knownKey, isNew) : 'unsealed';
     try {
       const result = await appendToEsdb(
         client,
@@ -150,20 +168,7 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
     readAll: (options) => reads.readAll(versions, options),
     headPosition: reads.headPosition,
 
-    // Deleting the match's key erases every sealed event of its stream: the revisions named and
-    // the rest of its data with them (club sync outcomes too), a superset of what SQLite erases.
-    async erasePayloads(streamId, _revisions) {
-      if (!isSealedStream(streamId)) throw new Error(`only match streams are sealed, so only they can be erased on EventStoreDB (${streamId})`);
-      await keys.erase(streamId);
-      versions.forgetStream(streamId);
-      const clear = (await reads.readStored(streamId)).filter(({ storage }) => !storage.sealed && !storage.afterErasure);
-      if (clear.length > 0) {
-        options.logger?.error(
-          { streamId, events: clear.length },
-          'erased match has events stored in the clear before sealing: reads hide them, but their bytes stay in EventStoreDB (docs/operations.md)',
-        );
-      }
-    },
+    erasePayloads: createEsdbErasure({ reads, keys, digests, versions, keyframeInterval: deltas.keyframeInterval, logger: options.logger }),
 
     subscribeToAll({ after, batchSize = 100 }) {
       const deps = {
@@ -189,6 +194,7 @@ export function createEsdbEventStore(connection: EsdbConnection, options: EsdbEv
       await Promise.all([...subscriptions].map((subscription) => subscription.close()));
       versions.clear();
       keys.clear();
+      digests.clear();
       await client.dispose();
     },
   };

@@ -89,6 +89,9 @@ export function createEsdbKeys(client: EsdbClient, calls: EsdbAppendCalls, { rec
       return keep(streamId, await readKey(streamId));
     },
 
+    /** The stream's key as the server holds it now, whatever this process was told (not kept). */
+    fromServer: readKey,
+
     /** The key to seal an append with, created when the stream has none; `new`: the stream is known not to exist. */
     async forWrite(streamId: string, isNew: boolean): Promise<StreamKey> {
       const held = isNew ? undefined : await this.read(streamId);

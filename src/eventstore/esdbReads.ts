@@ -90,3 +90,4 @@ export function createEsdbReads(client: EsdbClient, ours: (streamId: string) => 
 
   return { readStored, readStream, readAll, headPosition };
 }
+export type EsdbReads = ReturnType<typeof createEsdbReads>;

@@ -38,12 +38,15 @@ export interface EsdbStorage {
   encoding: StoredEncoding | null;
   baseRevision: Revision | null;
   sealed: boolean;
-  /** Stored in the clear on purpose: the stream's key was erased before it was appended. */
+  /** Stored in the clear on purpose: the stream's key was erased before it was appended (written by releases before issue 58). */
   afterErasure: boolean;
+  /** Stored in the clear on purpose in a sealed stream, readable after its key is erased (./esdbSealing.ts). */
+  outlivesKey: boolean;
 }
 
-export const AS_GIVEN: EsdbStorage = { encoding: null, baseRevision: null, sealed: false, afterErasure: false };
+export const AS_GIVEN: EsdbStorage = { encoding: null, baseRevision: null, sealed: false, afterErasure: false, outlivesKey: false };
 const AFTER_ERASURE = 'key erased';
+const OUTLIVES_KEY = 'outlives key';
 
 function storedField(storage: EsdbStorage): Record<string, string | number> | null {
   const field: Record<string, string | number> = {};
@@ -51,6 +54,7 @@ function storedField(storage: EsdbStorage): Record<string, string | number> | nu
   if (storage.baseRevision !== null) field.base = storage.baseRevision;
   if (storage.sealed) field.cipher = SEALED_WITH;
   if (storage.afterErasure) field.clear = AFTER_ERASURE;
+  else if (storage.outlivesKey) field.clear = OUTLIVES_KEY;
   return Object.keys(field).length === 0 ? null : field;
 }
 
@@ -66,12 +70,13 @@ function storageOf(metadata: unknown, streamId: string, revision: Revision): Esd
   const clear = field('clear');
   if (base !== undefined && !(typeof base === 'number' && Number.isSafeInteger(base) && base >= 0)) throw problem('base is not a revision');
   if (cipher !== undefined && cipher !== SEALED_WITH) throw problem(`cipher ${JSON.stringify(cipher)} is not known`);
-  if (clear !== undefined && clear !== AFTER_ERASURE) throw problem(`clear ${JSON.stringify(clear)} is not known`);
+  if (clear !== undefined && clear !== AFTER_ERASURE && clear !== OUTLIVES_KEY) throw problem(`clear ${JSON.stringify(clear)} is not known`);
   return {
     encoding: storedEncoding(field('encoding'), streamId, revision),
     baseRevision: base ?? null,
     sealed: cipher !== undefined,
-    afterErasure: clear !== undefined,
+    afterErasure: clear === AFTER_ERASURE,
+    outlivesKey: clear === OUTLIVES_KEY,
   };
 }
 

@@ -1,5 +1,7 @@
 import { type EsdbKeys, isSealedStream, type StreamKey } from './esdbKeys.js';
-import type { EsdbStoredEvent } from './esdbRecords.js';
+import type { EsdbDigests } from './esdbDigests.js';
+import type { EsdbStorage, EsdbStoredEvent } from './esdbRecords.js';
+import { isErasureRecord } from './esdbSealing.js';
 import { ERASED_DATA, type NewEvent, type ReadStreamOptions, type RecordedEvent, type Revision, UnreadableEventError } from './eventStore.js';
 import { open, sealContext, SEAL_OVERHEAD, UnsealableDataError } from './payloadCipher.js';
 import { decodeBytes, encodeVersion, MIN_VERSION_BYTES, type StoredData, UndecodableVersionError, type VersionTip, wholeData } from './storedVersions.js';
@@ -12,7 +14,9 @@ const MAX_TIPS = 10_000;
 
 export interface EsdbVersionDeps {
   readStored(streamId: string, options: ReadStreamOptions): Promise<EsdbStoredEvent[]>;
-  keys: EsdbKeys;
+  keys: Pick<EsdbKeys, 'read' | 'markErased'>;
+  /** Digests of erased versions stored before salts (./esdbDigests.ts). */
+  digests: Pick<EsdbDigests, 'of'>;
   versions: VersionCache;
   keyframeInterval: number;
 }
@@ -28,6 +32,9 @@ type Opened = { event: EsdbStoredEvent; stored: StoredData | null };
 
 const at = (streamId: string, revision: Revision) => `${revision}\u0000${streamId}`;
 
+/** The erasure record in the clear, or (before issue 58) any event appended in the clear after the key was erased. */
+const isRecordOfErasure = (type: string, storage: EsdbStorage) => storage.afterErasure || (storage.outlivesKey && isErasureRecord(type));
+
 /**
  * Versions on EventStoreDB, stored as SQLite stores them (./storedVersions.ts: deltas against
  * the stream's previous version, keyframes every K) and, in match streams, sealed with the
@@ -36,7 +43,7 @@ const at = (streamId: string, revision: Revision) => `${revision}\u0000${streamI
  * back to its keyframe. Appends take their base from the cache only when the stream's end it
  * knows is the expected revision, else from the stream.
  */
-export function createEsdbVersions({ readStored, keys, versions, keyframeInterval }: EsdbVersionDeps) {
+export function createEsdbVersions({ readStored, keys, digests, versions, keyframeInterval }: EsdbVersionDeps) {
   const tips = new Map<string, StreamTip>();
   const chainWindow = Math.min(256, Math.max(TIP_SEARCH_ROWS, 2 * keyframeInterval + 2));
 
@@ -54,7 +61,7 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
   function opened(event: EsdbStoredEvent, key: StreamKey): StoredData | null {
     const { streamId, revision, id } = event.event;
     const { storage } = event;
-    if (key.state === 'erased' && !storage.afterErasure) return null;
+    if (key.state === 'erased' && !storage.afterErasure && !storage.outlivesKey) return null;
     let data = event.bytes;
     if (storage.sealed) {
       if (key.state !== 'key') throw new UndecodableVersionError(streamId, revision, 'sealed, but its stream has no key');
@@ -137,6 +144,18 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
     }
   }
 
+  /** Erased versions stored before salts get the digest kept for them in their metadata, as SQLite writes it there. */
+  async function withKeptDigests(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const lacking = (event: RecordedEvent) => event.erased === true && event.metadata.payloadSha256 === undefined;
+    const streams = [...new Set(events.filter(lacking).map((event) => event.streamId))];
+    if (streams.length === 0) return events;
+    const kept = new Map(await Promise.all(streams.map(async (streamId) => [streamId, await digests.of(streamId)] as const)));
+    return events.map((event) => {
+      const payloadSha256 = lacking(event) ? kept.get(event.streamId)?.get(event.revision) : undefined;
+      return payloadSha256 === undefined ? event : { ...event, metadata: { ...event.metadata, payloadSha256 } };
+    });
+  }
+
   return {
     /**
      * The port's events of events read in ascending revision per stream (global order does),
@@ -144,8 +163,8 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
      * is given with `erased` and ERASED_DATA. Other errors (the network) are thrown.
      */
     async decode(events: readonly EsdbStoredEvent[]): Promise<{ events: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
-      // A record of an erasure tells every reader at once that the stream's key is gone.
-      for (const { event, storage } of events) if (storage.afterErasure && keys.markErased(event.streamId)) forgetStream(event.streamId);
+      // A record of an erasure tells every reader at once that the stream's key is gone (or is going).
+      for (const { event, storage } of events) if (isRecordOfErasure(event.type, storage) && keys.markErased(event.streamId)) forgetStream(event.streamId);
       const streams = [...new Set(events.map(({ event }) => event.streamId))];
       const streamKeys = new Map(await Promise.all(streams.map(async (streamId) => [streamId, await keyOf(streamId)] as const)));
       const items: Opened[] = [];
@@ -161,10 +180,12 @@ export function createEsdbVersions({ readStored, keys, versions, keyframeInterva
       }
       const whole = await wholeOf(items);
       failure = whole.failure ?? failure;
-      const recorded = whole.data.map((data, i): RecordedEvent => {
-        const { event } = items[i]!;
-        return data === null ? { ...event.event, data: ERASED_DATA, erased: true } : { ...event.event, data };
-      });
+      const recorded = await withKeptDigests(
+        whole.data.map((data, i): RecordedEvent => {
+          const { event } = items[i]!;
+          return data === null ? { ...event.event, data: ERASED_DATA, erased: true } : { ...event.event, data };
+        }),
+      );
       const failed = failure && events.find(({ event }) => event.streamId === failure.streamId && event.revision === failure.revision);
       const unreadable = failure && new UnreadableEventError(failure.streamId, String(failed?.event.position ?? 'none'), failure.message);
       return { events: recorded, unreadable };

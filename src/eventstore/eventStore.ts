@@ -197,3 +197,14 @@ export class AppendOutcomeUnknownError extends Error {
     this.name = 'AppendOutcomeUnknownError';
   }
 }
+
+/**
+ * The stream's data was erased for good (EventStoreDB: its key is gone): nothing may be appended
+ * to it any more but the record of its erasure. Nothing was written.
+ */
+export class StreamErasedError extends Error {
+  constructor(readonly streamId: string) {
+    super(`stream ${streamId} was erased: nothing more may be appended to it`);
+    this.name = 'StreamErasedError';
+  }
+}

@@ -12,8 +12,6 @@ import {
   WrongExpectedRevisionError,
   ERASED_DATA,
 } from './eventStore.js';
-import { createHash } from 'node:crypto';
-import { splitPayload } from '../domain/jsonText.js';
 import {
   decodeBytes,
   type DeltaOptions,
@@ -26,6 +24,7 @@ import {
   wholeData,
 } from './storedVersions.js';
 import { createVersionCache, keepTip } from './versionCache.js';
+import { unsaltedPayloadSha256 } from './unsaltedDigest.js';
 
 /**
  * The log's one table: an event per row, its position the row id, one revision per stream.
@@ -49,20 +48,6 @@ CREATE TABLE IF NOT EXISTS events (
 
 /** Columns a log written before stored encodings lacks; added empty (NULL: whole). */
 const ENCODING_COLUMNS = { encoding: 'TEXT', base_revision: 'INTEGER' };
-
-/**
- * What the transparency log commits to for a version stored before salts: SHA-256 of its payload
- * (an empty salt); for data that is not a version, of the data itself.
- */
-function unsaltedPayloadSha256(data: string): string {
-  let payload: string = data;
-  try {
-    payload = splitPayload(data).payload;
-  } catch {
-    // Not a version's envelope: the data is what the leaf digests.
-  }
-  return createHash('sha256').update(payload).digest('hex');
-}
 
 /** How far back from a stream's end the write path looks for its newest version. */
 const TIP_SEARCH_ROWS = 64;
