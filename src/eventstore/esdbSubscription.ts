@@ -110,6 +110,8 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
       for (let now = current(); now.kind !== 'closed'; now = current()) {
         if (now.kind === 'connecting') {
           await release();
+          // Closed (or dropped again) while the old call was ended: a wake then found nobody asleep.
+          if (current() !== now) continue;
           if (now.cause !== null)
             deps.logger?.error({ err: now.cause, position: now.position, retryInMs: now.waitMs }, 'EventStoreDB subscription dropped; resubscribing');
           if (now.waitMs > 0) await sleep(now.waitMs);

@@ -53,6 +53,8 @@ class StandInSubscription extends EventEmitter implements EsdbServerSubscription
   unsubscribed = false;
   /** Client 6.2.1 rejects unsubscribe with the connection's failure when no node was found. */
   unsubscribeFailure: Error | null = null;
+  /** How long ending the server call takes (a gRPC cancel over a slow link). */
+  unsubscribeMs = 0;
   get readableLength() {
     return this.buffer.length;
   }
@@ -65,6 +67,7 @@ class StandInSubscription extends EventEmitter implements EsdbServerSubscription
   }
   async unsubscribe() {
     this.unsubscribed = true;
+    if (this.unsubscribeMs > 0) await new Promise((resolve) => setTimeout(resolve, this.unsubscribeMs));
     if (this.unsubscribeFailure) throw this.unsubscribeFailure;
   }
 }
@@ -289,4 +292,23 @@ t.test('item 5: a read the server never answers fails after the deadline and is 
   stand.streamReads.push(stalled);
   await t.rejects(store.readStream('match-s'), /read of match-s: no answer for 50 ms/);
   t.ok(stalled.cancelled, 'the server call is ended');
+});
+
+t.test('N7: close() while a dropped subscription is being ended ends the subscription at once, not after the backoff', async (t) => {
+  const stand = standInClient();
+  const store = openStore(stand.client, { retryDelayMs: 3000, logger: { info: () => {}, error: () => {} } });
+  const iterator = store.subscribeToAll({ after: 5 })[Symbol.asyncIterator]();
+  const pending = iterator.next();
+  await until(() => stand.subscriptions.length > 0);
+  const dropped = stand.subscriptions[0]!;
+  dropped.unsubscribeMs = 100;
+  dropped.emit('error', new Error('connection reset'));
+  // The adapter is now ending the dropped server call, before its backoff.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const closing = Date.now();
+  await store.close();
+  t.same(await pending, { done: true, value: undefined }, 'the pending read ends');
+  const tookMs = Date.now() - closing;
+  t.ok(tookMs < 1000, `within a second of close(), not after the 3 s backoff (took ${tookMs} ms)`);
+  t.equal(stand.subscriptions.length, 1, 'and it never resubscribed');
 });
