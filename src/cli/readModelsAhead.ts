@@ -31,7 +31,7 @@ export async function existingReadModels(url: string): Promise<ExistingReadModel
  * Projections whose read models are ahead of the restored log's head: each would skip the
  * events appended after the restore until the log reached its checkpoint again (issue 58, N3).
  */
-export function aheadOf(existing: ExistingReadModels, head: Position | null): { projection: string; checkpoint: Position }[] {
+function aheadOf(existing: ExistingReadModels, head: Position | null): { projection: string; checkpoint: Position }[] {
   return existing.checkpoints.flatMap(({ projection, checkpoint }) => (checkpoint !== null && checkpoint > (head ?? 0) ? [{ projection, checkpoint }] : []));
 }
 
