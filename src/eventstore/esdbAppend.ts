@@ -1,4 +1,4 @@
-import { type Credentials, FORWARDS } from '@eventstore/db-client';
+import { type Credentials, FORWARDS, NotLeaderError } from '@eventstore/db-client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type EsdbClient, readWithin } from './esdbClient.js';
 import { appendError, isWorthRetrying } from './esdbErrors.js';
@@ -53,9 +53,19 @@ export async function appendToEsdb(
   }
 }
 
-/** Where the last event of a stream is in the log; for appends answered without a position. */
+/** Where the last event of a stream is in the log; for appends answered without a position. A follower's refusal turns the client to the leader: read once more there. */
 async function positionOfRevision(client: EsdbClient, streamId: string, revision: number, deadlineMs: number): Promise<Position> {
-  const read = client.readStream(streamId, { fromRevision: BigInt(revision), direction: FORWARDS, maxCount: 1 });
+  try {
+    return await positionOfRevisionOnce(client, streamId, revision, deadlineMs);
+  } catch (error) {
+    if (!(error instanceof NotLeaderError)) throw error;
+    return positionOfRevisionOnce(client, streamId, revision, deadlineMs);
+  }
+}
+
+async function positionOfRevisionOnce(client: EsdbClient, streamId: string, revision: number, deadlineMs: number): Promise<Position> {
+  // From the leader: a follower may not have the append yet (stream reads are leader reads, ./esdbReads.ts).
+  const read = client.readStream(streamId, { fromRevision: BigInt(revision), direction: FORWARDS, maxCount: 1, requiresLeader: true });
   for await (const resolved of readWithin(read, deadlineMs, `read of ${streamId}@${revision}`)) {
     if (resolved.event) return toStoredEvent(resolved.event).event.position;
   }

@@ -1,8 +1,10 @@
 import {
+  CancelledError,
   DeadlineExceededError,
   MaxAppendSizeExceededError,
   NotLeaderError,
   StreamNotFoundError,
+  TimeoutError,
   UnavailableError,
   UnknownError,
   WrongExpectedVersionError,
@@ -38,11 +40,19 @@ export function appendError(error: unknown, append: { streamId: string; expected
 
 /**
  * Failures after which the append may or may not be stored (the deadline passed, the
- * connection went), or was not (a follower refused it; the client turns to the leader). Asked
- * again with the same ids and expected revision, the server recognises a stored one as a repeat.
+ * connection went, the call was cancelled or aborted, or failed with a gRPC status the client
+ * does not name: all ambiguous), or was not (a follower refused it; the client turns to the
+ * leader). Asked again with the same ids and expected revision, the server recognises a stored
+ * one as a repeat; after the last attempt the outcome is unknown (AppendOutcomeUnknownError).
+ * KurrentDB's per-event size refusal comes as an UnknownError too, but it is an answer.
  */
 export const isWorthRetrying = (error: unknown) =>
-  error instanceof DeadlineExceededError || error instanceof UnavailableError || error instanceof NotLeaderError;
+  error instanceof DeadlineExceededError ||
+  error instanceof UnavailableError ||
+  error instanceof NotLeaderError ||
+  error instanceof CancelledError ||
+  error instanceof TimeoutError ||
+  (error instanceof UnknownError && eventSizeLimit(error) === null);
 
 /** Reading a stream that does not exist is an empty stream in the port, not an error. */
 export const isStreamNotFound = (error: unknown) => error instanceof StreamNotFoundError;

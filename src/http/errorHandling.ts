@@ -3,7 +3,7 @@ import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Router from 'find-my-way';
 import { DomainError, type DomainErrorCode, storageFull } from '../domain/errors.js';
-import { AppendTooLargeError } from '../eventstore/eventStore.js';
+import { AppendOutcomeUnknownError, AppendTooLargeError } from '../eventstore/eventStore.js';
 import { isStorageFull } from '../platform/storageFailure.js';
 import { PAGE_CSP } from './views/layout.js';
 
@@ -115,6 +115,14 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
     // Config keeps MAX_BODY_BYTES below the store's limit, so this means the server's limit is lower than configured.
     request.log.error({ err: error }, 'append refused by the event store as too large; check ESDB_MAX_APPEND_BYTES against the server');
     return answer(413, 'the match is larger than the event store accepts; nothing was stored; send a smaller match payload');
+  }
+  if (error instanceof AppendOutcomeUnknownError) {
+    request.log.error({ err: error }, 'the event store did not answer an append: its outcome is unknown');
+    return answer(
+      503,
+      'outcome unknown: the event store did not confirm the write, so it may or may not be stored; send the same request again (a repeat of a stored upload is recognised and stores nothing twice)',
+      { 'retry-after': '1' },
+    );
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) {

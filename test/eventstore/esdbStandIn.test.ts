@@ -6,8 +6,12 @@ import {
   type AllStreamResolvedEvent,
   type AppendResult as EsdbAppendResult,
   type AppendToStreamOptions,
+  CancelledError,
   convertToCommandError,
   DeadlineExceededError,
+  NotLeaderError,
+  TimeoutError,
+  UnknownError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import t from 'tap';
@@ -94,6 +98,8 @@ function standInClient() {
   const appends: AppendCall[] = [];
   /** Each append's answer in turn: a result, or an error to reject with. */
   const answers: (EsdbAppendResult | Error)[] = [];
+  /** Every stream read asked for, and whether it asked for the leader. */
+  const streamReadOptions: { streamName: string; requiresLeader: boolean }[] = [];
   const streamReads: (EsdbRead<AllStreamResolvedEvent> & { cancelled: boolean })[] = [];
   const client: EsdbClient = {
     async appendToStream(streamName, events, options) {
@@ -103,7 +109,8 @@ function standInClient() {
       if (answer instanceof Error) throw answer;
       return answer;
     },
-    readStream(streamName) {
+    readStream(streamName, options) {
+      streamReadOptions.push({ streamName, requiresLeader: options.requiresLeader === true });
       // No match here has a key: its events are read as stored (in the clear).
       if (streamName.startsWith('matchkey-')) return standInRead<AllStreamResolvedEvent>([]);
       const read = streamReads.shift();
@@ -119,7 +126,7 @@ function standInClient() {
     },
     dispose: async () => {},
   };
-  return { client, subscriptions, appends, answers, streamReads };
+  return { client, subscriptions, appends, answers, streamReads, streamReadOptions };
 }
 
 function openStore(client: EsdbClient, options: EsdbEventStoreOptions = {}, deadlineMs = 10_000) {
@@ -311,4 +318,55 @@ t.test('N7: close() while a dropped subscription is being ended ends the subscri
   const tookMs = Date.now() - closing;
   t.ok(tookMs < 1000, `within a second of close(), not after the 3 s backoff (took ${tookMs} ms)`);
   t.equal(stand.subscriptions.length, 1, 'and it never resubscribed');
+});
+
+t.test('N8: a cancelled, aborted or unknown gRPC failure of an append is made again with the same ids, then its outcome is unknown', async (t) => {
+  for (const failure of [() => new CancelledError(), () => new TimeoutError(), () => new UnknownError()]) {
+    const stand = standInClient();
+    const store = openStore(stand.client, { appendAttempts: 3 });
+    t.teardown(() => store.close());
+    const events = [newEvent()];
+    stand.answers.push(failure(), { success: true, nextExpectedRevision: 3n, position: { commit: 700n, prepare: 700n } });
+    t.same(
+      await store.appendToStream('club-u', events, 2),
+      { nextExpectedRevision: 3, position: 700 },
+      `${failure().constructor.name}: answered on the second attempt`,
+    );
+    stand.answers.push(failure(), failure(), failure());
+    const unknown = await store.appendToStream('club-u', events, 2).catch((e: unknown) => e);
+    t.ok(unknown instanceof AppendOutcomeUnknownError, `${failure().constructor.name}: after the last attempt, outcome unknown (${String(unknown)})`);
+    t.equal(stand.appends.length, 5, 'each attempt with the same ids');
+  }
+});
+
+/** A follower's refusal, as client 6.2.1 makes it from the server's trailers. */
+function notLeader(): Error {
+  const trailers: Record<string, string> = { exception: 'not-leader', 'leader-endpoint-host': '127.0.0.1', 'leader-endpoint-port': '2113' };
+  const metadata = { getMap: () => trailers, get: (key: string) => (key in trailers ? [trailers[key]] : []) };
+  const refusal = convertToCommandError(Object.assign(new Error('not leader'), { code: 5, details: 'not leader', metadata }));
+  if (!(refusal instanceof NotLeaderError)) throw new Error('the client no longer makes NotLeaderError of these trailers');
+  return refusal;
+}
+
+t.test('N8: the position of an append answered without one is read from the leader, once more after a follower refuses', async (t) => {
+  const stand = standInClient();
+  const store = openStore(stand.client);
+  t.teardown(() => store.close());
+  stand.answers.push({ success: true, nextExpectedRevision: 1n, position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } });
+  const refused = Object.assign(standInRead<AllStreamResolvedEvent>([]), {
+    [Symbol.asyncIterator]: async function* (): AsyncGenerator<AllStreamResolvedEvent> {
+      yield* [];
+      throw notLeader();
+    },
+  });
+  stand.streamReads.push(refused, standInRead([serverEvent('club-p', 1, 1234n)]));
+  t.same(await store.appendToStream('club-p', [newEvent()], 0), { nextExpectedRevision: 1, position: 1234 });
+  t.same(
+    stand.streamReadOptions.filter((read) => read.streamName === 'club-p'),
+    [
+      { streamName: 'club-p', requiresLeader: true },
+      { streamName: 'club-p', requiresLeader: true },
+    ],
+    'both reads ask for the leader',
+  );
 });
