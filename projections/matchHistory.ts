@@ -169,6 +169,8 @@ export const matchHistoryProjection = defineProjection({
   async apply(recorded, view) {
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
+    // The texts kept for digests are slices of payloads: an erased match's may not stay (texts of other matches are digested again).
+    if (recorded.type === 'MatchErased') digested.clear();
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const parsed = view.payloads.parsed(recorded.id);

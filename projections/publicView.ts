@@ -19,6 +19,14 @@ export interface ErasedMatchDoc {
   revision: number;
 }
 
+/** The matches a commit's changes erased (this process's projections: src/http/erasureSweep.ts lets go of what it kept of them). */
+export const erasedIn = (changes: readonly { collection: string; id: string; doc: unknown }[]) =>
+  changes.filter((change) => change.collection === ERASED_MATCHES && change.doc !== null).map((change) => change.id);
+
+/** The ids of the `limit` matches erased last (a process that did not commit them learns of them so). */
+export const newestErasures = async (reader: Pick<ReadModelReader, 'find'>, limit: number) =>
+  (await reader.find(ERASED_MATCHES, { orderBy: [{ field: 'erasedAt', direction: 'desc' }], limit })).map((doc) => doc.id);
+
 /** When the match was erased, or null when it was not. */
 export const readErasure = (reader: Pick<ReadModelReader, 'get'>, id: string) => reader.get(ERASED_MATCHES, id);
 
@@ -141,6 +149,8 @@ export const publicViewProjection = defineProjection({
     if (recorded.erased) return;
     const erasure = decodeMatchErased(recorded.type, recorded.data);
     if (erasure !== null) {
+      // The scans kept hold payload texts; an erased match's may not stay in memory (others are scanned again).
+      teamScans.deleteWhere(() => true);
       view.delete(PUBLIC_VIEW, erasure.data.matchId);
       view.put(ERASED_MATCHES, { id: erasure.data.matchId, erasedAt: recorded.recordedAt, revision: recorded.revision });
       return;

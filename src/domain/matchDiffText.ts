@@ -92,6 +92,11 @@ export function digestedTexts(maxChars: number) {
       }
       return entry;
     },
+    /** Lets go of every text (a match was erased: none of its texts may stay in memory). */
+    clear() {
+      kept.clear();
+      chars = 0;
+    },
     keep(digest: string, entry: Digested) {
       if (entry.size > maxChars) return;
       const old = kept.get(digest);

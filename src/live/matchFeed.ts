@@ -1,11 +1,12 @@
 import type { ChangeSignal, Touched } from './changeSignal.js';
 
-type RevisionListener = (revision: number) => void;
+/** Told each newer revision, or null once the match is gone (erased): then never again. */
+type RevisionListener = (revision: number | null) => void;
 
 export interface MatchFeed {
   /**
    * Calls `listener` with each newer revision of the match than `known`, until the returned
-   * function is called. Viewers of one match share one entry: a change costs one read per
+   * function is called, or with null once the match is gone (erased), after which it is not watched. Viewers of one match share one entry: a change costs one read per
    * watched match per process, not one per viewer.
    */
   watch(matchId: string, known: number, listener: RevisionListener): () => void;
@@ -46,9 +47,17 @@ export function createMatchFeed({ signal, readRevisions, onError }: MatchFeedDep
     pendingIds = new Set();
     if (ids.length === 0) return;
     const revisions = await readRevisions(ids);
-    for (const [id, revision] of revisions) {
+    for (const id of ids) {
       const entry = watched.get(id);
-      if (entry === undefined || revision <= entry.revision) continue;
+      if (entry === undefined) continue;
+      const revision = revisions.get(id);
+      if (revision === undefined) {
+        // A watched match's document went away: it was erased. Its viewers are told once.
+        watched.delete(id);
+        for (const listener of entry.listeners) listener(null);
+        continue;
+      }
+      if (revision <= entry.revision) continue;
       entry.revision = revision;
       for (const listener of entry.listeners) listener(revision);
     }

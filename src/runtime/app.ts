@@ -26,7 +26,7 @@ import { createCurrentPublicView } from '../http/publicViews.js';
 import { createRenderedCache, type RenderedCache } from '../http/renderedPages.js';
 import { checkpointSignal } from '../live/changeSignal.js';
 import { createMatchFeed } from '../live/matchFeed.js';
-import { PUBLIC_VIEW } from '../../projections/publicView.js';
+import { newestErasures, PUBLIC_VIEW } from '../../projections/publicView.js';
 import { registerOpenApi } from '../http/api/openapi.js';
 import { registerValidation } from '../http/api/validation.js';
 import { redactUrl } from '../platform/redactUrl.js';
@@ -34,6 +34,7 @@ import { AccessLogOnly, registerAccessLogNotes } from '../http/accessLog.js';
 import { registerBytesInFlight } from '../http/bytesInFlight.js';
 import { registerConnectionLimits } from '../http/connections.js';
 import { registerBusyConnectionLimit } from '../http/busyConnections.js';
+import { createErasureSweep, sweepCommittedErasures, sweepErasuresElsewhere } from '../http/erasureSweep.js';
 import { trustedProxies } from '../http/clientAddress.js';
 import { registerEarlyReplies } from '../http/earlyReplies.js';
 import { registerHeaders, setHeadersBeforeRouting } from '../http/securityHeaders.js';
@@ -77,6 +78,9 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
   'res.headers["set-cookie"]',
 ];
+
+/** How often the public view's checkpoint is read for erasures other processes commit (src/http/erasureSweep.ts): 4 × this when this process runs the projection. */
+const ERASURES_POLL_MS = 250;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -169,7 +173,7 @@ export async function buildApp({
   registerBusyConnectionLimit(app, config.maxConnectionsPerAddress);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
-  registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread);
+  const bodies = registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread);
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
   // Answers only: request bodies are never inflated (a Content-Encoding gets 415, ../http/api/jsonBody.ts).
   await app.register(fastifyCompress, {
@@ -203,6 +207,24 @@ export async function buildApp({
   const proofs = createLogProofs(engine.readModel, engine.commits);
   const receipts = createReceipts({ proofs, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
+  // An erased match's payloads leave this process's memory, whichever process erased it (src/http/erasureSweep.ts).
+  const forgetErased = createErasureSweep([renderedCache.forgetMatch, bodies.forgetBodies]);
+  const stopSweeping = [
+    engine.commits === null ? () => {} : sweepCommittedErasures(engine.commits, forgetErased),
+    sweepErasuresElsewhere(
+      checkpointSignal({
+        checkpoint: () => engine.readModel.getCheckpoint(PUBLIC_VIEW),
+        localCommits: engine.publicViewCommits,
+        intervalMs: ERASURES_POLL_MS,
+        onError: (error) => app.log.warn({ err: error }, 'erasures: reading the public view checkpoint failed'),
+      }),
+      (limit) => newestErasures(engine.readModel, limit),
+      forgetErased,
+    ),
+  ];
+  app.addHook('onClose', async () => {
+    for (const stop of stopSweeping) stop();
+  });
   // Uploads and erasures share one write budget per address and one wrong-token budget per match and address.
   const tokenFailures = config.tokenFailureLimit === null ? null : createTokenFailureThrottle(config.tokenFailureLimit);
   await app.register(async (writes) => {
@@ -217,7 +239,7 @@ export async function buildApp({
       receipts,
       readModel: engine.readModel,
     });
-    await writes.register(eraseApi, { matches, receipts, cache: renderedCache, readModel: engine.readModel, tokenFailures });
+    await writes.register(eraseApi, { matches, receipts, forgetErased, readModel: engine.readModel, tokenFailures });
   });
   await app.register(logApi, { readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });

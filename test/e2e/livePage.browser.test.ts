@@ -100,3 +100,27 @@ for (const [cap, status] of [
     }
   });
 }
+
+/** A match erased while its page is open: the stream says so, the page hides the match and stops listening (issue 58). */
+browserTest('a match erased while its page is open: the page hides it and says it is no longer available', async (t) => {
+  const api = await startServerProcess({ DATA_DIR: tempDataDir(t) });
+  t.teardown(() => api.child.kill('SIGKILL'));
+  const token = 'erase-while-open-0123456789';
+  const browser = await launchChromium(t);
+  const shots = screenshotDir(t);
+  for (const width of [360, 1280]) {
+    const id = `erased-open-${width}`;
+    const body = fixtureText({ sport: 'volleyball', seed: 23, id });
+    t.equal((await fetch(`${api.url}/api/matches`, { method: 'POST', headers: { ...json, 'x-write-token': token }, body })).status, 201);
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(`${api.url}/match/${id}`);
+    await page.locator('.livebar[data-connected]').waitFor();
+    t.equal((await fetch(`${api.url}/api/matches/${id}`, { method: 'DELETE', headers: { 'x-write-token': token } })).status, 200);
+    await page.getByText('This match is no longer available.').waitFor();
+    t.equal(await page.locator('#match-main').isHidden(), true, `${width} px: the match is hidden`);
+    t.equal(await page.locator('.livebar .reload').isVisible(), true, `${width} px: the reload link is shown`);
+    t.equal(await page.locator('.livebar[data-connected]').count(), 0, `${width} px: not shown as connected`);
+    await page.screenshot({ path: join(shots, `live-erased-${width}.png`), fullPage: false });
+    await page.close();
+  }
+});

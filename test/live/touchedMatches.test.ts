@@ -30,7 +30,7 @@ t.test('a commit of this process refreshes only the matches it touched; a move i
       },
     });
     t.teardown(() => feed.close());
-    const told = new Map<string, number>();
+    const told = new Map<string, number | null>();
     for (const id of ids) feed.watch(id, 0, (revision) => told.set(id, revision));
     return { asked, told };
   };

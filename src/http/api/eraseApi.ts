@@ -6,7 +6,6 @@ import { matchStreamId } from '../../domain/matchId.js';
 import type { Receipts } from '../../history/logReceipts.js';
 import type { ReadModelStore } from '../../readmodel/readModel.js';
 import { classifyClientAddress } from '../clientAddress.js';
-import type { RenderedCache } from '../renderedPages.js';
 import { Receipt } from './logSchemas.js';
 import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.js';
 import { MatchParams, errorResponses } from './schemas.js';
@@ -14,7 +13,8 @@ import { MatchParams, errorResponses } from './schemas.js';
 export interface EraseApiDeps {
   matches: MatchCommands;
   receipts: Receipts;
-  cache: RenderedCache;
+  /** Lets go of what this process keeps of the match (src/http/erasureSweep.ts). */
+  forgetErased: (matchId: string) => void;
   readModel: Pick<ReadModelStore, 'dropDeletedBytes'>;
   /** The throttle uploads share (TOKEN_FAILURE_LIMIT): a wrong token costs the same budget whatever the method. */
   tokenFailures: TokenFailureThrottle | null;
@@ -40,7 +40,7 @@ const DEFAULT_REASON = 'erased by the holder of its write token (DELETE /api/mat
  * Erasure through the API (docs/auditing.md): only a protected match, with its X-Write-Token
  * (anyone holds an unprotected match's id; its erasure is the operator's: matchlog erase).
  */
-export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, cache, readModel, tokenFailures }) => {
+export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, forgetErased, readModel, tokenFailures }) => {
   app.delete(
     '/api/matches/:id',
     {
@@ -75,7 +75,7 @@ export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { m
           clientAddressClass: classifyClientAddress(request.ip),
         }),
       );
-      cache.forgetMatch(id);
+      forgetErased(id);
       await readModel.dropDeletedBytes();
       return { id, erased: true as const, receipt: await receipts.receiptOf(matchStreamId(id), erased.revision) };
     },

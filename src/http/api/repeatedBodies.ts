@@ -51,6 +51,11 @@ export function createRepeatedBodies({ seenTexts, keptChars }: RepeatedBodiesLim
       const entry = kept.get(fingerprint(text));
       return entry?.text === text ? entry.value : undefined;
     },
+    /** Lets go of every text and value: a match was erased, and its texts may be among them (they are not kept by match). */
+    clear() {
+      seen.deleteWhere(() => true);
+      kept.deleteWhere(() => true);
+    },
     /** A text was parsed and passed the checks: kept when it came before. */
     parsed(text: string, value: unknown) {
       const key = fingerprint(text);

@@ -43,6 +43,8 @@ function slim(stream: ServerResponse): void {
 }
 
 const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\ndata: {"revision":${revision}}\n\n`;
+/** The match is gone (erased): the page says so and stops listening; the stream ends. */
+const GONE_EVENT = 'event: gone\ndata: {}\n\n';
 
 /**
  * GET /match/:id/live: Server-Sent Events, one `revision` event each time the public view
@@ -105,6 +107,10 @@ export const liveUpdates: FastifyPluginAsync<LiveUpdatesDeps> = async (app, { fe
     open.add(stream);
     heartbeat.add(stream);
     const unwatch = feed.watch(id, doc.revision, (revision) => {
+      if (revision === null) {
+        stream.end(GONE_EVENT);
+        return;
+      }
       stream.write(revisionEvent(revision));
       heartbeat.wrote(stream);
     });

@@ -183,6 +183,7 @@
     // reload link and tries again itself, later each time (30 s, 1 min, 2 min... up to 10 min, jittered).
     var failures = 0;
     var pauses = 0;
+    var gone = false;
     var source = null;
 
     function connect() {
@@ -200,7 +201,20 @@
         if (data.revision > wanted) wanted = data.revision;
         if (wanted > revision) swap();
       });
+      source.addEventListener('gone', function () {
+        // The match was erased: nothing more will come, and what the page shows is no longer public.
+        gone = true;
+        source.close();
+        bar.removeAttribute('data-connected');
+        // Nothing of it stays on show: the score, its share links and its JSON link.
+        Array.prototype.forEach.call(bar.parentNode.children, function (part) {
+          if (part !== bar) part.hidden = true;
+        });
+        reload.hidden = false;
+        say('This match is no longer available.', false);
+      });
       source.addEventListener('error', function () {
+        if (gone) return;
         bar.removeAttribute('data-connected');
         failures += 1;
         reload.hidden = false;
