@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { openEsdbEventStore } from '../../src/eventstore/esdbEventStore.js';
 import { AppendTooLargeError, ERASED_DATA } from '../../src/eventstore/eventStore.js';
 import { SERVICE_STREAM_PREFIXES } from '../../src/eventstore/streamPrefixes.js';
-import { eventStoreContract } from './eventStoreContract.js';
+import { createEsdbEventStore, openEsdbEventStore } from '../../src/eventstore/esdbEventStore.js';
+import { esdbMemoryServer } from '../helpers/esdbMemoryServer.js';
+import { eventStoreContract, eventStoreErasureContract } from './eventStoreContract.js';
 
 /**
  * The event store contract on a real EventStoreDB / KurrentDB server, named by ESDB_URL
@@ -14,9 +15,27 @@ const NO_ESDB =
   'ESDB_URL is not set: no EventStoreDB server can be installed on these machines, so this suite needs one started elsewhere ' +
   '(docker compose up eventstore; ESDB_URL=esdb://127.0.0.1:2113?tls=false)';
 
+/**
+ * The erasure contract runs here on the in-memory stand-in for @eventstore/db-client 6.2.1
+ * (test/helpers/esdbMemoryServer.ts), NOT on a real EventStoreDB server: none can be installed on
+ * these machines. With ESDB_URL it runs on the real server too (below).
+ */
+eventStoreErasureContract(t, 'esdb on the in-memory stand-in (not a real server)', async () => {
+  const server = esdbMemoryServer();
+  return {
+    open: async () => createEsdbEventStore({ client: server.client, appendCredentials: { username: 'matchlog', password: 'pw' }, deadlineMs: 5000 }),
+    storedBytes: async () => server.storedBytes(),
+  };
+});
+
 if (!url) {
   t.test('esdb: event store contract', { skip: NO_ESDB }, async () => {});
+  t.test('esdb: erase on a real server', { skip: NO_ESDB }, async () => {});
 } else {
+  eventStoreErasureContract(t, 'esdb on the real server of ESDB_URL', async () => ({
+    open: async () => openEsdbEventStore(url),
+    storedBytes: async () => null,
+  }));
   const open = async () => openEsdbEventStore(url, { streamPrefixes: [...SERVICE_STREAM_PREFIXES, 'contract'] });
   // A prefix no stream has: the log as this store's reads and subscriptions see it is empty.
   const openEmpty = async () => openEsdbEventStore(url, { streamPrefixes: [`contract-empty${randomUUID().slice(0, 8)}-`] });

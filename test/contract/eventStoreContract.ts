@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Test } from 'tap';
+import { DomainError } from '../../src/domain/errors.js';
 import {
   type AllSubscription,
   type EventStore,
@@ -10,6 +14,8 @@ import {
   type SubscriptionItem,
   WrongExpectedRevisionError,
 } from '../../src/eventstore/eventStore.js';
+import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
+import { documentsHolding, ERASURE_MARKER, erasureWriters, logSince, markedMatch, markedPayload, replayEveryProjection } from '../helpers/erasureWorld.js';
 
 /**
  * Reads a subscription with time limits: `next(ms)` is the next item, or 'silent' when it
@@ -555,5 +561,72 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
       t.same(seen, ['R2', 'R3', 'R4', 'R5'], 'the event at the position itself is not repeated');
       t.ok(largest <= 2, 'batches respect batchSize');
     });
+  });
+}
+
+/** A log for the erasure contract: processes over it, and (where the test can see them) the bytes it keeps. */
+export interface ErasureLog {
+  /** A new process over the same log: a store of its own, with nothing cached. */
+  open(): Promise<EventStore>;
+  /** Every byte the log keeps (its files, or the server's events); null where the test cannot see them (a real server). */
+  storedBytes(): Promise<Buffer | null>;
+}
+
+/**
+ * Erasure on the event store, through the service's own commands (issue 58): after `matchlog
+ * erase`, the payload's marker is in nothing any process reads or the log keeps, every projection
+ * replays past the erasure from the start of the log (as a rebuild or a new worker does), and a
+ * new upload of the id is refused (410) by every process.
+ */
+export function eventStoreErasureContract(t: Test, adapter: string, openLog: () => Promise<ErasureLog>) {
+  t.test(`${adapter}: erase: the marker leaves the log, every projection replays past the erasure, the id is refused (410) everywhere`, async (t) => {
+    const log = await openLog();
+    const [writer, other] = [await log.open(), await log.open()];
+    t.teardown(() => Promise.all([writer.close(), other.close()]));
+    const start = await writer.headPosition();
+    const writers = erasureWriters(writer);
+    const { club, matchId } = await markedMatch(writers, 'erase');
+    const streamId = `match-${matchId}`;
+    t.ok(
+      (await other.readStream(streamId)).some((event) => event.data.includes(ERASURE_MARKER)),
+      'another process has read the match',
+    );
+    const erased = await writers.erase(matchId);
+
+    const fresh = await log.open();
+    t.teardown(() => fresh.close());
+    for (const [name, store] of [
+      ['the erasing process', writer],
+      ['another process', other],
+      ['a new process', fresh],
+    ] as const) {
+      const read = [...(await store.readStream(streamId)), ...(await logSince(store, start).readAll({ after: null, maxCount: 100_000 }))];
+      t.notOk(
+        read.some((event) => event.data.includes(ERASURE_MARKER)),
+        `${name}: the marker is in no event read`,
+      );
+      const record = (await store.readStream(streamId)).at(-1);
+      t.same([record?.type, record?.erased], ['MatchErased', undefined], `${name}: the record of the erasure reads as written`);
+      const again = await erasureWriters(store)
+        .upload(matchId, markedPayload(club.clubId, club.teamId, matchId, 9), club.key)
+        .catch((error: unknown) => error);
+      t.ok(again instanceof DomainError && again.code === 'gone', `${name}: a new upload of the id is refused (410)`);
+    }
+    t.equal((await fresh.readStream(streamId)).at(-1)?.revision, erased.revision, 'nothing was appended after the erasure');
+    const bytes = await log.storedBytes();
+    if (bytes === null) t.comment(`${adapter}: the bytes a real server keeps cannot be read here; only what it answers is checked`);
+    else t.notOk(bytes.includes(ERASURE_MARKER), 'the marker is in no byte the log keeps');
+
+    const dir = mkdtempSync(join(tmpdir(), 'matchlog-erasure-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const readModel = openSqliteReadModel(join(dir, 'readmodel.sqlite'));
+    t.teardown(() => readModel.close());
+    const reached = await replayEveryProjection(logSince(fresh, start), readModel);
+    t.same(
+      [...reached].filter(([, position]) => (position ?? -1) < erased.position).map(([name]) => name),
+      [],
+      'every projection replays from the start past the erasure',
+    );
+    t.same(await documentsHolding(readModel, ERASURE_MARKER), [], 'and no document holds the marker');
   });
 }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { openMongoReadModel } from '../../src/readmodel/mongoReadModel.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
-import { readModelContract } from './readModelContract.js';
+import { readModelContract, readModelErasureContract } from './readModelContract.js';
 
 /**
  * The read-model contract on the MongoDB-wire server of MONGODB_URL, with both ways of finding
@@ -19,5 +19,8 @@ else {
     // A database per suite: the contract's projection names are fixed.
     const url = testMongoUrl(t) ?? '';
     readModelContract(t, name, () => openMongoReadModel(url, options));
+    // A database of its own: the service's projection names are fixed.
+    const erasureUrl = testMongoUrl(t) ?? '';
+    readModelErasureContract(t, name, () => openMongoReadModel(erasureUrl, options));
   }
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Test } from 'tap';
+import { allProjections } from '../../projections/all.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqliteEventStore.js';
 import { CheckpointMovedError, type ReadModelStore } from '../../src/readmodel/readModel.js';
+import { documentsHolding, ERASURE_MARKER, erasureWriters, markedMatch, replayEveryProjection } from '../helpers/erasureWorld.js';
 
 /** The behaviour every read-model adapter must have; collection names are unique per run. */
 export function readModelContract(t: Test, adapter: string, open: () => Promise<ReadModelStore>) {
@@ -223,5 +229,34 @@ export function readModelContract(t: Test, adapter: string, open: () => Promise<
       t.equal(await store.getCheckpoint('p-reset'), null);
       t.equal(await store.count(c), 0);
     });
+  });
+}
+
+/**
+ * Erasure in the read models (issue 58): a worker that projected a match drops every trace of
+ * it when the erasure arrives, and a rebuild (every projection reset, then replayed from the
+ * start of the log) brings none back and replays past the erasure. The log is SQLite.
+ */
+export function readModelErasureContract(t: Test, adapter: string, open: () => Promise<ReadModelStore>) {
+  t.test(`${adapter}: erase: the marker leaves every collection, live and after a rebuild`, async (t) => {
+    const readModel = await open();
+    t.teardown(() => readModel.close());
+    const dir = mkdtempSync(join(tmpdir(), 'matchlog-erasure-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const eventStore = openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 });
+    t.teardown(() => eventStore.close());
+    const writers = erasureWriters(eventStore);
+    const { matchId } = await markedMatch(writers, 'rm');
+    await replayEveryProjection(eventStore, readModel);
+    t.ok((await documentsHolding(readModel, ERASURE_MARKER)).length > 0, 'before: the marker is in the read models (so the check can see it)');
+
+    const erased = await writers.erase(matchId);
+    const stalled = (reached: Map<string, number | null>) => [...reached].filter(([, position]) => (position ?? -1) < erased.position).map(([name]) => name);
+    t.same(stalled(await replayEveryProjection(eventStore, readModel)), [], 'a running worker projects past the erasure');
+    t.same(await documentsHolding(readModel, ERASURE_MARKER), [], 'and no collection holds the marker');
+
+    for (const projection of allProjections) await readModel.reset(projection.name, projection.collections);
+    t.same(stalled(await replayEveryProjection(eventStore, readModel)), [], 'rebuilt from the start of the log: past the erasure');
+    t.same(await documentsHolding(readModel, ERASURE_MARKER), [], 'and no collection holds the marker');
   });
 }

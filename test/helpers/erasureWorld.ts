@@ -72,3 +72,31 @@ export async function documentsHolding(readModel: ReadModelStore, marker: string
   }
   return found;
 }
+
+/**
+ * The log as the projections of a world started at `start` see it: only what was appended after
+ * it (a real EventStoreDB server keeps the events of earlier runs, some of them not the service's).
+ */
+export function logSince(eventStore: EventStore, start: Position | null): EventStore {
+  return {
+    ...eventStore,
+    async readAll({ after, maxCount }) {
+      let from = after === null || (start !== null && after < start) ? start : after;
+      for (;;) {
+        const events = await eventStore.readAll({ after: from, maxCount });
+        if (events.length === 0 || start === null) return events;
+        const ours = events.filter((event) => event.position > start);
+        if (ours.length > 0) return ours;
+        from = events.at(-1)!.position;
+      }
+    },
+  };
+}
+
+/** A synced match of three versions carrying the marker, uploaded through `writers`, and its club. */
+export async function markedMatch(writers: ReturnType<typeof erasureWriters>, prefix: string) {
+  const club = await writers.club(`${prefix} Owls`);
+  const matchId = `${prefix}-${randomUUID().slice(0, 8)}`;
+  for (const seed of [1, 2, 3]) await writers.upload(matchId, markedPayload(club.clubId, club.teamId, matchId, seed), club.key);
+  return { club, matchId };
+}
