@@ -239,7 +239,7 @@ export async function buildApp({
       receipts,
       readModel: engine.readModel,
     });
-    await writes.register(eraseApi, { matches, receipts, forgetErased, readModel: engine.readModel, tokenFailures });
+    await writes.register(eraseApi, { matches, receipts, forgetErased, readModel: engine.readModel, tokenFailures, erasureLedger: config.erasureLedger });
   });
   await app.register(logApi, { readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });

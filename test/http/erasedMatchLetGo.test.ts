@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { createRenderedCache } from '../../src/http/renderedPages.js';
+import { readErasureLedger, reasonDigest } from '../../src/platform/erasureLedger.js';
 import { runMatchlog } from '../helpers/cli.js';
 import { openLiveStream } from '../helpers/liveStreams.js';
 import { startServerProcess, waitUntilReady } from '../helpers/serverProcess.js';
@@ -14,7 +15,7 @@ const payload = (marker: string, round: number) =>
   JSON.stringify({ sport: 'volleyball', status: 'live', note: marker, round, teams: { home: { name: 'Owls' }, away: { name: 'Comets' } } });
 
 t.test("an erased match's old revisions answer 410 on every route, and its open live streams are told it is gone", async (t) => {
-  const { app } = await startTestApp(t);
+  const { app, config } = await startTestApp(t);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const marker = 'MARKER-old-revisions-e1';
   t.equal(
@@ -41,7 +42,19 @@ t.test("an erased match's old revisions answer 410 on every route, and its open 
       seen += decoder.decode(value);
     }
   })();
-  t.equal((await fetch(`${base}/api/matches/gone-1`, { method: 'DELETE', headers: { 'x-write-token': token } })).status, 200);
+  const reason = 'a parent asked, Jane Doe';
+  const erased = await fetch(`${base}/api/matches/gone-1`, {
+    method: 'DELETE',
+    headers: { ...json, 'x-write-token': token },
+    body: JSON.stringify({ reason }),
+  });
+  t.equal(erased.status, 200);
+  t.match(
+    readErasureLedger(config.erasureLedger),
+    [{ matchId: 'gone-1', by: 'api', reasonSha256: reasonDigest(reason) }],
+    'the erasure is in the ledger a restore re-applies',
+  );
+  t.notMatch(readFileSync(config.erasureLedger, 'utf8'), /Jane/, 'with no reason text');
   t.equal(await ended, true, 'the open stream ends');
   t.match(seen, /event: gone\n/, 'after telling the page the match is gone');
   for (const path of ['/match/gone-1?revision=0', '/match/gone-1?revision=1', '/api/matches/gone-1?revision=0', '/match/gone-1', '/api/matches/gone-1']) {

@@ -6,6 +6,7 @@ import { matchStreamId } from '../../domain/matchId.js';
 import type { Receipts } from '../../history/logReceipts.js';
 import type { ReadModelStore } from '../../readmodel/readModel.js';
 import { classifyClientAddress } from '../clientAddress.js';
+import { appendErasure, reasonDigest } from '../../platform/erasureLedger.js';
 import { Receipt } from './logSchemas.js';
 import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.js';
 import { MatchParams, errorResponses } from './schemas.js';
@@ -13,6 +14,8 @@ import { MatchParams, errorResponses } from './schemas.js';
 export interface EraseApiDeps {
   matches: MatchCommands;
   receipts: Receipts;
+  /** Where erasures are recorded outside the log, for a restore to re-apply (ERASURE_LEDGER; docs/operations.md). */
+  erasureLedger: string;
   /** Lets go of what this process keeps of the match (src/http/erasureSweep.ts). */
   forgetErased: (matchId: string) => void;
   readModel: Pick<ReadModelStore, 'dropDeletedBytes'>;
@@ -40,7 +43,7 @@ const DEFAULT_REASON = 'erased by the holder of its write token (DELETE /api/mat
  * Erasure through the API (docs/auditing.md): only a protected match, with its X-Write-Token
  * (anyone holds an unprotected match's id; its erasure is the operator's: matchlog erase).
  */
-export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, forgetErased, readModel, tokenFailures }) => {
+export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { matches, receipts, forgetErased, readModel, tokenFailures, erasureLedger }) => {
   app.delete(
     '/api/matches/:id',
     {
@@ -65,16 +68,26 @@ export const eraseApi: FastifyPluginAsyncTypebox<EraseApiDeps> = async (app, { m
     async (request) => {
       const { id } = request.params;
       const writeToken = request.headers['x-write-token'] ?? null;
+      const reason = request.body?.reason ?? DEFAULT_REASON;
       const erased = await throttledTokenCheck(tokenFailures, { address: request.ip, matchId: id, token: writeToken }, () =>
         matches.erase({
           matchId: id,
-          reason: request.body?.reason ?? DEFAULT_REASON,
+          reason,
           operator: false,
           writeToken,
           requestId: request.id,
           clientAddressClass: classifyClientAddress(request.ip),
         }),
       );
+      // Done: the ledger only lets a restore erase it again; a failure to record it is the operator's to see, not the client's.
+      try {
+        appendErasure(erasureLedger, { matchId: id, erasedAt: new Date().toISOString(), reasonSha256: reasonDigest(reason), by: 'api' });
+      } catch (error) {
+        request.log.error(
+          { err: error, erasureLedger, matchId: id },
+          'erased, but not recorded in the erasure ledger: add it by hand, or a restore may bring it back',
+        );
+      }
       forgetErased(id);
       await readModel.dropDeletedBytes();
       return { id, erased: true as const, receipt: await receipts.receiptOf(matchStreamId(id), erased.revision) };
