@@ -4,13 +4,17 @@ import type { Position } from '../domain/logPosition.js';
 import { CheckpointMovedError, movesBack } from './readModel.js';
 
 /**
- * A projection's pointer: where its checkpoint was last seen, which generation of it (reset and
- * promote start a new one), and the MongoDB collection that holds each of its read-model
- * collections in this generation (absent: the collection of the same name, as before pointers).
- * Replacing it is the one atomic step of a reset or a promote.
+ * A projection's pointer: which generation of its checkpoint is current (reset and promote start
+ * a new one), where that generation started, and the MongoDB collection that holds each of its
+ * read-model collections in this generation (absent: the collection of the same name, as before
+ * pointers). Replacing it is the one atomic step of a reset or a promote, and nothing else
+ * writes it: a worker's progress goes to its generation's own document (CheckpointProgress), so
+ * no worker can write an older generation's pointer back over a switch (issue 58, N4: FerretDB
+ * updates by reading, then replacing the whole document).
  */
 export interface CheckpointHint {
   _id: string;
+  /** Where the generation started (pointers written before progress documents: where it was last seen). */
   position: Position | null;
   generation: string;
   collections?: Record<string, string>;
@@ -26,6 +30,17 @@ export interface Pointer {
   retired: string[];
 }
 
+/**
+ * How far a generation's checkpoint was last seen: only shortens the walk along the claims, so
+ * it may lag behind them. One per projection and generation, so only that generation's workers write it.
+ */
+interface CheckpointProgress {
+  _id: string;
+  projection: string;
+  generation: string;
+  position: Position;
+}
+
 /** One move of a checkpoint, from `_id`'s position to `to`: inserted once, never changed. */
 interface CheckpointClaim {
   _id: string;
@@ -35,28 +50,30 @@ interface CheckpointClaim {
   at: Date;
 }
 
-export const CHECKPOINT_COLLECTIONS = ['matchlog_checkpoints', 'matchlog_checkpoint_claims'];
+export const CHECKPOINT_COLLECTIONS = ['matchlog_checkpoints', 'matchlog_checkpoint_progress', 'matchlog_checkpoint_claims'];
 const FIRST_GENERATION = 'first';
 const DUPLICATE_KEY = 11000;
-/** Claims older than this, and behind the hint, are no longer needed by any worker. */
+/** Claims older than this, and behind the progress noted, are no longer needed by any worker. */
 const CLAIM_RETENTION_MS = 60 * 60 * 1000;
 
 const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 const claimId = (projection: string, generation: string, from: Position | null) => `${projection}|${generation}|${from ?? 'start'}`;
+const progressId = (projection: string, generation: string) => `${projection}|${generation}`;
 
 /**
  * Projection checkpoints that only one worker can move from a given position, on MongoDB and
  * on FerretDB 1.x alike. A conditional update would not do: FerretDB reads, then writes, so two
  * workers could both see the expected position. A unique insert is atomic on both: moving a
  * checkpoint from P inserts the claim (projection, generation, P), and of two workers only one
- * can. The claim is the commit; the hint document only shortens the walk along the claims and
- * may lag behind them. Reset and promote start a new generation, so old claims stop counting.
+ * can. The claim is the commit; the progress document only shortens the walk along the claims
+ * and may lag behind them. Reset and promote start a new generation, so old claims stop counting.
  */
 export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onPointer: (hint: CheckpointHint) => void = () => {}) {
   // Read from the primary whatever the URL asks for documents: a lagging secondary would show
   // an old checkpoint and its claims; and each claim is the commit, so it waits for a majority.
   const options = { readPreference: ReadPreference.primary, writeConcern: { w: 'majority' as const } };
   const hints = db.collection<CheckpointHint>('matchlog_checkpoints', options);
+  const progress = db.collection<CheckpointProgress>('matchlog_checkpoint_progress', options);
   const claims = db.collection<CheckpointClaim>('matchlog_checkpoint_claims', options);
   /** When each projection last pruned its claims: each prunes its own. */
   const lastPrune = new Map<string, number>();
@@ -73,7 +90,10 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
     if (hint !== null) onPointer(hint);
     const generation = hint?.generation ?? FIRST_GENERATION;
     const pointer = { collections: hint?.collections ?? {}, retired: hint?.retired ?? [], generation };
-    let position = hint?.position ?? null;
+    const seen = await progress.findOne({ _id: progressId(projection, generation) });
+    // The further of the two: a pointer written before progress documents holds where it was last seen.
+    const noted = Math.max(seen?.position ?? -Infinity, hint?.position ?? -Infinity);
+    let position: Position | null = noted === -Infinity ? null : noted;
     for (;;) {
       const claim = await claims.findOne({ _id: claimId(projection, generation, position) });
       if (claim === null) return { ...pointer, position };
@@ -95,6 +115,20 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
     onPointer(hint);
     await claimIndex();
     await claims.deleteMany({ projection, generation: { $ne: hint.generation } });
+    await progress.deleteMany({ projection, generation: { $ne: hint.generation } });
+  }
+
+  /** Notes how far a generation's checkpoint is: only further than noted (a duplicate key: it is already further). */
+  async function noteProgress(projection: string, generation: string, position: Position) {
+    try {
+      await progress.updateOne(
+        { _id: progressId(projection, generation), position: { $lt: position } },
+        { $set: { projection, generation, position } },
+        { upsert: true },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
   }
 
   return {
@@ -146,12 +180,8 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
         if (!isDuplicateKey(error)) throw error;
         throw new CheckpointMovedError(projection, expected, (await current(projection)).position);
       }
-      try {
-        await hints.updateOne({ _id: projection, generation: before.generation }, { $set: { position: checkpoint } }, { upsert: true });
-      } catch (error) {
-        // A reset or promote started a new generation meanwhile: its hint stands.
-        if (!isDuplicateKey(error)) throw error;
-      }
+      // Never the pointer itself: a switch made meanwhile stands (see CheckpointHint).
+      await noteProgress(projection, before.generation, checkpoint);
       await prune(projection, before.generation, checkpoint);
     },
 
