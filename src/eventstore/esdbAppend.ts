@@ -53,7 +53,10 @@ export async function appendToEsdb(
   }
 }
 
-/** Where the last event of a stream is in the log; for appends answered without a position. A follower's refusal turns the client to the leader: read once more there. */
+/**
+ * Where the last event of a stream is in the log; for appends answered without a position.
+ * A follower's refusal turns the client to the leader: read once more there.
+ */
 async function positionOfRevision(client: EsdbClient, streamId: string, revision: number, deadlineMs: number): Promise<Position> {
   try {
     return await positionOfRevisionOnce(client, streamId, revision, deadlineMs);

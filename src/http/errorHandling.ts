@@ -120,7 +120,8 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
     request.log.error({ err: error }, 'the event store did not answer an append: its outcome is unknown');
     return answer(
       503,
-      'outcome unknown: the event store did not confirm the write, so it may or may not be stored; send the same request again (a repeat of a stored upload is recognised and stores nothing twice)',
+      'outcome unknown: the event store did not confirm the write, so it may or may not be stored; ' +
+        'send the same request again (a repeat of a stored upload is recognised and stores nothing twice)',
       { 'retry-after': '1' },
     );
   }
