@@ -9,28 +9,38 @@ const REPORT_EVERY_MS = 5000;
 export interface ConnectionLimits {
   maxConnections: number;
   openFilesLimit: number | null;
+  /** Behind a trusted proxy every connection comes from the proxy: no address is told apart at accept. */
+  trustProxy: unknown;
 }
 
-/** Idle keep-alive connections are closed when this few connections are left under MAX_CONNECTIONS. */
-const reclaimMargin = (maxConnections: number) => Math.max(1, Math.floor(maxConnections / 20));
+/** Near the bound: when fewer than this many connections are left under MAX_CONNECTIONS. */
+const nearMargin = (maxConnections: number) => Math.max(1, Math.floor(maxConnections / 20));
+
+/** Near the bound, an address holding more than this share of MAX_CONNECTIONS has its new connections closed at accept. */
+const heavyShare = (maxConnections: number) => Math.max(1, Math.floor(maxConnections / 8));
 
 /**
  * Bounds the connections the server holds (server.maxConnections: one more is closed as soon
- * as it is accepted) and keeps running when the process runs out of file descriptors. Idle
- * keep-alive connections are free until the server nears its bound; then they are closed (as
- * nginx reuses its idle keep-alive connections when short of them), so the descriptors they held
- * serve new clients, and a client sending its next request on one simply connects again.
- * libuv sheds connections it cannot accept (EMFILE) by itself, with a spare descriptor; when
- * even that fails, Node reports the failed accept as an 'error' on the server, which would
- * otherwise end the process. Both are logged, at most once every few seconds with a count.
- * What one client address may keep busy is counted per request (./busyConnections.ts).
+ * as it is accepted, the one bound that protects descriptors) and keeps running when the
+ * process runs out of file descriptors. Near the bound, the last connections go to those who
+ * hold few (./connections.ts, nearTheBound). libuv sheds connections it cannot accept (EMFILE)
+ * by itself, with a spare descriptor; when even that fails, Node reports the failed accept as an
+ * 'error' on the server, which would otherwise end the process. Each is logged, at most once
+ * every few seconds with a count. What one client address may keep busy is counted per request
+ * (./busyConnections.ts).
  */
-export function registerConnectionLimits(app: FastifyInstance, { maxConnections, openFilesLimit }: ConnectionLimits) {
+export function registerConnectionLimits(app: FastifyInstance, { maxConnections, openFilesLimit, trustProxy }: ConnectionLimits) {
   const server = app.server;
   server.maxConnections = maxConnections;
-  reclaimIdleNearTheBound(server, maxConnections, () => {
-    reported.reclaimed += 1;
-    report();
+  nearTheBound(server, maxConnections, trustProxy === false, {
+    reclaimed: () => {
+      reported.reclaimed += 1;
+      report();
+    },
+    shed: () => {
+      reported.shed += 1;
+      report();
+    },
   });
   if (openFilesLimit !== null && maxConnections > connectionBudget(openFilesLimit)) {
     app.log.warn(
@@ -39,13 +49,18 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
         'beyond it accepts fail (EMFILE) and are shed: raise ulimit -n or lower MAX_CONNECTIONS',
     );
   }
-  const reported = { dropped: 0, reclaimed: 0, failed: 0, code: '', since: 0 };
+  const reported = { dropped: 0, reclaimed: 0, shed: 0, failed: 0, code: '', since: 0 };
   const report = () => {
     const now = Date.now();
     if (now - reported.since < REPORT_EVERY_MS) return;
     if (reported.dropped > 0) app.log.warn({ dropped: reported.dropped, maxConnections }, 'connections refused: MAX_CONNECTIONS reached');
     if (reported.reclaimed > 0)
       app.log.warn({ times: reported.reclaimed, maxConnections }, 'idle keep-alive connections closed: the server is near MAX_CONNECTIONS');
+    if (reported.shed > 0)
+      app.log.warn(
+        { closed: reported.shed, maxConnections, heavy: heavyShare(maxConnections) },
+        'connections refused near MAX_CONNECTIONS: their address already held more than an eighth of them',
+      );
     if (reported.failed > 0)
       app.log.error(
         { failed: reported.failed, code: reported.code, openFilesLimit },
@@ -53,6 +68,7 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
       );
     reported.dropped = 0;
     reported.reclaimed = 0;
+    reported.shed = 0;
     reported.failed = 0;
     reported.since = now;
   };
@@ -69,13 +85,20 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
 }
 
 /**
- * Closes the longest idle keep-alive connections when a new connection leaves fewer than the
- * margin under `maxConnections`: as many as the margin, never one that is carrying a request or
- * stream, nor one accepted that has not yet sent its first request.
+ * What the server does when a new connection leaves fewer than a twentieth of `maxConnections`
+ * free. First it closes as many of the longest idle keep-alive connections (never one carrying a
+ * request or stream, nor one accepted that has not yet sent its first request), as nginx reuses
+ * its idle ones when short of them: their clients simply connect again. Then, when the new
+ * connection's address already holds more than an eighth of `maxConnections`, the new one is
+ * closed at once: the last connections go to the clients that hold few (a probe, a scorer
+ * elsewhere), not to the one or two addresses that took the rest. Far from the bound nothing is
+ * refused at accept, whatever an address holds (a hall behind one NAT).
  */
-function reclaimIdleNearTheBound(server: Server, maxConnections: number, reclaimed: () => void) {
-  const margin = reclaimMargin(maxConnections);
+function nearTheBound(server: Server, maxConnections: number, peerIsClient: boolean, events: { reclaimed(): void; shed(): void }) {
+  const margin = nearMargin(maxConnections);
+  const heavy = heavyShare(maxConnections);
   let held = 0;
+  const byAddress = new Map<string, number>();
   /** Sockets between an answer's end and their next request, longest idle first (a Set keeps insertion order). */
   const idle = new Set<Socket>();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -86,19 +109,31 @@ function reclaimIdleNearTheBound(server: Server, maxConnections: number, reclaim
     });
   });
   server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const holding = byAddress.get(address) ?? 0;
     held += 1;
+    byAddress.set(address, holding + 1);
     socket.once('close', () => {
       held -= 1;
       idle.delete(socket);
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
     });
-    if (held < maxConnections - margin || idle.size === 0) return;
-    let closed = 0;
-    for (const oldest of idle) {
-      if (closed >= margin) break;
-      idle.delete(oldest);
-      oldest.destroy();
-      closed += 1;
+    if (held < maxConnections - margin) return;
+    if (idle.size > 0) {
+      let closed = 0;
+      for (const oldest of idle) {
+        if (closed >= margin) break;
+        idle.delete(oldest);
+        oldest.destroy();
+        closed += 1;
+      }
+      events.reclaimed();
     }
-    reclaimed();
+    if (peerIsClient && holding >= heavy) {
+      socket.destroy();
+      events.shed();
+    }
   });
 }

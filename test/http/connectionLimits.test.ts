@@ -364,3 +364,30 @@ t.test('issue 57: near MAX_CONNECTIONS the longest idle keep-alive connections a
     'the idle clients reconnect (a request raced with its connection closing may need a retry, as on any keep-alive close)',
   );
 });
+
+t.test(
+  'issue 57: near MAX_CONNECTIONS an address holding more than an eighth of them has its new connections closed; one holding few still connects',
+  async (t) => {
+    const { app } = await startTestApp(t, { MAX_CONNECTIONS: '40' });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(base);
+    // Connections that never send a request: nothing idle to reclaim.
+    const open = (localAddress: string) =>
+      new Promise<{ socket: Socket; closedEarly: boolean }>((resolve) => {
+        const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress });
+        socket.on('error', () => {});
+        const timer = setTimeout(() => resolve({ socket, closedEarly: false }), 150);
+        socket.once('close', () => {
+          clearTimeout(timer);
+          resolve({ socket, closedEarly: true });
+        });
+      });
+    const heavy = [];
+    for (let i = 0; i < 40; i += 1) heavy.push(await open('127.0.0.11'));
+    t.teardown(() => {
+      for (const { socket } of heavy) socket.destroy();
+    });
+    t.equal(heavy.filter((s) => !s.closedEarly).length, 37, 'one address holds 37: up to two short of the bound, nothing is refused');
+    t.equal((await get(`${base}/healthz`, false, {}, '127.0.0.12')).status, 200, 'another address holding none is still served near the bound');
+  },
+);
