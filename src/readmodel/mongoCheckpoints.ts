@@ -139,6 +139,11 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
     /** The projection's pointer: checkpoint, generation, collections. */
     pointer: current,
 
+    /** Every projection's pointer document, as stored. */
+    async pointers(): Promise<CheckpointHint[]> {
+      return hints.find({}).toArray();
+    },
+
     /** Every projection's collections, as their pointers name them. */
     async allCollections(): Promise<Map<string, string>> {
       const found = new Map<string, string>();

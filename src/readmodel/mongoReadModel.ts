@@ -3,6 +3,7 @@ import { type Collection, type Filter, MongoClient, MongoServerError } from 'mon
 import type { Position } from '../domain/logPosition.js';
 import { decodeDocument, encodeDocument, encodeQueryValue } from './documentEncoding.js';
 import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
+import { leftoverCollections } from './mongoLeftovers.js';
 import { type GuardedWrite, type StoredDocument, writeAfterReading, writeConditionally } from './mongoGuardedWrites.js';
 import {
   assertFieldPath,
@@ -270,14 +271,23 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       for (const name of collections) {
         collection(name);
         fresh[name] = freshName(name);
-        // The indexes made at start stay.
-        await copyIndexes(live.collections[name] ?? name, fresh[name]);
       }
+      // Named before they are made, so that no erasure meanwhile takes them for leftovers.
       await switchTo(projection, null, fresh);
+      // The indexes made at start stay.
+      for (const name of collections) await copyIndexes(live.collections[name] ?? name, fresh[name] ?? name);
     },
 
     async dropDeletedBytes() {
+      // What the switches left behind still holds what was erased since: dropped now, though a
+      // reader may still be on one for up to POINTER_REFRESH_MS (it reads nothing there then).
       // WiredTiger reuses freed space; compacting is an operator's step (docs/auditing.md).
+      const existing = (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name);
+      const leftovers = leftoverCollections(
+        existing.filter((name) => COLLECTION_NAME.test(name) && !CHECKPOINT_COLLECTIONS.includes(name)),
+        await checkpoints.pointers(),
+      );
+      await dropAll(leftovers);
     },
 
     async close() {

@@ -117,8 +117,9 @@ export interface ReadModelStore extends ReadModelReader {
   reset(projection: string, collections: string[]): Promise<void>;
   /**
    * After an erasure: leaves no copy of documents deleted or replaced so far in the store's own
-   * files. SQLite overwrites freed space as it goes (secure_delete) and here empties its WAL;
-   * MongoDB does nothing more (its files reuse the space; docs/auditing.md says so).
+   * files. SQLite overwrites freed space as it goes (secure_delete; a switch drops the tables it
+   * replaces) and here empties its WAL; MongoDB drops the collections rebuilds and start-overs
+   * left behind (its files reuse the space; docs/auditing.md says so).
    */
   dropDeletedBytes(): Promise<void>;
   close(): Promise<void>;
