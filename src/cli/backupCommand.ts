@@ -79,7 +79,8 @@ export const backupCommand: CliCommand = {
     const folder = resolve(folderArg);
     if (isInside(folder, config.dataDir)) {
       io.err(
-        `matchlog backup: ${folder} is inside DATA_DIR ${config.dataDir}: a backup must live apart from what it backs up (another disk or machine); give a folder outside it\n`,
+        `matchlog backup: ${folder} is inside DATA_DIR ${config.dataDir}: a backup must live apart from what it backs up ` +
+          '(another disk or machine); give a folder outside it\n',
       );
       return 2;
     }

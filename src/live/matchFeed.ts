@@ -6,7 +6,8 @@ type RevisionListener = (revision: number | null) => void;
 export interface MatchFeed {
   /**
    * Calls `listener` with each newer revision of the match than `known`, until the returned
-   * function is called, or with null once the match is gone (erased), after which it is not watched. Viewers of one match share one entry: a change costs one read per
+   * function is called, or with null once the match is gone (erased), after which it is not watched.
+   * Viewers of one match share one entry: a change costs one read per
    * watched match per process, not one per viewer.
    */
   watch(matchId: string, known: number, listener: RevisionListener): () => void;

@@ -45,7 +45,10 @@ async function readModelsAheadAreRefusedOrEmptied(t: Test, readModelUrl: string)
   t.equal(refused.code, 1, refused.stdout);
   t.match(
     refused.stderr,
-    /^matchlog restore: refused: the read models at \S+ are ahead of the restored log \(head \d+\): publicView at \d+, .*--empty-read-models.*; nothing was restored\n$/,
+    new RegExp(
+      '^matchlog restore: refused: the read models at \\S+ are ahead of the restored log \\(head \\d+\\): publicView at \\d+, ' +
+        '.*--empty-read-models.*; nothing was restored\\n$',
+    ),
   );
   t.same(readdirSync(target), [], 'nothing restored');
 
