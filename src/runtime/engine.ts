@@ -14,6 +14,7 @@ import { type Observability, observeBatches, observeEventStore, unobserved } fro
 import { redactUrl } from '../platform/redactUrl.js';
 import { opening } from './startupFailure.js';
 import { createHelperThread, type HelperThread } from './helperThread.js';
+import { createCheckpointPoll } from './checkpointPoll.js';
 
 export interface Engine {
   eventStore: EventStore;
@@ -115,15 +116,8 @@ export async function openEngine(
     return byName;
   }
 
-  async function pollCheckpoints(position: Position, timeoutMs: number, names: string[]): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const reached = await checkpoints();
-      if (names.every((name) => (reached.get(name) ?? 0) >= position)) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  // One poll for every waiting write, of the checkpoints they wait for (the store read at each call, so it can be watched).
+  const poll = createCheckpointPoll((projection) => readModel.getCheckpoint(projection));
 
   const localPublicView = running.find((r) => r.name === PUBLIC_VIEW) ?? null;
 
@@ -137,7 +131,7 @@ export async function openEngine(
     helperThread,
     async waitForReaders(position, timeoutMs, eventTypes) {
       const names = eventTypes === undefined ? allProjections.map((p) => p.name) : readYourWritesProjections(eventTypes);
-      if (running.length === 0) return pollCheckpoints(position, timeoutMs, names);
+      if (running.length === 0) return poll.waitFor(names, position, timeoutMs);
       const waits = running.filter((r) => names.includes(r.name)).map((r) => r.waitFor(position, timeoutMs));
       return (await Promise.all(waits)).every(Boolean);
     },
@@ -157,6 +151,7 @@ export async function openEngine(
       });
     },
     async close() {
+      poll.close();
       await Promise.all(running.map((r) => r.stop()));
       await helperThread?.close();
       await readModel.close();
