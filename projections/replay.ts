@@ -82,21 +82,52 @@ function renamed(view: ProjectionView): ProjectionView {
   };
 }
 
+/** What a rebuild switched in: its replay, and when the position it reached was the log's end. */
+export interface RebuildResult extends ReplayProgress {
+  currentAt: Date;
+}
+
+/** Catch-up passes after the first replay, at most: each replays what was appended during the one before. */
+const MAX_CATCH_UP_PASSES = 10;
+
 /**
- * Rebuilds a projection from the whole log into staged collections, then promotes them in one
- * step. Readers keep seeing the old documents until the switch; a runner serving them notices
- * its checkpoint moved and carries on from the rebuilt one.
+ * Replays the log into `projection` up to its end, then again up to its new end while it grew
+ * meanwhile (MAX_CATCH_UP_PASSES at most): what it reached, and when that was the log's end.
+ */
+async function replayToTheEnd(
+  projection: Projection,
+  eventStore: EventStore,
+  readModel: ReadModelStore,
+  onProgress?: (progress: ReplayProgress) => void,
+): Promise<RebuildResult> {
+  let events = 0;
+  for (let pass = 0; ; pass += 1) {
+    const currentAt = new Date();
+    const head = await eventStore.headPosition();
+    const result = await replayUntil(projection, eventStore, readModel, head, (progress) => onProgress?.({ ...progress, events: events + progress.events }));
+    events += result.events;
+    // Nothing was appended since the pass before (its end was still the log's end), or enough passes.
+    if (result.events === 0 || pass === MAX_CATCH_UP_PASSES) return { ...result, events, currentAt };
+  }
+}
+
+/**
+ * Rebuilds a projection from the whole log into staged collections, catches them up with what
+ * was appended meanwhile, then promotes them in one step. Readers keep seeing the old documents
+ * until the switch; a runner serving them notices its checkpoint moved and carries on from the
+ * rebuilt one. What is switched in was the log's end at `currentAt` (moments before the switch
+ * unless uploads outpaced MAX_CATCH_UP_PASSES passes); a running worker applies what came after.
  */
 export async function rebuildProjection(
   projection: Projection,
   eventStore: EventStore,
   readModel: ReadModelStore,
   onProgress?: (progress: ReplayProgress) => void,
-): Promise<ReplayProgress> {
+): Promise<RebuildResult> {
   const staged = stagedProjection(projection);
   await readModel.reset(staged.name, staged.collections);
   await readModel.ensureIndexes(staged.indexes);
-  const result = await replayUntil(staged, eventStore, readModel, await eventStore.headPosition(), onProgress);
+  const result = await replayToTheEnd(staged, eventStore, readModel, onProgress);
   await readModel.promote(projection.name, {
     projection: staged.name,
     collections: projection.collections.map((live, i) => ({ live, staged: staged.collections[i] ?? `${live}${STAGED_SUFFIX}` })),
