@@ -42,7 +42,12 @@ export async function replayUntil(
       if (batch.length === 0) break;
       continue;
     }
-    await readModel.commit(projection.name, await applyBatch(projection, readModel, ready, undefined, eventStore, payloads), last.position, checkpoint);
+    await readModel.commit(
+      projection.name,
+      await applyBatch(projection, readModel.forUpdates, ready, undefined, eventStore, payloads),
+      last.position,
+      checkpoint,
+    );
     checkpoint = last.position;
     events += ready.length;
     onProgress({ events, position: checkpoint, until });

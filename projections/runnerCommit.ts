@@ -68,9 +68,11 @@ export async function commitBatch<M extends CommitMember>(
       member.failure = { position: event.position, streamId: event.streamId, message: String(error) };
     };
     const started = performance.now();
-    const changes = await applyBatch(member.projection, readModel, [...share.events], onFailure, eventStore, payloads, offLoop).catch((error: unknown) => {
-      throw members.size > 1 ? new MemberFailed(member, error) : error;
-    });
+    const changes = await applyBatch(member.projection, readModel.forUpdates, [...share.events], onFailure, eventStore, payloads, offLoop).catch(
+      (error: unknown) => {
+        throw members.size > 1 ? new MemberFailed(member, error) : error;
+      },
+    );
     if (performance.now() - started >= TURN_AFTER_MS) await nextTurn();
     commits.push({ projection: share.projection, changes, checkpoint: last.position, expected: share.expected });
     committing.push(member);

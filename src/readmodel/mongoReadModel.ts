@@ -1,26 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Collection, type Filter, MongoClient, MongoServerError } from 'mongodb';
+import { type Collection, type Db, MongoClient, MongoServerError, ReadPreference } from 'mongodb';
 import type { Position } from '../domain/logPosition.js';
-import { decodeDocument, encodeDocument, encodeQueryValue } from './documentEncoding.js';
+import { encodeDocument } from './documentEncoding.js';
 import { CHECKPOINT_COLLECTIONS, createMongoCheckpoints } from './mongoCheckpoints.js';
 import { leftoverCollections } from './mongoLeftovers.js';
+import { mongoReader } from './mongoReader.js';
 import { type GuardedWrite, type StoredDocument, writeAfterReading, writeConditionally } from './mongoGuardedWrites.js';
-import {
-  assertFieldPath,
-  type Document,
-  type DocumentChange,
-  type FieldValue,
-  type Query,
-  type CollectionName,
-  type Identified,
-  documentOf,
-  type ProjectionCommit,
-  type ReadModelStore,
-} from './readModel.js';
+import { assertFieldPath, type DocumentChange, type ProjectionCommit, type ReadModelStore } from './readModel.js';
 
 const NAMESPACE_NOT_FOUND = 26;
 const INDEX_CONFLICTS = [85, 86];
-const LIVE: Filter<StoredDocument> = { deleted: { $ne: true } };
 const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
 /** How long a reader may go on reading the collections a pointer named before the switch. */
 const POINTER_REFRESH_MS = 1000;
@@ -29,17 +18,6 @@ const POINTER_REFRESH_MS = 1000;
 function databaseName(url: string): string {
   const path = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/i.exec(url)?.[1];
   return path ? decodeURIComponent(path) : 'matchlog';
-}
-
-function isDocument(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string';
-}
-
-function decode<Doc extends Identified = Document>(name: CollectionName<Doc>, stored: StoredDocument | null): Doc | null {
-  if (stored === null || stored.deleted || stored.doc === undefined) return null;
-  const doc = decodeDocument(stored.doc);
-  if (!isDocument(doc)) throw new Error(`stored read-model document ${stored._id} has no id`);
-  return documentOf(name, doc);
 }
 
 /** Consecutive changes to the same collection, grouped, in order. */
@@ -51,13 +29,6 @@ function runsByCollection(changes: DocumentChange[]): { collection: string; chan
     else runs.push({ collection: change.collection, changes: [change] });
   }
   return runs;
-}
-
-function whereFilter(where: Record<string, FieldValue> = {}): Filter<StoredDocument> {
-  const filter: Filter<StoredDocument> = { ...LIVE };
-  // Equality on null also matches a missing field, as SQLite's `IS NULL` does.
-  for (const [field, value] of Object.entries(where)) filter[`doc.${assertFieldPath(field)}`] = encodeQueryValue(value);
-  return filter;
 }
 
 /**
@@ -95,6 +66,8 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
   const client = new MongoClient(url, { appName: 'matchlog' });
   await client.connect();
   const db = client.db(databaseName(url));
+  // Writes, and the reads they depend on, go to the primary whatever the URL prefers for readers.
+  const primary = client.db(databaseName(url), { readPreference: ReadPreference.primary });
   /** Each read-model collection's MongoDB collection, as the pointers last read said (absent: the same name). */
   const storedNames = new Map<string, string>();
   let namesReadAt = -Infinity;
@@ -109,15 +82,16 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
   /** A MongoDB collection by its own name (a read-model collection's, or one a pointer names). */
   function collection(name: string): Collection<StoredDocument> {
     if (!COLLECTION_NAME.test(name) || CHECKPOINT_COLLECTIONS.includes(name)) throw new Error(`invalid read-model collection name: ${name}`);
-    return db.collection<StoredDocument>(name);
+    return primary.collection<StoredDocument>(name);
   }
 
   /**
    * The MongoDB collection a reader finds a read-model collection in. Pointers are read again
    * when older than POINTER_REFRESH_MS, and whenever a checkpoint is read (a write waiting for
    * its projection reads the pointer with the checkpoint, so it then reads the right collection).
+   * `from`: with the URL's read preference (readers), or the primary (a projection's own reads).
    */
-  async function readable(name: string): Promise<Collection<StoredDocument>> {
+  async function readable(name: string, from: Db = db): Promise<Collection<StoredDocument>> {
     collection(name);
     if (Date.now() - namesReadAt > POINTER_REFRESH_MS) {
       namesReading ??= (async () => {
@@ -131,7 +105,7 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       })();
       await namesReading;
     }
-    return collection(storedNames.get(name) ?? name);
+    return from.collection<StoredDocument>(collection(storedNames.get(name) ?? name).collectionName);
   }
 
   /** A new, empty MongoDB collection's name for a read-model collection: `<name>__g<12 hex digits>`. */
@@ -207,41 +181,9 @@ export async function openMongoReadModel(url: string, options: MongoReadModelOpt
       }
     },
 
-    async get<Doc extends Identified = Document>(name: CollectionName<Doc>, id: string) {
-      return decode<Doc>(name, await (await readable(name)).findOne({ _id: id }));
-    },
+    ...mongoReader(readable, byIdAlone, checkpoints.get),
 
-    async getMany<Doc extends Identified = Document>(name: CollectionName<Doc>, ids: string[]) {
-      const unique = [...new Set(ids)];
-      const stored = await readable(name);
-      // FerretDB 1.x reads and decodes every document of the collection for `$in`, but hands a
-      // filter of `_id` alone to SQLite, which stops at the match: so there, one find per id.
-      const docs = byIdAlone ? await Promise.all(unique.map((id) => stored.findOne({ _id: id }))) : await stored.find({ _id: { $in: unique } }).toArray();
-      const found = new Map<string, Doc>();
-      for (const one of docs) {
-        const doc = decode<Doc>(name, one);
-        if (one !== null && doc !== null) found.set(one._id, doc);
-      }
-      return found;
-    },
-
-    async find<Doc extends Identified = Document>(name: CollectionName<Doc>, query: Query = {}) {
-      if (query.limit === 0) return [];
-      const sort: Record<string, 1 | -1> = {};
-      for (const { field, direction } of query.orderBy ?? []) sort[`doc.${assertFieldPath(field)}`] = direction === 'desc' ? -1 : 1;
-      sort._id = 1;
-      let cursor = (await readable(name)).find(whereFilter(query.where)).sort(sort);
-      if (query.offset) cursor = cursor.skip(query.offset);
-      if (query.limit !== undefined) cursor = cursor.limit(query.limit);
-      const docs = await cursor.toArray();
-      return docs.flatMap((stored) => decode<Doc>(name, stored) ?? []);
-    },
-
-    async count(name, where) {
-      return (await readable(name)).countDocuments(whereFilter(where));
-    },
-
-    getCheckpoint: checkpoints.get,
+    forUpdates: mongoReader((name) => readable(name, primary), byIdAlone, checkpoints.get),
 
     commit: (projection, changes, checkpoint, expected) => commitOne({ projection, changes, checkpoint, expected }),
 

@@ -86,6 +86,12 @@ export interface ReadModelReader {
 }
 
 export interface ReadModelStore extends ReadModelReader {
+  /**
+   * The reads a projection's next commit depends on (read-modify-write): documents as the last
+   * commit left them. MongoDB reads them from the primary whatever READ_MODEL_URL prefers (a
+   * secondary may lag); the store's own reads follow the URL. SQLite: the store itself.
+   */
+  readonly forUpdates: ReadModelReader;
   ensureIndexes(indexes: IndexSpec[]): Promise<void>;
   /**
    * Applies the changes and moves the projection's checkpoint from `expected` to `checkpoint`.

@@ -28,6 +28,7 @@ export function reportingCommits(store: ReadModelStore): { store: ReadModelStore
     find: (collection, query) => store.find(collection, query),
     count: (collection, where) => store.count(collection, where),
     getCheckpoint: (projection) => store.getCheckpoint(projection),
+    forUpdates: store.forUpdates,
     ensureIndexes: (indexes) => store.ensureIndexes(indexes),
     close: () => store.close(),
     dropDeletedBytes: () => store.dropDeletedBytes(),

@@ -118,7 +118,11 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     return { sql: clauses.join(' AND '), values };
   }
 
-  return {
+  const store: ReadModelStore = {
+    get forUpdates() {
+      return store;
+    },
+
     async ensureIndexes(indexes) {
       for (const { collection: name, fields } of indexes) tables.ensureIndex(name, fields.map(jsonPath).join(', '));
     },
@@ -186,4 +190,5 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       db.close();
     },
   };
+  return store;
 }
