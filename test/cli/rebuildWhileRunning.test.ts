@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { runCli } from '../../src/cli/commands.js';
+import { openReadModel } from '../../src/readmodel/openReadModel.js';
+import { CheckpointMovedError } from '../../src/readmodel/readModel.js';
+import { clubDashboardProjection } from '../../projections/clubDashboard.js';
+import { publicViewProjection } from '../../projections/publicView.js';
 import { runMatchlog } from '../helpers/cli.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
@@ -68,8 +72,37 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
       t.match(stdout, /every read model is exactly what the log says/);
     };
 
+    /**
+     * Puts a document no event made into the live collections of the projections about to be
+     * switched, leaving their checkpoints where they are: once the switch is made it is in no
+     * live collection, so if a worker silently undid the switch (issue 58, N4), verify finds it.
+     */
+    const plantBeforeSwitch = async (which: string | undefined) => {
+      const store = await openReadModel(readModelUrl);
+      try {
+        for (const projection of which === 'clubDashboard' ? [clubDashboardProjection] : [publicViewProjection, clubDashboardProjection]) {
+          for (;;) {
+            const at = await store.getCheckpoint(projection.name);
+            if (at === null) break;
+            const id = `planted-before-switch-${planted++}`;
+            const change = { collection: projection.collections[0] ?? '', id, doc: { id }, position: at };
+            try {
+              await store.commit(projection.name, [change], at, at);
+              break;
+            } catch (error) {
+              if (!(error instanceof CheckpointMovedError)) throw error;
+            }
+          }
+        }
+      } finally {
+        await store.close();
+      }
+    };
+    let planted = 0;
+
     await t.test('matchlog rebuild while uploads go on', async (t) => {
       for (const args of [['rebuild', 'clubDashboard'], ['rebuild'], ['rebuild', 'clubDashboard']]) {
+        await plantBeforeSwitch(args[1]);
         const before = uploads;
         const rebuilding = runMatchlog(args, env);
         await writeUntil(rebuilding, `r${args.length}`);
@@ -80,6 +113,7 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     });
 
     await t.test('matchlog rebuild --start-over while uploads go on', async (t) => {
+      await plantBeforeSwitch(undefined);
       const startingOver = runMatchlog(['rebuild', '--start-over', 'clubDashboard'], env).then(async (first) => [
         first,
         await runMatchlog(['rebuild', '--start-over'], env),
