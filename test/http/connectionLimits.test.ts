@@ -382,7 +382,7 @@ t.test(
           resolve({ socket, closedEarly: true });
         });
       });
-    const heavy = [];
+    const heavy: { socket: Socket; closedEarly: boolean }[] = [];
     for (let i = 0; i < 40; i += 1) heavy.push(await open('127.0.0.11'));
     t.teardown(() => {
       for (const { socket } of heavy) socket.destroy();
