@@ -48,6 +48,7 @@ import { watchDataDir } from '../observability/metrics.js';
 import { type Observability, observeUploads, unobserved } from '../observability/observability.js';
 import { watchProjections } from '../observability/projectionMetrics.js';
 import { logApi } from '../http/api/logApi.js';
+import { logTilesApi } from '../http/api/logTilesApi.js';
 import { eraseApi } from '../http/api/eraseApi.js';
 import { createCheckpointSigner, createLogProofs } from '../history/logProofs.js';
 import { createReceipts } from '../history/logReceipts.js';
@@ -245,6 +246,7 @@ export async function buildApp({
     await writes.register(eraseApi, { matches, receipts, forgetErased, readModel: engine.readModel, tokenFailures, erasureLedger: config.erasureLedger });
   });
   await app.register(logApi, { readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
+  await app.register(logTilesApi, { readModel: engine.readModel });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, {
     readModel: engine.readModel,

@@ -4,6 +4,7 @@ import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from '../eventstore/storedVe
 import { resolve } from 'node:path';
 import { redactUrl } from '../platform/redactUrl.js';
 import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
+import { ConfigError } from './configError.js';
 
 type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -85,12 +86,7 @@ export interface Config {
   logFormat: 'json' | 'pretty';
 }
 
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
