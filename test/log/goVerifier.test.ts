@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { cosignatureLine, parseCosignatureVerifierKey, parseCosignerKey, verifyCosignatureLine } from '../../src/domain/cosignature.js';
+import { noteSignerFromSeed, signNote, verifierKeyString } from '../../src/domain/signedNote.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { startTestApp, tempDataDir } from '../helpers/testApp.js';
 
@@ -61,4 +63,35 @@ t.test('an independent Go implementation verifies signatures, receipts, inclusio
     t.equal(wrongKey.code, 1);
     t.match(wrongKey.stdout, /FAIL verifier key|FAIL checkpoint signature/);
   });
+});
+
+// The fixed vectors of test/domain/cosignature.test.ts.
+const witnessSigner = 'PRIVATE+KEY+witness.example/w1+aa4a09d1+BAcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcH';
+const witnessKey = 'witness.example/w1+aa4a09d1+BOpKbGPinFIKvvVQexMuxfmVR3auvr57kkIe6mkURtIs';
+const body = 'example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n';
+const logSigner = noteSignerFromSeed('example.com/behind-the-sofa', Buffer.alloc(32, 1));
+
+t.test("transparency-dev/formats verifies matchlog's cosignature/v1 lines and reads their time", { skip: missing ?? false }, async (t) => {
+  const dir = tempDataDir(t, 'matchlog-cosignature-');
+  const file = join(dir, 'cosigned.checkpoint');
+  const cosigner = parseCosignerKey(witnessSigner);
+  writeFileSync(file, `${signNote(body, logSigner)}${cosignatureLine(body, cosigner, 1679315147)}\n`);
+  const verified = await run(['-note', file, '-key', verifierKeyString(logSigner), '-witness', witnessKey]);
+  t.equal(verified.code, 0, verified.stdout);
+  t.match(verified.stdout, /ok cosignature\/v1 by witness\.example\/w1 at 1679315147/);
+
+  writeFileSync(file, `${signNote(body.replace('20852163', '20852164'), logSigner)}${cosignatureLine(body, cosigner, 1679315147)}\n`);
+  const forged = await run(['-note', file, '-key', verifierKeyString(logSigner), '-witness', witnessKey]);
+  t.equal(forged.code, 1, 'a cosignature over another tree does not verify');
+  t.match(forged.stdout, /FAIL note: invalid signature for key witness\.example\/w1\+aa4a09d1/);
+});
+
+t.test("matchlog verifies transparency-dev/formats' own cosignature/v1 lines", { skip: missing ?? false }, async (t) => {
+  const file = join(tempDataDir(t, 'matchlog-cosignature-'), 'checkpoint');
+  writeFileSync(file, signNote(body, logSigner));
+  const signed = await run(['-note', file, '-cosign', witnessSigner]);
+  t.equal(signed.code, 0, signed.stdout);
+  const line = signed.stdout.split('\n').find((l) => l.startsWith('\u2014 witness.example/w1 '));
+  const time = verifyCosignatureLine(line ?? '', parseCosignatureVerifierKey(witnessKey), body);
+  t.ok(time !== null && Math.abs(time - Date.now() / 1000) < 60, `Go's line ${line} verifies with a time of now`);
 });

@@ -8,6 +8,13 @@
 // a POST/PUT/DELETE answer), the inclusion of random entries, and the consistency of the
 // latest checkpoint with an older one (-since: a signed checkpoint saved earlier with -save).
 // Each check prints one "ok" line; the first failure prints "FAIL" and exits 1.
+//
+//	verifier -note file -key '<log verifier key>' -witness '<witness vkey>' [-witness …]
+//	verifier -note file -cosign '<witness signer key>'
+//
+// With -note it checks C2SP tlog-cosignature instead, with github.com/transparency-dev/formats/note:
+// that the note (a checkpoint) is signed by the log and cosigned (cosignature/v1) by every
+// -witness, printing each cosignature's time; or, with -cosign, prints the note cosigned by that key.
 package main
 
 import (
@@ -15,6 +22,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,10 +32,76 @@ import (
 	"strconv"
 	"strings"
 
+	cosig "github.com/transparency-dev/formats/note"
 	"github.com/transparency-dev/merkle/proof"
 	"github.com/transparency-dev/merkle/rfc6962"
 	"golang.org/x/mod/sumdb/note"
 )
+
+type keyList []string
+
+func (k *keyList) String() string     { return strings.Join(*k, ",") }
+func (k *keyList) Set(v string) error { *k = append(*k, v); return nil }
+
+// cosigned verifies the log's signature and every witness's cosignature/v1 on a note.
+func cosigned(text []byte, logKey string, witnessKeys []string) {
+	logVerifier, err := note.NewVerifier(logKey)
+	if err != nil {
+		fail("verifier key: %v", err)
+	}
+	verifiers := []note.Verifier{logVerifier}
+	for _, key := range witnessKeys {
+		v, err := cosig.NewVerifierForCosignatureV1(key)
+		if err != nil {
+			fail("witness key %q: %v", key, err)
+		}
+		verifiers = append(verifiers, v)
+	}
+	n, err := note.Open(text, note.VerifierList(verifiers...))
+	if err != nil {
+		fail("note: %v", err)
+	}
+	byKey := map[string]note.Signature{}
+	for _, s := range n.Sigs {
+		byKey[fmt.Sprintf("%s+%08x", s.Name, s.Hash)] = s
+	}
+	if _, ok := byKey[fmt.Sprintf("%s+%08x", logVerifier.Name(), logVerifier.KeyHash())]; !ok {
+		fail("note: no signature by the log %s", logVerifier.Name())
+	}
+	fmt.Printf("ok checkpoint signed by %s\n", logVerifier.Name())
+	for _, v := range verifiers[1:] {
+		s, ok := byKey[fmt.Sprintf("%s+%08x", v.Name(), v.KeyHash())]
+		if !ok {
+			fail("no verified cosignature by %s", v.Name())
+		}
+		t, err := cosig.CoSigV1Timestamp(s)
+		if err != nil {
+			fail("cosignature by %s: %v", v.Name(), err)
+		}
+		fmt.Printf("ok cosignature/v1 by %s at %d\n", v.Name(), t.Unix())
+	}
+}
+
+// cosign prints the note with a cosignature/v1 by formats' own signer added.
+func cosign(text []byte, signerKey string) {
+	signer, err := cosig.NewSignerForCosignatureV1(signerKey)
+	if err != nil {
+		fail("signer key: %v", err)
+	}
+	n, err := note.Open(text, note.VerifierList())
+	var unverified *note.UnverifiedNoteError
+	if err != nil && !errors.As(err, &unverified) {
+		fail("note: %v", err)
+	}
+	if unverified != nil {
+		n = unverified.Note
+	}
+	signed, err := note.Sign(&note.Note{Text: n.Text, UnverifiedSigs: n.UnverifiedSigs}, signer)
+	if err != nil {
+		fail("cosign: %v", err)
+	}
+	os.Stdout.Write(signed)
+}
 
 type checkpoint struct {
 	origin string
@@ -100,7 +174,23 @@ func main() {
 	since := flag.String("since", "", "a signed checkpoint saved earlier: prove the log only grew since")
 	save := flag.String("save", "", "write the latest signed checkpoint here")
 	samples := flag.Int("samples", 10, "random entries whose inclusion to verify")
+	noteFile := flag.String("note", "", "a cosigned checkpoint: check its cosignatures instead")
+	cosignKey := flag.String("cosign", "", "with -note: cosign it with this witness signer key and print it")
+	var witnesses keyList
+	flag.Var(&witnesses, "witness", "with -note: a witness verifier key whose cosignature must verify (repeatable)")
 	flag.Parse()
+	if *noteFile != "" {
+		text, err := os.ReadFile(*noteFile)
+		if err != nil {
+			fail("note: %v", err)
+		}
+		if *cosignKey != "" {
+			cosign(text, *cosignKey)
+		} else {
+			cosigned(text, *key, witnesses)
+		}
+		return
+	}
 	verifier, err := note.NewVerifier(*key)
 	if err != nil {
 		fail("verifier key: %v", err)
