@@ -63,7 +63,8 @@ export const rebuildCommand: CliCommand = {
         const rate = seconds > 0 ? Math.round(result.events / seconds) : result.events;
         const age = ((Date.now() - result.currentAt.getTime()) / 1000).toFixed(2);
         io.out(
-          `rebuilt ${projection.name}: ${result.events} events in ${seconds.toFixed(2)} s (${rate} events/s); switched in at position ${String(result.position)}, ` +
+          `rebuilt ${projection.name}: ${result.events} events in ${seconds.toFixed(2)} s (${rate} events/s); ` +
+            `switched in at position ${String(result.position)}, ` +
             `the log's end at ${result.currentAt.toISOString()} (${age} s before the switch); running projections apply what came after\n`,
         );
       }
