@@ -5,6 +5,7 @@ import { openEngine } from '../runtime/engine.js';
 import { publicAddressWarning } from '../runtime/publicAddressCheck.js';
 import { tuneGarbageCollector } from '../runtime/garbageCollector.js';
 import { loadWriteTokenKey } from '../runtime/writeTokenKey.js';
+import { loadLogSigner } from '../runtime/logSigningKey.js';
 import { createMetrics } from '../observability/metrics.js';
 import { type MetricsListener, startMetricsListener } from '../observability/metricsListener.js';
 import { startTracing } from '../observability/tracing.js';
@@ -14,8 +15,12 @@ import { checkDataDir, oneLine, StartupError } from '../runtime/startupFailure.j
 async function main() {
   tuneGarbageCollector();
   let config;
+  let logSigner;
   try {
     config = loadConfig();
+    checkDataDir(config);
+    // Before any store opens: a LOG_ORIGIN other than the key's name is refused in one line.
+    logSigner = loadLogSigner(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -23,7 +28,6 @@ async function main() {
     }
     throw error;
   }
-  checkDataDir(config);
   const writeTokenKey = loadWriteTokenKey(config);
   const observability = {
     metrics: config.metricsPort === null ? null : createMetrics(),
@@ -42,7 +46,7 @@ async function main() {
   );
   let app: App;
   try {
-    app = await buildApp({ config, engine, writeTokenKey, observability });
+    app = await buildApp({ config, engine, writeTokenKey, observability, logSigner });
   } catch (error) {
     await engine.close();
     throw error;

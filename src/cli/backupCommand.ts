@@ -104,6 +104,12 @@ export const backupCommand: CliCommand = {
       copyFileSync(keyFile, join(folder, BACKUP_NAMES['write-token key']));
       roles.push('write-token key');
     }
+    // The key auditors pin (docs/auditing.md): a restore without it would sign under a new one.
+    const logKeyFile = paths['log signing key'];
+    if (logKeyFile !== null && existsSync(logKeyFile)) {
+      copyFileSync(logKeyFile, join(folder, BACKUP_NAMES['log signing key']));
+      roles.push('log signing key');
+    }
     const positions = await positionsOf(folder, roles.includes('read models'));
     const files: BackupFile[] = [];
     for (const role of roles) {
@@ -116,16 +122,20 @@ export const backupCommand: CliCommand = {
       ...positions,
       files,
       writeTokenKey: keyFile === null ? 'WRITE_TOKEN_KEY' : 'file',
+      ...(logKeyFile === null ? { logSigningKey: 'LOG_SIGNING_KEY' as const } : roles.includes('log signing key') ? { logSigningKey: 'file' as const } : {}),
     };
     // Written last, under its name only when whole: a folder without it is no backup.
     writeFileSync(join(folder, `${MANIFEST}.partial`), `${JSON.stringify(manifest, null, 2)}\n`);
     renameSync(join(folder, `${MANIFEST}.partial`), join(folder, MANIFEST));
     const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+    const parts = [roles.includes('read models') ? ', the read models' : '', keyFile === null ? '' : ', the write-token key'];
+    if (roles.includes('log signing key')) parts.push(', the log signing key');
     io.out(
-      `backed up ${positions.log.events} events (log head ${String(positions.log.headPosition)})${roles.includes('read models') ? ', the read models' : ''}` +
-        `${keyFile === null ? '' : ' and the write-token key'} to ${folder}: ${bytes} bytes in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      `backed up ${positions.log.events} events (log head ${String(positions.log.headPosition)})${parts.join('')} to ${folder}: ` +
+        `${bytes} bytes in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
     if (keyFile === null) io.out('the write-token key is WRITE_TOKEN_KEY: it is not in this backup; keep it in your secret store\n');
+    if (logKeyFile === null) io.out('the log signing key is LOG_SIGNING_KEY: it is not in this backup; keep it in your secret store\n');
     if (!roles.includes('read models')) io.out('the read models are not in this backup: they are rebuilt from the log (or back up MongoDB with mongodump)\n');
     return 0;
   },

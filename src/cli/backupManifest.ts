@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../runtime/config.js';
+import { LOG_SIGNING_KEY_FILE } from '../runtime/logSigningKey.js';
 
 /** What a backup folder holds besides its files: checked by `matchlog restore` before anything is copied. */
 export interface BackupManifest {
@@ -14,9 +15,11 @@ export interface BackupManifest {
   files: BackupFile[];
   /** Where the write-token key is: in this backup, or WRITE_TOKEN_KEY (kept in the operator's secret store). */
   writeTokenKey: 'file' | 'WRITE_TOKEN_KEY';
+  /** Where the log's signing key is: in this backup, or LOG_SIGNING_KEY; absent in backups taken before it was carried. */
+  logSigningKey?: 'file' | 'LOG_SIGNING_KEY';
 }
 
-export type BackupRole = 'log' | 'read models' | 'write-token key';
+export type BackupRole = 'log' | 'read models' | 'write-token key' | 'log signing key';
 
 export interface BackupFile {
   name: string;
@@ -26,16 +29,24 @@ export interface BackupFile {
 }
 
 export const MANIFEST = 'manifest.json';
-export const BACKUP_NAMES: Record<BackupRole, string> = { log: 'events.sqlite', 'read models': 'readmodel.sqlite', 'write-token key': 'write-token.key' };
+export const BACKUP_NAMES: Record<BackupRole, string> = {
+  log: 'events.sqlite',
+  'read models': 'readmodel.sqlite',
+  'write-token key': 'write-token.key',
+  'log signing key': LOG_SIGNING_KEY_FILE,
+};
 
 const sqlitePath = (url: string) => (url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : null);
 
-/** Where each part of a backup lives in the running service (null: not a file here, e.g. MongoDB or WRITE_TOKEN_KEY). */
-export function servicePaths(config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'dataDir' | 'writeTokenKey'>): Record<BackupRole, string | null> {
+/** Where each part of a backup lives in the running service (null: not a file here, e.g. MongoDB, WRITE_TOKEN_KEY or LOG_SIGNING_KEY). */
+export function servicePaths(
+  config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'dataDir' | 'writeTokenKey' | 'logSigningKey'>,
+): Record<BackupRole, string | null> {
   return {
     log: sqlitePath(config.eventStoreUrl),
     'read models': sqlitePath(config.readModelUrl),
     'write-token key': config.writeTokenKey === null ? join(config.dataDir, 'write-token.key') : null,
+    'log signing key': config.logSigningKey === null ? join(config.dataDir, LOG_SIGNING_KEY_FILE) : null,
   };
 }
 

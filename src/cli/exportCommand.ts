@@ -2,7 +2,9 @@ import { asJsonText } from '../domain/jsonText.js';
 import { payloadDigest } from '../domain/payloadDigest.js';
 import { decodeMatchEvent } from '../domain/matchEvents.js';
 import { isMatchId, MATCH_ID_RULE, matchStreamId } from '../domain/matchId.js';
-import { createCheckpointSigner, createLogProofs, leafOfEvent, readTreeHead } from '../history/logProofs.js';
+import { createCheckpointSigner } from '../history/checkpointSigner.js';
+import { createLogProofs, leafOfEvent, readTreeHead } from '../history/logProofs.js';
+import { largestSignedTree } from '../runtime/largestSignedTree.js';
 import { publicEvent } from '../domain/publicEvent.js';
 import { loadConfig } from '../runtime/config.js';
 import { loadLogSigner } from '../runtime/logSigningKey.js';
@@ -23,7 +25,7 @@ export const exportCommand: CliCommand = {
     if (matchId === undefined || rest.length > 0) throw new Error(`usage: ${this.usage}`);
     if (!isMatchId(matchId)) throw new Error(MATCH_ID_RULE);
     const config = loadConfig(io.env, { hashesWriteTokens: false });
-    const checkpoints = createCheckpointSigner(loadLogSigner(config), config.logOrigin);
+    const checkpoints = createCheckpointSigner(loadLogSigner(config), largestSignedTree(config.dataDir));
     const stores = await openStores(io.env);
     const proofs = createLogProofs(stores.readModel);
     try {

@@ -11,13 +11,14 @@ const ManifestShape = Type.Object({
   checkpoints: Type.Union([Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()])), Type.Null()]),
   files: Type.Array(
     Type.Object({
-      name: Type.Union([Type.Literal('events.sqlite'), Type.Literal('readmodel.sqlite'), Type.Literal('write-token.key')]),
-      role: Type.Union([Type.Literal('log'), Type.Literal('read models'), Type.Literal('write-token key')]),
+      name: Type.Union([Type.Literal('events.sqlite'), Type.Literal('readmodel.sqlite'), Type.Literal('write-token.key'), Type.Literal('log-signing.key')]),
+      role: Type.Union([Type.Literal('log'), Type.Literal('read models'), Type.Literal('write-token key'), Type.Literal('log signing key')]),
       bytes: Type.Integer(),
       sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     }),
   ),
   writeTokenKey: Type.Union([Type.Literal('file'), Type.Literal('WRITE_TOKEN_KEY')]),
+  logSigningKey: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('LOG_SIGNING_KEY')])),
 });
 
 /** Thrown when something must not be restored: the message says why, and nothing was written. */

@@ -70,7 +70,9 @@ async function restoreFiles(config: Config, folder: string, manifest: BackupMani
     const why =
       file.role === 'read models'
         ? 'READ_MODEL_URL is not SQLite: the projections rebuild them from the log'
-        : 'WRITE_TOKEN_KEY is set: it must be the key of this backup';
+        : file.role === 'log signing key'
+          ? 'LOG_SIGNING_KEY is set: it must be the key of this backup'
+          : 'WRITE_TOKEN_KEY is set: it must be the key of this backup';
     io.out(`${file.name}: not restored (${why})\n`);
   }
   return manifest.files.filter((file) => targets[file.role] !== null).map((file) => file.role);
@@ -171,6 +173,9 @@ async function restoreBackup(config: Config, parsed: Options & { folder: string 
   const previous = parsed.previous === undefined ? null : previousLogFile(parsed.previous);
   const restored = await restoreFiles(config, folder, manifest, parsed.emptyReadModels, io);
   if (manifest.writeTokenKey === 'WRITE_TOKEN_KEY') io.out('the backup was taken with WRITE_TOKEN_KEY: start the service with the same key\n');
+  if (manifest.logSigningKey === 'LOG_SIGNING_KEY') io.out('the backup was taken with LOG_SIGNING_KEY: start the service with the same key\n');
+  if (manifest.logSigningKey === undefined)
+    io.out('this backup predates carrying the log signing key: put the old DATA_DIR/log-signing.key back before starting, or auditors see a new key\n');
   const { head, id } = await restoredHead(targets.log);
   if (head !== manifest.log.headPosition) {
     io.err(`matchlog restore: the restored log ends at ${String(head)}, the manifest says ${String(manifest.log.headPosition)}\n`);

@@ -1,6 +1,4 @@
-import { checkpointText } from '../domain/logCheckpoint.js';
 import { consistencyRanges, EMPTY_ROOT, inclusionRanges, rangeHash, type SubtreeRef, subtreesOfRanges } from '../domain/merkleTree.js';
-import { type NoteSigner, signNote } from '../domain/signedNote.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
 import type { ReportedCommits } from '../readmodel/reportedCommits.js';
 import { LOG_HEAD, LOG_LEAVES, type LogHeadDoc, type LogLeafDoc, leafId } from '../readmodel/transparencyLogDocs.js';
@@ -145,23 +143,3 @@ export function createLogProofs(reader: Pick<ReadModelReader, 'get' | 'getMany' 
 }
 
 export type LogProofs = ReturnType<typeof createLogProofs>;
-
-/**
- * Signs checkpoints of the tree head: a C2SP signed note over a tlog-checkpoint body. Ed25519
- * signatures are deterministic, so one head always gives the same note; the last is kept.
- */
-export function createCheckpointSigner(signer: NoteSigner, origin: string) {
-  let last: { size: number; root: string; note: string } | null = null;
-  return {
-    origin,
-    sign(head: TreeHead): string {
-      const root = head.rootHash.toString('base64');
-      if (last?.size === head.size && last.root === root) return last.note;
-      const note = signNote(checkpointText({ origin, size: head.size, rootHash: head.rootHash }), signer);
-      last = { size: head.size, root, note };
-      return note;
-    },
-  };
-}
-
-export type CheckpointSigner = ReturnType<typeof createCheckpointSigner>;

@@ -1,7 +1,8 @@
 import { logEntryOf, logEntryText } from '../domain/logEntry.js';
 import type { EventStore, Revision } from '../eventstore/eventStore.js';
 import type { LogLeafDoc } from '../readmodel/transparencyLogDocs.js';
-import type { CheckpointSigner, LogProofs } from './logProofs.js';
+import type { CheckpointSigner } from './checkpointSigner.js';
+import type { LogProofs } from './logProofs.js';
 
 /** What a write's answer carries to prove what the log accepted (docs/auditing.md: receipts). */
 export interface Receipt {

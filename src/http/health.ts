@@ -29,13 +29,15 @@ export interface HealthDeps {
   projectionsInProcess?: boolean;
   /** Unapplied events with no checkpoint moving for this long: no projection is making progress. */
   stallMs?: number;
+  /** Why the transparency log's tree is behind the largest tree its key signed (null: it is not); none: not checked. */
+  logTreeBehind?: () => Promise<string | null>;
   now?: () => number;
 }
 
 /** Liveness says the process answers; readiness says it can serve reads that are up to date. */
 export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (
   app,
-  { engine, isShuttingDown, maxLag, projectionsInProcess = true, stallMs = 30_000, now = Date.now },
+  { engine, isShuttingDown, maxLag, projectionsInProcess = true, stallMs = 30_000, logTreeBehind = async () => null, now = Date.now },
 ) => {
   // Since when the checkpoints have stood still while events waited (null: moving or nothing to do).
   let last: { checkpoints: string; stillSince: number | null } = { checkpoints: '', stillSince: null };
@@ -66,6 +68,7 @@ export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (
       last = { checkpoints, stillSince };
       const failing = projections.find((p) => p.failure !== null);
       const stalled = stillSince !== null && now() - stillSince >= stallMs;
+      const treeBehind = await logTreeBehind();
       const [status, reason] = isShuttingDown()
         ? ['shutting down', 'the process is shutting down']
         : failing
@@ -80,7 +83,9 @@ export const health: FastifyPluginAsyncTypebox<HealthDeps> = async (
               ]
             : projections.some((p) => p.lag > maxLag)
               ? ['catching up', `projections are more than ${maxLag} behind the log`]
-              : [null, null];
+              : treeBehind !== null
+                ? ['catching up', treeBehind]
+                : [null, null];
       return reply.code(status ? 503 : 200).send({ status: status ?? 'ready', ...(reason ? { reason } : {}), projections });
     },
   );

@@ -27,6 +27,7 @@ import { createRenderedCache, type RenderedCache } from '../http/renderedPages.j
 import { checkpointSignal } from '../live/changeSignal.js';
 import { createMatchFeed } from '../live/matchFeed.js';
 import { newestErasures, PUBLIC_VIEW } from '../../projections/publicView.js';
+import { transparencyLogProjection } from '../../projections/transparencyLog.js';
 import { registerOpenApi } from '../http/api/openapi.js';
 import { registerValidation } from '../http/api/validation.js';
 import { redactUrl } from '../platform/redactUrl.js';
@@ -50,7 +51,9 @@ import { watchProjections } from '../observability/projectionMetrics.js';
 import { logApi } from '../http/api/logApi.js';
 import { logTilesApi } from '../http/api/logTilesApi.js';
 import { eraseApi } from '../http/api/eraseApi.js';
-import { createCheckpointSigner, createLogProofs } from '../history/logProofs.js';
+import { createCheckpointSigner } from '../history/checkpointSigner.js';
+import { createLogProofs, readTreeHead } from '../history/logProofs.js';
+import { largestSignedTree } from './largestSignedTree.js';
 import { createReceipts } from '../history/logReceipts.js';
 import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
 import { loadLogSigner } from './logSigningKey.js';
@@ -207,7 +210,10 @@ export async function buildApp({
   );
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
-  const checkpoints = createCheckpointSigner(logSigner, config.logOrigin);
+  const checkpoints = createCheckpointSigner(logSigner, largestSignedTree(config.dataDir));
+  engine.commits?.(({ projection, changes }) => {
+    if (projection === transparencyLogProjection.name && changes === null) checkpoints.treeReplaced();
+  });
   const proofs = createLogProofs(engine.readModel, engine.commits);
   const receipts = createReceipts({ proofs, eventStore: engine.eventStore, checkpoints });
   // Pages, embeds, API answers and QR codes share one byte budget.
@@ -284,6 +290,7 @@ export async function buildApp({
     maxLag: maxReadyLag(engine.eventStore.positionUnit),
     projectionsInProcess: config.runProjections,
     stallMs: config.projectionStallMs,
+    logTreeBehind: async () => checkpoints.behind(await readTreeHead(engine.readModel)),
   });
   if (!config.runProjections) {
     app.log.warn(

@@ -1,10 +1,10 @@
-import { isKeyName, parseNoteSignerKey } from '../domain/signedNote.js';
 import type { RateLimit } from '../http/api/tokenFailures.js';
 import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from '../eventstore/storedVersions.js';
 import { resolve } from 'node:path';
 import { redactUrl } from '../platform/redactUrl.js';
 import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
 import { ConfigError } from './configError.js';
+import { transparencyLogSettings } from './logSettings.js';
 
 type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -24,8 +24,10 @@ export interface Config {
   writeTokenKey: string | null;
   /** The erasure ledger (ERASURE_LEDGER, default DATA_DIR/erasures.ledger): one line per erasure, never in a backup. */
   erasureLedger: string;
-  /** The transparency log's origin line (LOG_ORIGIN): PUBLIC_BASE_URL's host and /log by default. */
+  /** The origin a log signing key made now is named after (src/runtime/logSettings.ts); the log's origin is its key's name. */
   logOrigin: string;
+  /** Whether LOG_ORIGIN was given: a key named otherwise is then refused. */
+  logOriginSet: boolean;
   /** The checkpoint signing key, a note signer key string (LOG_SIGNING_KEY); when absent, one is kept in DATA_DIR. */
   logSigningKey: string | null;
   /** Base64 key signing dashboard session cookies; when absent, derived from the write-token key. */
@@ -265,7 +267,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     // Several API processes share the log; they must hash tokens with the same key.
     throw new ConfigError('WRITE_TOKEN_KEY', 'is required when EVENT_STORE_URL is not sqlite (base64 of 32 random bytes)');
   }
-  const { logOrigin, logSigningKey } = transparencyLogSettings(env, publicBaseUrl);
+  const { logOrigin, logOriginSet, logSigningKey } = transparencyLogSettings(env, publicBaseUrl);
   const readModelUrl = url(env, 'READ_MODEL_URL', `sqlite:${resolve(dataDir, 'readmodel.sqlite')}`, ['sqlite', 'mongodb', 'mongodb+srv']);
   const runProjections = oneOf(env, 'RUN_PROJECTIONS', ['auto', 'yes', 'no'] as const, 'auto');
   // EventStoreDB's default MaxAppendSize is 1 MiB; the server accepts at most 16 MiB.
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     writeTokenKey,
     erasureLedger: resolve(env.ERASURE_LEDGER || resolve(dataDir, 'erasures.ledger')),
     logOrigin,
+    logOriginSet,
     logSigningKey,
     sessionSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
@@ -312,28 +315,6 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     ...connectionCaps(env, openFiles),
     ...observability(env, port),
   };
-}
-
-/**
- * LOG_ORIGIN and LOG_SIGNING_KEY (docs/auditing.md). Several API processes over a shared log
- * must sign with one key: give it to each (docs/operations.md).
- */
-function transparencyLogSettings(env: Env, publicBaseUrl: string) {
-  const logOrigin = env.LOG_ORIGIN || `${new URL(publicBaseUrl).host}/log`;
-  if (!isKeyName(logOrigin)) throw new ConfigError('LOG_ORIGIN', `must be one line without spaces or "+" (it names the signing key too), got "${logOrigin}"`);
-  const logSigningKey = env.LOG_SIGNING_KEY || null;
-  if (logSigningKey !== null) {
-    try {
-      parseNoteSignerKey(logSigningKey);
-    } catch (error) {
-      throw new ConfigError(
-        'LOG_SIGNING_KEY',
-        "must be a note signer key (PRIVATE+KEY+<name>+<hash>+<base64>, the format of DATA_DIR/log-signing.key and of Go's note.GenerateKey): " +
-          (error instanceof Error ? error.message : String(error)),
-      );
-    }
-  }
-  return { logOrigin, logSigningKey };
 }
 
 /** The event store's delta settings from the configuration; the defaults where it has none. */

@@ -1,6 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { parseCheckpointText } from '../../src/domain/logCheckpoint.js';
+import { verifyConsistency } from '../../src/domain/merkleTree.js';
+import { openNote, parseNoteVerifierKey } from '../../src/domain/signedNote.js';
 import { runMatchlog } from '../helpers/cli.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { type ServerProcess, startServerProcess, waitUntilReady } from '../helpers/serverProcess.js';
@@ -14,7 +17,7 @@ const base = JSON.parse(fixtureText({ seed: 21 })) as Record<string, unknown>;
 const payloadOf = (id: string, version: number) => JSON.stringify({ ...base, id, version });
 const tokenOf = (id: string) => ({ 'x-write-token': `token-of-${id}-0123456789` });
 
-t.test('restore drill: a backup taken during uploads restores every acknowledged write, protection and all', async (t) => {
+t.test('restore drill: a backup taken during uploads restores every acknowledged write, protection, and the log key auditors pinned', async (t) => {
   const source = tempDataDir(t, 'matchlog-live-');
   const env = { DATA_DIR: source, WRITE_RATE_LIMIT: 'off', TOKEN_FAILURE_LIMIT: 'off' };
   const live = await startServerProcess(env);
@@ -36,6 +39,10 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
     }
   }
 
+  // What an auditor pinned and last saw signed.
+  const pinnedKey = await (await fetch(`${live.url}/api/log/key`)).text();
+  const seenCheckpoint = await (await fetch(`${live.url}/api/log/checkpoint`)).text();
+
   // A writer that keeps uploading new matches while the backup runs.
   let writing = true;
   let duringBackup = 0;
@@ -50,10 +57,10 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
   writing = false;
   await writer;
   t.equal(taken.code, 0, taken.stderr);
-  t.match(taken.stdout, /^backed up \d+ events \(log head \d+\), the read models and the write-token key to .*: \d+ bytes in [\d.]+ s$/m);
+  t.match(taken.stdout, /^backed up \d+ events \(log head \d+\), the read models, the write-token key, the log signing key to .*: \d+ bytes in [\d.]+ s$/m);
   t.ok(duringBackup > 3, `the writer was acknowledged ${duringBackup} times meanwhile`);
   const manifest = JSON.parse(readFileSync(join(backup, 'manifest.json'), 'utf8')) as { files: { name: string }[]; log: { headPosition: number } };
-  t.same(manifest.files.map((file) => file.name).sort(), ['events.sqlite', 'readmodel.sqlite', 'write-token.key']);
+  t.same(manifest.files.map((file) => file.name).sort(), ['events.sqlite', 'log-signing.key', 'readmodel.sqlite', 'write-token.key']);
   await stop(live);
 
   // A restore never overwrites data.
@@ -64,7 +71,7 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
 
   const restored = await runMatchlog(['restore', backup], { ...env, DATA_DIR: restoredDir });
   t.equal(restored.code, 0, restored.stderr);
-  t.match(restored.stdout, /^restored read models, log, write-token key from .* \(taken .*; \d+ events, log head \d+\) into /m);
+  t.match(restored.stdout, /^restored read models, log, write-token key, log signing key from .* \(taken .*; \d+ events, log head \d+\) into /m);
   t.equal((await runMatchlog(['verify'], { ...env, DATA_DIR: restoredDir })).code, 0, 'verify is clean right after the restore');
 
   const server = await startServerProcess({ ...env, DATA_DIR: restoredDir });
@@ -78,6 +85,28 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
   t.equal((await upload(server.url, 'before-0', 2, tokenOf('before-0'))).status, 200, 'the owner still writes');
   t.equal((await create(server.url, 'after-restore', 0)).status, 201, 'the restored service accepts new matches');
   await waitUntilReady(server.url);
+  t.equal(await (await fetch(`${server.url}/api/log/key`)).text(), pinnedKey, 'the restored service signs with the key auditors pinned');
+  const verifier = parseNoteVerifierKey(pinnedKey);
+  const checkpoint = (note: string) => {
+    const opened = openNote(note, verifier);
+    const parsed = 'text' in opened ? parseCheckpointText(opened.text) : opened;
+    if ('error' in parsed) throw new Error(parsed.error);
+    return parsed;
+  };
+  const old = checkpoint(seenCheckpoint);
+  const now = checkpoint(await (await fetch(`${server.url}/api/log/checkpoint`)).text());
+  t.equal(now.origin, old.origin, 'under the same origin');
+  const proof = (await (await fetch(`${server.url}/api/log/proof/consistency?from=${old.size}&to=${now.size}`)).json()) as { hashes: string[] };
+  t.ok(
+    verifyConsistency(
+      old.size,
+      now.size,
+      proof.hashes.map((hash) => Buffer.from(hash, 'base64')),
+      old.rootHash,
+      now.rootHash,
+    ),
+    'the checkpoint seen before the backup is consistent with the restored log',
+  );
   await stop(server);
   const verified = await runMatchlog(['verify'], { ...env, DATA_DIR: restoredDir });
   t.equal(verified.code, 0, verified.stdout);

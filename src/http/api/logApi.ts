@@ -5,7 +5,8 @@ import { readErasure } from '../../../projections/publicView.js';
 import { decodeMatchEvent } from '../../domain/matchEvents.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
-import { type CheckpointSigner, type LogProofs, readLeaf, readTreeHead } from '../../history/logProofs.js';
+import type { CheckpointSigner } from '../../history/checkpointSigner.js';
+import { type LogProofs, readLeaf, readTreeHead } from '../../history/logProofs.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { ConsistencyQuery, EntryParams, InclusionQuery, PayloadQuery, ProofResponse } from './logSchemas.js';
 import { MatchParams, errorResponses } from './schemas.js';
@@ -53,7 +54,8 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
       },
     },
     async (_request, reply) => {
-      const note = checkpoints.sign(await readTreeHead(readModel));
+      // While the tree is behind a larger one signed (a start-over), that one is answered: never a smaller tree.
+      const note = checkpoints.latest(await readTreeHead(readModel));
       return reply.type(TEXT).header('cache-control', 'no-cache').send(note);
     },
   );
