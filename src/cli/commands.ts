@@ -11,6 +11,7 @@ import { rebuildCommand } from './rebuildCommand.js';
 import { replayCommand } from './replayCommand.js';
 import { restoreCommand } from './restoreCommand.js';
 import { verifyCommand } from './verifyCommand.js';
+import { witnessCommand } from './witnessCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
 const commands: CliCommand[] = [
@@ -25,6 +26,7 @@ const commands: CliCommand[] = [
   projectionsCommand,
   backupCommand,
   restoreCommand,
+  witnessCommand,
 ];
 
 function help(io: CliIo) {

@@ -13,6 +13,7 @@ const RANKS: [folder: string, rank: number][] = [
   ['src/live', 3],
   ['src/commands', 3],
   ['src/history', 3],
+  ['src/witness', 3],
   ['projections', 3],
   ['src/eventstore', 2],
   ['src/readmodel', 2],

@@ -11,10 +11,12 @@
 //
 //	verifier -note file -key '<log verifier key>' -witness '<witness vkey>' [-witness …]
 //	verifier -note file -cosign '<witness signer key>'
+//	verifier -submit <witness URL> -log-signer '<note signer key>' -witness '<witness vkey>'
 //
 // With -note it checks C2SP tlog-cosignature instead, with github.com/transparency-dev/formats/note:
 // that the note (a checkpoint) is signed by the log and cosigned (cosignature/v1) by every
 // -witness, printing each cosignature's time; or, with -cosign, prints the note cosigned by that key.
+// With -submit it is a log's witness client (c2sp.org/tlog-witness) against a running witness.
 package main
 
 import (
@@ -178,7 +180,16 @@ func main() {
 	cosignKey := flag.String("cosign", "", "with -note: cosign it with this witness signer key and print it")
 	var witnesses keyList
 	flag.Var(&witnesses, "witness", "with -note: a witness verifier key whose cosignature must verify (repeatable)")
+	submitURL := flag.String("submit", "", "a witness's submission prefix: act as a log submitting checkpoints to it")
+	logSigner := flag.String("log-signer", "", "with -submit: the note signer key of the log it plays")
 	flag.Parse()
+	if *submitURL != "" {
+		if len(witnesses) != 1 {
+			fail("-submit needs one -witness key")
+		}
+		submit(*submitURL, *logSigner, witnesses[0])
+		return
+	}
 	if *noteFile != "" {
 		text, err := os.ReadFile(*noteFile)
 		if err != nil {
