@@ -13,7 +13,7 @@ export interface LargestSigned {
 /** Where the largest signed tree is kept across restarts (DATA_DIR/log-signed-tree.json: src/runtime/largestSignedTree.ts). */
 export interface LargestSignedStore {
   read(): LargestSigned | null;
-  /** Kept durably before the note leaves the process. */
+  /** Kept before the note leaves the process (across restarts; src/runtime/largestSignedTree.ts says how durably). */
   write(largest: LargestSigned): void;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -86,4 +86,16 @@ t.test('the largest signed tree is never replaced by a smaller one another proce
   b.sign(tree[3]!);
   a.sign(tree[2]!);
   t.equal(largestSignedTree(dir).read()?.size, 3);
+});
+
+t.test('a record line cut short by a crash is skipped, and a long record is compacted to one line', async (t) => {
+  const dir = dataDir(t);
+  const tree = heads(300);
+  const signerOf = createCheckpointSigner(signer, largestSignedTree(dir));
+  for (let size = 1; size <= 300; size += 1) signerOf.sign(tree[size]!);
+  const file = join(dir, 'log-signed-tree.json');
+  t.ok(readFileSync(file, 'utf8').length <= 16 * 1024 + 400, 'compacted');
+  appendFileSync(file, '{"size":301,"rootHash":"cut sh');
+  t.equal(largestSignedTree(dir).read()?.size, 300);
+  t.same(readdirSync(dir), ['log-signed-tree.json'], 'no temporary file left');
 });
