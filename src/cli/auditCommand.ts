@@ -1,6 +1,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type CosignatureVerifier, parseCosignatureVerifierKey } from '../domain/cosignature.js';
 import { type NoteVerifier, parseNoteVerifierKey } from '../domain/signedNote.js';
+import { parseDuration, witnessReport } from './auditWitnesses.js';
 import { auditEntries } from './auditEntries.js';
 import type { CliCommand } from './command.js';
 import { AuditFailure, fetchOk, openCheckpoint, proveConsistency } from './logClient.js';
@@ -13,7 +15,26 @@ interface AuditState {
   checkpoint: string;
 }
 
-const USAGE = 'matchlog audit <base URL> --key <verifier key> --state <file> [--full]';
+const USAGE =
+  'matchlog audit <base URL> --key <verifier key> --state <file> [--full] [--witness <witness vkey> …] [--quorum N] [--max-age <duration: 90s, 10m, 2h, 1d>]';
+
+/** The witnesses an auditor requires, from --witness, --quorum and --max-age; a usage error as text. */
+function witnessOptions(values: { witness?: string[]; quorum?: string; 'max-age'?: string }) {
+  const keys = values.witness ?? [];
+  let witnesses: CosignatureVerifier[];
+  try {
+    witnesses = keys.map((key) => parseCosignatureVerifierKey(key));
+  } catch (error) {
+    return `--witness: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const quorum = values.quorum === undefined ? witnesses.length : Number(values.quorum);
+  if (values.quorum !== undefined && (witnesses.length === 0 || !Number.isInteger(quorum) || quorum < 1 || quorum > witnesses.length))
+    return `--quorum must be from 1 to the number of --witness keys (${witnesses.length}), got "${values.quorum}"`;
+  const maxAge = values['max-age'] === undefined ? null : parseDuration(values['max-age']);
+  if (values['max-age'] !== undefined && (maxAge === null || witnesses.length === 0))
+    return `--max-age needs --witness and a duration such as 90s, 10m, 2h or 1d, got "${values['max-age']}"`;
+  return { witnesses, quorum, maxAge };
+}
 
 function readState(file: string): AuditState | null {
   let text: string;
@@ -42,7 +63,14 @@ export const auditCommand: CliCommand = {
       parsed = parseArgs({
         args,
         allowPositionals: true,
-        options: { key: { type: 'string' }, state: { type: 'string' }, full: { type: 'boolean', default: false } },
+        options: {
+          key: { type: 'string' },
+          state: { type: 'string' },
+          full: { type: 'boolean', default: false },
+          witness: { type: 'string', multiple: true },
+          quorum: { type: 'string' },
+          'max-age': { type: 'string' },
+        },
       });
     } catch (error) {
       io.err(`matchlog audit: ${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}\n`);
@@ -55,6 +83,11 @@ export const auditCommand: CliCommand = {
       return 2;
     }
     const base = baseArg.replace(/\/+$/, '');
+    const required = witnessOptions(parsed.values);
+    if (typeof required === 'string') {
+      io.err(`matchlog audit: ${required}\n`);
+      return 2;
+    }
     let verifier: NoteVerifier;
     try {
       verifier = parseNoteVerifierKey(key);
@@ -66,6 +99,11 @@ export const auditCommand: CliCommand = {
       const note = await (await fetchOk(base, '/api/log/checkpoint')).text();
       const latest = openCheckpoint(note, verifier, 'the latest checkpoint');
       io.out(`checkpoint: signed by ${verifier.name}, origin ${latest.origin}, ${latest.size} entries\n`);
+      if (required.witnesses.length > 0) {
+        const report = witnessReport(note, required.witnesses, required.quorum, required.maxAge, Math.floor(Date.now() / 1000));
+        for (const line of report.lines) io.out(`${line}\n`);
+        if (report.failure !== null) throw new AuditFailure(report.failure);
+      }
       const previous = readState(stateFile);
       if (previous !== null) {
         const seen = openCheckpoint(previous.checkpoint, verifier, 'the checkpoint in the state file');

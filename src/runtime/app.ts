@@ -57,6 +57,7 @@ import { largestSignedTree } from './largestSignedTree.js';
 import { createReceipts } from '../history/logReceipts.js';
 import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
 import { loadLogSigner } from './logSigningKey.js';
+import { startWitnessing } from './witnessing.js';
 
 export interface AppDeps {
   config: Config;
@@ -215,7 +216,15 @@ export async function buildApp({
     if (projection === transparencyLogProjection.name && changes === null) checkpoints.treeReplaced();
   });
   const proofs = createLogProofs(engine.readModel, engine.commits);
-  const receipts = createReceipts({ proofs, eventStore: engine.eventStore, checkpoints });
+  const witnessing = startWitnessing({ config, checkpoints, proofs, readModel: engine.readModel, commits: engine.commits, log: app.log });
+  if (witnessing !== null) app.addHook('onClose', () => witnessing.close());
+  const receipts = createReceipts({
+    proofs,
+    eventStore: engine.eventStore,
+    checkpoints,
+    proofUrl: (index) => `${config.publicBaseUrl}/api/log/entries/${index}/proof`,
+    ...(witnessing === null ? {} : { cosignedWith: witnessing.cosignedWith }),
+  });
   // Pages, embeds, API answers and QR codes share one byte budget.
   // An erased match's payloads leave this process's memory, whichever process erased it (src/http/erasureSweep.ts).
   const forgetErased = createErasureSweep([renderedCache.forgetMatch, bodies.forgetBodies]);
@@ -251,7 +260,14 @@ export async function buildApp({
     });
     await writes.register(eraseApi, { matches, receipts, forgetErased, readModel: engine.readModel, tokenFailures, erasureLedger: config.erasureLedger });
   });
-  await app.register(logApi, { readModel: engine.readModel, proofs, eventStore: engine.eventStore, checkpoints, verifierKey: verifierKeyString(logSigner) });
+  await app.register(logApi, {
+    readModel: engine.readModel,
+    proofs,
+    eventStore: engine.eventStore,
+    checkpoints,
+    verifierKey: verifierKeyString(logSigner),
+    witnessed: witnessing,
+  });
   await app.register(logTilesApi, { readModel: engine.readModel });
   await app.register(historyApi, { readModel: engine.readModel, matchUrl });
   await app.register(matchPage, {

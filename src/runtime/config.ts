@@ -5,6 +5,7 @@ import { redactUrl } from '../platform/redactUrl.js';
 import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
 import { ConfigError } from './configError.js';
 import { transparencyLogSettings } from './logSettings.js';
+import { type WitnessSetting, witnessSettings } from './witnessSettings.js';
 
 type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -30,6 +31,10 @@ export interface Config {
   logOriginSet: boolean;
   /** The checkpoint signing key, a note signer key string (LOG_SIGNING_KEY); when absent, one is kept in DATA_DIR. */
   logSigningKey: string | null;
+  /** Witnesses each checkpoint is submitted to (LOG_WITNESSES); none: checkpoints are signed by the log alone. */
+  logWitnesses: WitnessSetting[];
+  /** How many of them must cosign a checkpoint before it is answered (LOG_WITNESS_QUORUM, default all). */
+  logWitnessQuorum: number;
   /** Base64 key signing dashboard session cookies; when absent, derived from the write-token key. */
   sessionSecret: string | null;
   logLevel: string;
@@ -291,6 +296,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     logOrigin,
     logOriginSet,
     logSigningKey,
+    ...witnessSettings(env),
     sessionSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { erasedNotice, gone, notFound, validationError } from '../../domain/errors.js';
+import { erasedNotice, gone, notFound, unavailable, validationError } from '../../domain/errors.js';
 import { readErasure } from '../../../projections/publicView.js';
 import { decodeMatchEvent } from '../../domain/matchEvents.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import type { CheckpointSigner } from '../../history/checkpointSigner.js';
+import type { CosignedCheckpoint } from '../../history/cosignedCheckpoints.js';
 import { type LogProofs, readLeaf, readTreeHead } from '../../history/logProofs.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { ConsistencyQuery, EntryParams, InclusionQuery, PayloadQuery, ProofResponse } from './logSchemas.js';
+import { ConsistencyQuery, EntryParams, EntryProofResponse, InclusionQuery, PayloadQuery, ProofResponse } from './logSchemas.js';
 import { MatchParams, errorResponses } from './schemas.js';
 
 export interface LogApiDeps {
@@ -18,7 +19,12 @@ export interface LogApiDeps {
   checkpoints: CheckpointSigner;
   /** The verifier key string of the checkpoint signer. */
   verifierKey: string;
+  /** With witnesses (LOG_WITNESSES): the newest checkpoint their quorum cosigned, which is then the one answered. */
+  witnessed: { newest(): CosignedCheckpoint | null } | null;
 }
+
+/** Seconds a client waits before asking again for a cosigned checkpoint the witnesses have not given yet. */
+const COSIGNING_RETRY_AFTER = 2;
 
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -29,8 +35,15 @@ const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toStri
  * proofs, and each version's exact payload with its salt, so that anyone can check what the
  * log holds without trusting this server. Public, like the matches.
  */
-export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey }) => {
+export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey, witnessed }) => {
   const config = { rateLimit: false };
+
+  /** The newest checkpoint the witnesses' quorum cosigned; 503 before the first. */
+  function newestCosigned(): CosignedCheckpoint {
+    const newest = witnessed?.newest() ?? null;
+    if (newest === null) throw unavailable("no checkpoint has been cosigned by the log's witnesses yet", COSIGNING_RETRY_AFTER);
+    return newest;
+  }
 
   async function headOfAtLeast(size: number, what: string) {
     const head = await readTreeHead(readModel);
@@ -48,14 +61,15 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         summary: "The log's latest signed checkpoint",
         description:
           'A C2SP signed note whose body is a C2SP tlog-checkpoint (origin, tree size, base64 root hash), ' +
-          'signed with Ed25519 by the key GET /api/log/key names.',
+          'signed with Ed25519 by the key GET /api/log/key names. With witnesses (LOG_WITNESSES): the newest checkpoint ' +
+          "their quorum cosigned, with their C2SP cosignature/v1 lines after the log's signature (503 before the first).",
         produces: ['text/plain'],
-        response: { 200: Type.String() },
+        response: { 200: Type.String(), ...errorResponses(503) },
       },
     },
     async (_request, reply) => {
       // While the tree is behind a larger one signed (a start-over), that one is answered: never a smaller tree.
-      const note = checkpoints.latest(await readTreeHead(readModel));
+      const note = witnessed === null ? checkpoints.latest(await readTreeHead(readModel)) : newestCosigned().note;
       return reply.type(TEXT).header('cache-control', 'no-cache').send(note);
     },
   );
@@ -96,6 +110,33 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
       const head = await readTreeHead(readModel);
       if (leaf === null || leaf.index >= head.size) throw notFound(`the log has no entry ${request.params.index} (it has ${head.size})`);
       return reply.type(JSON_TYPE).header('cache-control', 'public, max-age=31536000, immutable').send(leaf.entry);
+    },
+  );
+
+  app.get(
+    '/api/log/entries/:index/proof',
+    {
+      config,
+      schema: {
+        operationId: 'getLogEntryProof',
+        tags: ['log'],
+        summary: "An entry's proof in the newest checkpoint",
+        description:
+          "The newest checkpoint (with witnesses: the newest their quorum cosigned) and the entry's inclusion proof in it: " +
+          "what a receipt's proofUrl names. 503 with Retry-After while no cosigned checkpoint includes the entry yet.",
+        params: EntryParams,
+        response: { 200: EntryProofResponse, ...errorResponses(404, 503) },
+      },
+    },
+    async (request) => {
+      const { index } = request.params;
+      const head = await readTreeHead(readModel);
+      if (index >= head.size) throw notFound(`the log has no entry ${index} (it has ${head.size})`);
+      if (witnessed === null) return { checkpoint: checkpoints.latest(head), inclusionProof: base64(await proofs.inclusionProof(index, head.size)).hashes };
+      const cosigned = newestCosigned();
+      if (index >= cosigned.size)
+        throw unavailable(`entry ${index} is not in a cosigned checkpoint yet (the newest has ${cosigned.size} entries)`, COSIGNING_RETRY_AFTER);
+      return { checkpoint: cosigned.note, inclusionProof: base64(await proofs.inclusionProof(index, cosigned.size)).hashes };
     },
   );
 

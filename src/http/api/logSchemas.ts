@@ -31,6 +31,15 @@ export const Receipt = Type.Object(
     entry: Type.String({ description: "The leaf's entry: canonical JSON, hashed as SHA-256(0x00 ‖ entry)." }),
     checkpoint: Type.Union([Type.String(), Type.Null()], { description: 'A signed checkpoint (C2SP signed note) of a tree that includes the leaf.' }),
     inclusionProof: Type.Union([Type.Array(Base64Hash), Type.Null()], { description: "The leaf's inclusion proof in that checkpoint's tree." }),
+    cosigned: Type.Boolean({ description: "Whether the checkpoint carries the cosignatures of the log's witnesses' quorum (never, with no witnesses)." }),
+    proofUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "GET it for the newest checkpoint (cosigned, with witnesses) and the leaf's inclusion proof in it; null until the leaf has an index.",
+    }),
   },
   { description: 'Proof of what the log accepted: verify the checkpoint with GET /api/log/key and the proof with any RFC 6962 library (docs/auditing.md).' },
 );
+
+export const EntryProofResponse = Type.Object({
+  checkpoint: Type.String({ description: "The log's newest checkpoint (with witnesses: the newest its witnesses' quorum cosigned), a C2SP signed note." }),
+  inclusionProof: Type.Array(Base64Hash, { description: "The leaf's inclusion proof in that checkpoint's tree." }),
+});
