@@ -4,6 +4,7 @@ import { auditCommand } from './auditCommand.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
 import type { CliCommand, CliIo } from './command.js';
 import { eraseCommand } from './eraseCommand.js';
+import { monitorCommand } from './monitorCommand.js';
 import { exportCommand } from './exportCommand.js';
 import { openapiCommand } from './openapiCommand.js';
 import { projectionsCommand } from './projectionsCommand.js';
@@ -20,6 +21,7 @@ const commands: CliCommand[] = [
   rebuildCommand,
   verifyCommand,
   auditCommand,
+  monitorCommand,
   eraseCommand,
   openapiCommand,
   clubCreateCommand,
