@@ -3,6 +3,7 @@ import { parseLogEntry } from '../domain/logEntry.js';
 import { appendLeaf, frontierRoot, leafHash } from '../domain/merkleTree.js';
 import { mapInOrder } from '../platform/boundedConcurrency.js';
 import type { CliIo } from './command.js';
+import { createFactsCheck } from './auditFacts.js';
 import { AuditFailure } from './logClient.js';
 import { servedEntries } from './logEntriesClient.js';
 import { checkedPayload } from './versionPayload.js';
@@ -20,24 +21,32 @@ export async function auditEntries(base: string, checkpoint: LogCheckpoint, io: 
   let frontier: Buffer[] = [];
   let versions = 0;
   let erased = 0;
+  const facts = createFactsCheck();
   for await (const batch of servedEntries(base, 0, checkpoint.size)) {
     const checks = batch.map(({ index, text }) => {
       const entry = parseLogEntry(text);
       if (entry === null) throw new AuditFailure(`entry ${index}: not a canonical log entry: ${text.slice(0, 200)}`);
       frontier = appendLeaf(frontier, index, leafHash(text)).frontier;
+      facts.entry(entry, `entry ${index}`);
       const { matchId, payloadSha256 } = entry;
       return matchId === undefined || payloadSha256 === undefined
         ? null
         : { entry: { ...entry, matchId, payloadSha256 }, where: `entry ${index} (match ${matchId} revision ${entry.revision})` };
     });
     const payloads = await mapInOrder(checks, PAYLOADS_IN_FLIGHT, async (check) => (check === null ? null : checkedPayload(base, check.entry, check.where)));
-    for (const payload of payloads) {
-      if (payload === null) continue;
+    for (const [at, payload] of payloads.entries()) {
+      const check = checks[at];
+      if (payload === null || check === null || check === undefined) continue;
       versions += 1;
-      if (payload.erased) erased += 1;
+      if (payload.erased) {
+        erased += 1;
+        facts.erasedVersion(check.entry.matchId, check.entry.revision);
+      }
     }
   }
   if (!frontierRoot(frontier).equals(checkpoint.rootHash))
     throw new AuditFailure(`inclusion: the ${checkpoint.size} entries served do not hash to the checkpoint's root: an entry was changed, removed or added`);
+  await facts.finish(base);
   io.out(`entries: all ${checkpoint.size} hash to the signed root; ${versions} version(s) match their digests${erased > 0 ? `, ${erased} erased` : ''}\n`);
+  io.out('facts: every match in revision order, its protection and tokens as committed, every erasure recorded, the API agreeing\n');
 }

@@ -67,7 +67,8 @@ export interface ClubCommandsDeps {
   waitForReaders?: (position: Position) => Promise<boolean>;
 }
 
-const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, schemaVersion: 1 });
+/** A club's events are its dashboard's private actions: kept out of the public transparency log (issue 59, F8). */
+const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, schemaVersion: 1, publicLog: false });
 
 /**
  * The write side of clubs: sign-up, login checks, teams, app keys, and the app-key check of a

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { unavailable } from '../domain/errors.js';
 import { createLru } from '../platform/lru.js';
+import type { LogFacts } from '../domain/logFacts.js';
 import type { AppendResult, EventMetadata, EventStore, Position, RecordedEvent } from '../eventstore/eventStore.js';
 import { WrongExpectedRevisionError } from '../eventstore/eventStore.js';
 
@@ -10,6 +11,8 @@ interface EncodedEvent {
   data: string;
   /** For a version: its salted digest, stored in the event's metadata (EventMetadata.payloadSha256). */
   payloadSha256?: string;
+  /** What its log entry commits of who could write (EventMetadata.logFacts). */
+  logFacts?: LogFacts;
 }
 
 /** A pure decider plus how its events are stored. */
@@ -18,7 +21,8 @@ export interface Decider<State, Command, Event> {
   /** Rejects by throwing a DomainError. */
   decide: (command: Command, state: State) => Event[];
   evolve: (state: State, event: Event) => State;
-  encode: (event: Event) => EncodedEvent;
+  /** `before`: the stream's state the event was decided on, its earlier events of the same decision folded in. */
+  encode: (event: Event, before: State) => EncodedEvent;
   /** null for stored events this decider does not fold. */
   decode: (recorded: RecordedEvent) => Event | null;
 }
@@ -163,10 +167,13 @@ export async function handleCommand<State, Command, Event>(
   /** Appends what was decided on `state` at `head`; null when the stream has moved on since. */
   const append = async (state: State, head: StreamHead | null, events: Event[]): Promise<HandledCommand<State, Event> | null> => {
     const revision = head?.revision ?? null;
+    let before = state;
     const toAppend = events.map((event, index) => {
-      const { type, data, payloadSha256 } = decider.encode(event);
+      const { type, data, payloadSha256, logFacts } = decider.encode(event, before);
+      before = decider.evolve(before, event);
       const id = eventId(attemptId, attemptAt, streamId, revision, index);
-      return { type, data, id, metadata: payloadSha256 === undefined ? metadata : { ...metadata, payloadSha256 } };
+      const own = { ...(payloadSha256 === undefined ? {} : { payloadSha256 }), ...(logFacts === undefined ? {} : { logFacts }) };
+      return { type, data, id, metadata: { ...metadata, ...own } };
     });
     if (onAppending) for (const [index, event] of events.entries()) onAppending(event, toAppend[index]!.id);
     try {

@@ -8,10 +8,14 @@ import { matchStreamId } from '../domain/matchId.js';
 import { randomUUID } from 'node:crypto';
 import { randomBase64 } from '../platform/randomPool.js';
 import { PAYLOAD_SALT_BYTES } from '../domain/payloadDigest.js';
+
+/** Bytes of the salt an erasure's log entry digests its data (the reason) with. */
+const DATA_SALT_BYTES = 16;
 import { summarizeMatch } from '../domain/matchPayload.js';
 import type { DecodedPayloads } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { presentWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
+import { versionFacts } from '../domain/logFacts.js';
 import type { EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, createStreamQueue, type Decider, handleCommand } from './commandHandler.js';
 
@@ -19,12 +23,13 @@ export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> =
   initialState: initialMatchState,
   decide: decideMatch,
   evolve: evolveMatch,
-  encode: (event) => ({
+  encode: (event, before) => ({
     type: event.type,
     data: encodeMatchStreamEvent(event),
     ...((event.type === 'MatchCreated' || event.type === 'MatchReplaced') && event.data.payloadSha256 !== undefined
       ? { payloadSha256: event.data.payloadSha256 }
       : {}),
+    ...((event.type === 'MatchCreated' || event.type === 'MatchReplaced') && { logFacts: versionFacts(event, before) }),
   }),
   // An erased version has no data left; the MatchErased after it says all the state needs.
   decode: (recorded) => (recorded.erased ? null : decodeMatchStreamEvent(recorded.type, recorded.data)),
@@ -149,8 +154,15 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           },
           state,
         );
-        const metadata = { requestId: input.requestId, clientAddressClass: input.clientAddressClass, schemaVersion: 1 };
-        const toAppend = events.map((event) => ({ ...matchDecider.encode(event), id: randomUUID(), metadata }));
+        // The log entry commits who asked, and the reason only by a digest after a salt of its own (a guess cannot be confirmed).
+        const metadata = {
+          requestId: input.requestId,
+          clientAddressClass: input.clientAddressClass,
+          schemaVersion: 1,
+          logFacts: { via: input.operator ? ('operator' as const) : ('DELETE' as const) },
+          dataSalt: randomBase64(DATA_SALT_BYTES),
+        };
+        const toAppend = events.map((event) => ({ ...matchDecider.encode(event, state), id: randomUUID(), metadata }));
         let appended;
         try {
           appended = await eventStore.appendToStream(streamId, toAppend, last?.revision ?? 'no_stream');

@@ -1,3 +1,4 @@
+import type { LogFacts } from '../domain/logFacts.js';
 /**
  * The event store port: streams of events with revisions, one global order over all of them.
  * Adapters: SQLite (embedded default, ./sqliteEventStore.ts) and EventStoreDB (./esdbEventStore.ts).
@@ -27,6 +28,16 @@ export interface EventMetadata {
    * transparency log (docs/auditing.md) rebuilds to the same root after an erasure.
    */
   payloadSha256?: string;
+  /**
+   * Who could write, committed by the transparency log's entry of this event (src/domain/logEntry.ts):
+   * for a version, the match's protection, how it came and the token's part; for an erasure, who
+   * asked. Absent on events written before entries committed them (their entries stay as they were).
+   */
+  logFacts?: LogFacts;
+  /** A random salt (base64) the entry's dataSha256 is taken with, so a guessed reason cannot be confirmed. */
+  dataSalt?: string;
+  /** false: the event stays out of the public transparency log (a club's private dashboard actions). */
+  publicLog?: boolean;
 }
 
 export interface NewEvent {

@@ -47,7 +47,7 @@ async function auditedLog(t: Test, env: Record<string, string> = {}) {
   for (let i = 0; i < 6; i += 1) await server.put(`m${i}`, 10 + i);
   const first = await audit(server.base, server.key, state);
   t.equal(first.code, 0, first.stderr);
-  t.match(first.stdout, /entries: all 12 hash to the signed root; 12 version\(s\) match their digests\naudit passed/);
+  t.match(first.stdout, /entries: all 12 hash to the signed root; 12 version\(s\) match their digests\nfacts: [^\n]+\naudit passed/);
   return { dataDir, state, server };
 }
 
@@ -146,4 +146,57 @@ t.test('a checkpoint not signed by the pinned key', async (t) => {
   const result = await audit(other.base, server.key, state, false);
   t.equal(result.code, 1);
   t.match(result.stderr, /^FAILED signature: the latest checkpoint: the note has no signature by matchlog\.test\/log/);
+});
+
+// Issue 59: what the log commits of who could write, and of erasures, checked against what the server serves.
+
+t.test('F1: a faked erasure (a version set to erased in the store, no MatchErased) fails audit --full', async (t) => {
+  const { dataDir, state, server } = await auditedLog(t);
+  await server.close();
+  const db = events(dataDir);
+  db.prepare("UPDATE events SET data = '{}', encoding = 'erased', base_revision = NULL WHERE stream_id = 'match-m3' AND revision = 1").run();
+  db.close();
+  const again = await serve(t, dataDir);
+  t.equal((await fetch(`${again.base}/api/matches/m3/payload?revision=1`)).status, 410, 'the server answers the version as erased');
+  const result = await audit(again.base, again.key, state);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED match m3: version\(s\) 1 answered as erased, but no MatchErased entry of the match covers them/);
+});
+
+t.test('F2: a protected match unprotected in the store and rebuilt fails audit --full, though its tree is unchanged', async (t) => {
+  const dataDir = tempDataDir(t);
+  const state = join(tempDataDir(t, 'matchlog-auditor-'), 'state.json');
+  const server = await serve(t, dataDir);
+  const token = 'the-real-token-0123456789abcdef';
+  const post = await fetch(`${server.base}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-write-token': token },
+    body: '{"id":"locked","sport":"volleyball"}',
+  });
+  t.equal(post.status, 201);
+  const { receipt } = (await post.json()) as { receipt: { entry: string } };
+  t.match(
+    receipt.entry,
+    /"credential":"bound","matchId":"locked".*"protection":"protected".*"via":"POST"/,
+    'its entry commits the protection, the token bound, and POST',
+  );
+  t.equal((await audit(server.base, server.key, state)).code, 0, 'the honest log passes');
+  await server.close();
+  const db = events(dataDir);
+  const row = db.prepare<[], { position: number; data: string }>("SELECT position, data FROM events WHERE stream_id = 'match-locked' AND revision = 0").get()!;
+  const unprotected = row.data.replace('"protection":"protected"', '"protection":"unprotected"').replace(/,?"writeTokenHash":"[^"]*"/, '');
+  t.not(unprotected, row.data);
+  db.prepare('UPDATE events SET data = ? WHERE position = ?').run(unprotected, row.position);
+  db.close();
+  for (const file of ['readmodel.sqlite', 'readmodel.sqlite-wal', 'readmodel.sqlite-shm']) rmSync(join(dataDir, file), { force: true });
+  const rebuilt = await serve(t, dataDir);
+  const forged = await fetch(`${rebuilt.base}/api/matches/locked`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: '{"sport":"volleyball","v":2}',
+  });
+  t.equal(forged.status, 200, 'the attack: a write without the token is taken');
+  const result = await audit(rebuilt.base, rebuilt.key, state);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED entry \d+: committed unprotected, but match locked was created protected/);
 });
