@@ -1,8 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type CosignatureVerifier, parseCosignatureVerifierKey } from '../domain/cosignature.js';
 import { type NoteVerifier, parseNoteVerifierKey } from '../domain/signedNote.js';
-import { parseDuration, witnessReport } from './auditWitnesses.js';
+import { witnessOptions, witnessReport } from './auditWitnesses.js';
 import { auditEntries } from './auditEntries.js';
 import type { CliCommand } from './command.js';
 import { AuditFailure, fetchOk, openCheckpoint, proveConsistency } from './logClient.js';
@@ -17,24 +16,6 @@ interface AuditState {
 
 const USAGE =
   'matchlog audit <base URL> --key <verifier key> --state <file> [--full] [--witness <witness vkey> …] [--quorum N] [--max-age <duration: 90s, 10m, 2h, 1d>]';
-
-/** The witnesses an auditor requires, from --witness, --quorum and --max-age; a usage error as text. */
-function witnessOptions(values: { witness?: string[]; quorum?: string; 'max-age'?: string }) {
-  const keys = values.witness ?? [];
-  let witnesses: CosignatureVerifier[];
-  try {
-    witnesses = keys.map((key) => parseCosignatureVerifierKey(key));
-  } catch (error) {
-    return `--witness: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  const quorum = values.quorum === undefined ? witnesses.length : Number(values.quorum);
-  if (values.quorum !== undefined && (witnesses.length === 0 || !Number.isInteger(quorum) || quorum < 1 || quorum > witnesses.length))
-    return `--quorum must be from 1 to the number of --witness keys (${witnesses.length}), got "${values.quorum}"`;
-  const maxAge = values['max-age'] === undefined ? null : parseDuration(values['max-age']);
-  if (values['max-age'] !== undefined && (maxAge === null || witnesses.length === 0))
-    return `--max-age needs --witness and a duration such as 90s, 10m, 2h or 1d, got "${values['max-age']}"`;
-  return { witnesses, quorum, maxAge };
-}
 
 function readState(file: string): AuditState | null {
   let text: string;

@@ -1,4 +1,4 @@
-import { type CosignatureVerifier, openCosignature } from '../domain/cosignature.js';
+import { type CosignatureVerifier, openCosignature, parseCosignatureVerifierKey } from '../domain/cosignature.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -42,4 +42,22 @@ export function witnessReport(
       };
   }
   return { lines, failure: null };
+}
+
+/** The witnesses an auditor requires, from --witness, --quorum and --max-age; a usage error as text. */
+export function witnessOptions(values: { witness?: string[]; quorum?: string; 'max-age'?: string }) {
+  const keys = values.witness ?? [];
+  let witnesses: CosignatureVerifier[];
+  try {
+    witnesses = keys.map((key) => parseCosignatureVerifierKey(key));
+  } catch (error) {
+    return `--witness: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const quorum = values.quorum === undefined ? witnesses.length : Number(values.quorum);
+  if (values.quorum !== undefined && (witnesses.length === 0 || !Number.isInteger(quorum) || quorum < 1 || quorum > witnesses.length))
+    return `--quorum must be from 1 to the number of --witness keys (${witnesses.length}), got "${values.quorum}"`;
+  const maxAge = values['max-age'] === undefined ? null : parseDuration(values['max-age']);
+  if (values['max-age'] !== undefined && (maxAge === null || witnesses.length === 0))
+    return `--max-age needs --witness and a duration such as 90s, 10m, 2h or 1d, got "${values['max-age']}"`;
+  return { witnesses, quorum, maxAge };
 }

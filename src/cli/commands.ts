@@ -12,6 +12,7 @@ import { rebuildCommand } from './rebuildCommand.js';
 import { replayCommand } from './replayCommand.js';
 import { restoreCommand } from './restoreCommand.js';
 import { verifyCommand } from './verifyCommand.js';
+import { verifyReceiptCommand } from './verifyReceiptCommand.js';
 import { witnessCommand } from './witnessCommand.js';
 
 /** Every subcommand, in the order `matchlog help` lists them. */
@@ -21,6 +22,7 @@ const commands: CliCommand[] = [
   rebuildCommand,
   verifyCommand,
   auditCommand,
+  verifyReceiptCommand,
   monitorCommand,
   eraseCommand,
   openapiCommand,

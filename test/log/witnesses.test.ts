@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import { runCli } from '../../src/cli/commands.js';
 import { newCosignerKey, openCosignature, parseCosignatureVerifierKey } from '../../src/domain/cosignature.js';
@@ -180,3 +181,39 @@ t.test('a witness that refuses (another log key: 403) is logged; with a quorum o
     ),
   );
 });
+
+t.test(
+  'a receipt proved by a third party with the log key and a witness key, no earlier state: in the log by a witnessed time, not rewritten since',
+  async (t) => {
+    const w1 = await startTestWitness(t, 'witness-receipt.test', logVerifier);
+    const { put, base, dataDir } = await serve(t, [w1]);
+    const { receipt } = await put('proved', 1);
+    t.equal(receipt.cosigned, true);
+    for (let i = 0; i < 3; i += 1) await put(`later-${i}`, 10 + i);
+    const file = `${dataDir}/receipt.json`;
+    writeFileSync(file, JSON.stringify({ receipt }));
+    const verify = async (path: string, witnesses: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli(['verify-receipt', base, '--receipt', path, '--key', logKey, ...witnesses.flatMap((key) => ['--witness', key])], {
+        out: (s) => (stdout += s),
+        err: (s) => (stderr += s),
+        env: {},
+      });
+      return { code, stdout, stderr };
+    };
+    const proved = await verify(file, [w1.key]);
+    t.equal(proved.code, 0, proved.stderr);
+    t.match(proved.stdout, /cosignature: witness-receipt\.test at /);
+    t.match(proved.stdout, /witnessed: in the log by \d{4}-\d\d-\d\dT[\d:.]+Z\n/);
+    t.match(proved.stdout, /consistency: the log only grew since, to \d+ entries, cosigned: nobody rewrote the entry\nreceipt verified\n$/);
+    const forged = `${dataDir}/forged.json`;
+    writeFileSync(forged, JSON.stringify({ receipt: { ...receipt, entry: receipt.entry.replace(/"revision":\d+/, '"revision":7') } }));
+    const refused = await verify(forged, [w1.key]);
+    t.equal(refused.code, 1);
+    t.match(refused.stderr, /^FAILED inclusion: entry \d+ is not in the receipt's checkpoint/);
+    const unknown = await verify(file, [newCosignerKey('witness-never-asked.test').verifierKey]);
+    t.equal(unknown.code, 1);
+    t.match(unknown.stderr, /^FAILED witnesses: the receipt's checkpoint carries 0 of the 1 cosignature\(s\) required/);
+  },
+);
