@@ -3,7 +3,7 @@ import { type CosignatureVerifier, openCosignature, parseCosignatureVerifierKey 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 /** A duration such as `90s`, `10m`, `2h` or `1d`, in seconds; null when it is not one. */
-export function parseDuration(text: string): number | null {
+function parseDuration(text: string): number | null {
   const match = /^([1-9][0-9]{0,8})([smhd])$/.exec(text);
   return match === null ? null : Number(match[1]) * UNITS[match[2]!]!;
 }
