@@ -69,6 +69,8 @@ export interface UploadResult {
   clubSync: ClubSyncEvent | null;
   /** The spec's `crmSync: "skipped_auth"`: the sync was skipped for want of valid authentication. */
   syncSkipped: boolean;
+  /** The stored version's salt (base64), for its receipt: with it and the uploaded bytes an app proves its upload, even after an erasure; null when nothing was stored. */
+  payloadSalt: string | null;
 }
 
 export interface EraseInput {
@@ -226,6 +228,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         position: head.position,
         clubSync: state.clubSync,
         syncSkipped: skippedSync(state.clubSync),
+        payloadSalt: events.length > 0 ? command.payloadSalt : null,
       };
     },
   };

@@ -35,6 +35,13 @@ export const Receipt = Type.Object(
     proofUrl: Type.Union([Type.String(), Type.Null()], {
       description: "GET it for the newest checkpoint (cosigned, with witnesses) and the leaf's inclusion proof in it; null until the leaf has an index.",
     }),
+    payloadSalt: Type.Optional(
+      Type.String({
+        description:
+          "An upload that stored a version: the version's salt (base64). SHA-256(salt ‖ the stored bytes) is the entry's payloadSha256, " +
+          'so the receipt with the uploaded bytes proves the upload alone, after an erasure too (the server then keeps no salt). Keep it.',
+      }),
+    ),
   },
   { description: 'Proof of what the log accepted: verify the checkpoint with GET /api/log/key and the proof with any RFC 6962 library (docs/auditing.md).' },
 );

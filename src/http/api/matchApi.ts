@@ -86,10 +86,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
     }
     if (result.clubSync !== null) reply.header(CLUB_SYNC_HEADER, clubSyncHeader(result.clubSync));
     const streamId = matchStreamId(matchId);
-    const receipt =
+    const logged =
       result.versionRevision !== null
         ? await receipts.receiptOf(streamId, result.versionRevision)
         : await receipts.receiptOfVersionAt(streamId, result.revision);
+    // The salt stands the receipt alone: SHA-256(salt ‖ the uploaded bytes) is the entry's payloadSha256 (docs/auditing.md).
+    const receipt = result.payloadSalt === null ? logged : { ...logged, payloadSalt: result.payloadSalt };
     // A missing or bad app key is never an error: the match is stored, the response says the sync was skipped.
     return result.syncSkipped ? { id: matchId, url: matchUrl(matchId), crmSync: 'skipped_auth', receipt } : { id: matchId, url: matchUrl(matchId), receipt };
   }
