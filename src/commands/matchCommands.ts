@@ -69,7 +69,7 @@ export interface UploadResult {
   clubSync: ClubSyncEvent | null;
   /** The spec's `crmSync: "skipped_auth"`: the sync was skipped for want of valid authentication. */
   syncSkipped: boolean;
-  /** The stored version's salt (base64), for its receipt: with it and the uploaded bytes an app proves its upload, even after an erasure; null when nothing was stored. */
+  /** The stored version's salt (base64), for its receipt: with it and the uploaded bytes an app proves its upload, even after an erasure; null for a version stored before salts. */
   payloadSalt: string | null;
 }
 
@@ -228,7 +228,8 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
         position: head.position,
         clubSync: state.clubSync,
         syncSkipped: skippedSync(state.clubSync),
-        payloadSalt: events.length > 0 ? command.payloadSalt : null,
+        // The stored version's (a repeat answers as the upload it repeats: its salt too).
+        payloadSalt: state.payloadSalt,
       };
     },
   };

@@ -46,7 +46,8 @@ export function sweepErasuresElsewhere(signal: ChangeSignal, newest: (limit: num
     // Bounded: the ids swept long ago are no longer among the newest.
     if (swept.size > 4 * NEWEST_ERASURES) for (const id of [...swept].slice(0, swept.size - NEWEST_ERASURES)) swept.delete(id);
   };
-  const started = read(false);
+  // Read failures (the store closing under it, a blip) are the next move's to retry: never an unhandled rejection.
+  const started = read(false).catch(() => {});
   return signal.start((touched) => {
     if (touched !== null || reading !== null) return;
     reading = started

@@ -88,7 +88,7 @@ const REDACTED_PATHS = [
  * How often the public view's checkpoint is read for erasures other processes commit
  * (src/http/erasureSweep.ts): 4 × this when this process runs the projection.
  */
-const ERASURES_POLL_MS = 250;
+const ERASURES_POLL_MS = 1000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -137,7 +137,7 @@ t.test("`matchlog erase` run beside the server: the server's projections commit 
   t.equal(erased.code, 0, erased.stderr);
   for (let i = 0; i < 100 && (await fetch(`${base}/api/matches/cli-1`)).status !== 410; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
   t.equal((await fetch(`${base}/api/matches/cli-1`)).status, 410, 'the server sees the erasure');
-  // The server reads the public view's checkpoint every second for moves its own commits do not explain.
-  for (let i = 0; i < 50 && renderedCache.entries() > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  // The server reads the public view's checkpoint every 4 s (it runs the projection) for moves its own commits do not explain.
+  for (let i = 0; i < 100 && renderedCache.entries() > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
   t.equal(renderedCache.entries(), 0, 'and keeps no body of the match any more');
 });
