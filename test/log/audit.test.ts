@@ -200,3 +200,23 @@ t.test('F2: a protected match unprotected in the store and rebuilt fails audit -
   t.equal(result.code, 1);
   t.match(result.stderr, /^FAILED entry \d+: committed unprotected, but match locked was created protected/);
 });
+
+t.test('F10: a time the API serves that is not the logged recordedAt fails audit --full', async (t) => {
+  const { dataDir, state, server } = await auditedLog(t);
+  await server.close();
+  const readModel = new Database(join(dataDir, 'readmodel.sqlite'));
+  const row = readModel.prepare<[], { doc: string }>(`SELECT doc FROM "rm_publicView" WHERE id = 'm5'`).get()!;
+  const doc = JSON.parse(row.doc) as { updatedAt: string };
+  const backdated = { ...doc, updatedAt: '2020-01-01T00:00:00.000Z' };
+  readModel.prepare(`UPDATE "rm_publicView" SET doc = ? WHERE id = 'm5'`).run(JSON.stringify(backdated));
+  readModel.close();
+  const again = await serve(t, dataDir);
+  t.equal(
+    ((await (await fetch(`${again.base}/api/matches/m5`)).json()) as { updatedAt: string }).updatedAt,
+    '2020-01-01T00:00:00.000Z',
+    'the API serves the edited time',
+  );
+  const result = await audit(again.base, again.key, state);
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^FAILED match m5: the API says updated at 2020-01-01T00:00:00\.000Z, but the log recorded \d{4}-/);
+});
