@@ -62,7 +62,8 @@ export function createFactsCheck() {
         const uncovered = match.erasedVersions.filter((revision) => match.erasedAt === null || revision > match.erasedAt);
         if (uncovered.length > 0)
           throw new AuditFailure(
-            `match ${matchId}: version(s) ${uncovered.join(', ')} answered as erased, but no MatchErased entry of the match covers them: an erasure the log does not record`,
+            `match ${matchId}: version(s) ${uncovered.join(', ')} answered as erased, ` +
+              'but no MatchErased entry of the match covers them: an erasure the log does not record',
           );
         await checkServed(base, matchId, match);
       }

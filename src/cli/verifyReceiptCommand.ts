@@ -9,7 +9,8 @@ import type { CliCommand, CliIo } from './command.js';
 import { AuditFailure, fetchOk, openCheckpoint, proveConsistency } from './logClient.js';
 
 const USAGE =
-  'matchlog verify-receipt <base URL> --receipt <file> --key <log verifier key> [--witness <witness vkey> …] [--quorum N]   (the receipt as a write answered it)';
+  'matchlog verify-receipt <base URL> --receipt <file> --key <log verifier key> [--witness <witness vkey> …] [--quorum N]' +
+  '   (the receipt as a write answered it)';
 
 interface ReceiptFile {
   logIndex: number;

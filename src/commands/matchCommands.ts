@@ -69,7 +69,10 @@ export interface UploadResult {
   clubSync: ClubSyncEvent | null;
   /** The spec's `crmSync: "skipped_auth"`: the sync was skipped for want of valid authentication. */
   syncSkipped: boolean;
-  /** The stored version's salt (base64), for its receipt: with it and the uploaded bytes an app proves its upload, even after an erasure; null for a version stored before salts. */
+  /**
+   * The stored version's salt (base64), for its receipt: with it and the uploaded bytes an app
+   * proves its upload, even after an erasure; null for a version stored before salts.
+   */
   payloadSalt: string | null;
 }
 

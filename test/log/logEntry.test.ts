@@ -36,7 +36,8 @@ t.test('issue 59: an entry commits the facts of who could write; an erasure its 
   });
   t.equal(
     logEntryText(version!),
-    `{"credential":"matched","matchId":"cup","payloadSha256":"${'ab'.repeat(32)}","protection":"protected","recordedAt":"2026-11-29T10:00:00.000Z","revision":1,"type":"MatchReplaced","via":"PUT"}`,
+    `{"credential":"matched","matchId":"cup","payloadSha256":"${'ab'.repeat(32)}","protection":"protected",` +
+      '"recordedAt":"2026-11-29T10:00:00.000Z","revision":1,"type":"MatchReplaced","via":"PUT"}',
   );
   t.same(parseLogEntry(logEntryText(version!)), version, 'and reads back');
   t.equal(parseLogEntry(logEntryText({ ...version!, via: 'PATCH' as 'PUT' })), null, 'a fact outside its values is not an entry');
