@@ -19,7 +19,8 @@ export function makePrivateFile(file: string, companions: string[] = []): void {
   for (const path of [file, ...companions]) narrow(path);
 }
 
-function narrow(path: string): void {
+/** Narrows `path` to its owner (0600 for a file of 0644) when it exists and others may read it. */
+export function narrow(path: string): void {
   let mode: number;
   try {
     mode = statSync(path).mode;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { LargestSigned, LargestSignedStore } from '../history/checkpointSigner.js';
-import { makePrivateDir } from '../platform/privateFiles.js';
+import { makePrivateDir, narrow } from '../platform/privateFiles.js';
 
 /** The file's name in DATA_DIR, beside log-signing.key. */
 const LARGEST_SIGNED_FILE = 'log-signed-tree.json';
@@ -62,6 +62,8 @@ function rewrite(file: string, line: string) {
  */
 export function largestSignedTree(dataDir: string): LargestSignedStore {
   const file = join(dataDir, LARGEST_SIGNED_FILE);
+  // Written 0600; one left readable by others (copied in, restored by hand) is narrowed at start, as the stores' files are.
+  narrow(file);
   return {
     read: () => largestIn(readText(file)),
     write(largest) {

@@ -125,7 +125,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
           "The newest checkpoint (with witnesses: the newest their quorum cosigned) and the entry's inclusion proof in it: " +
           "what a receipt's proofUrl names. 503 with Retry-After while no cosigned checkpoint includes the entry yet.",
         params: EntryParams,
-        response: { 200: EntryProofResponse, ...errorResponses(404, 503) },
+        response: { 200: EntryProofResponse, ...errorResponses(400, 404, 503) },
       },
     },
     async (request) => {

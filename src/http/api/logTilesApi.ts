@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../domain/errors.js';
@@ -43,8 +44,11 @@ export const logTilesApi: FastifyPluginAsyncTypebox<LogTilesApiDeps> = async (ap
           'each a big-endian uint16 length and its bytes. N is written in three-digit groups, all but the last prefixed with x ' +
           '(1234067: x001/x234/067). Full tiles are immutable; a partial one (.p/W, its first W) only until the tree fills it.',
         params: Type.Object({ '*': Type.String() }),
-        produces: ['application/octet-stream'],
-        response: { 200: Type.Unknown(), ...errorResponses(404) },
+        // The tile's bytes; a refusal is the JSON error every route answers.
+        response: {
+          200: { description: 'The tile or bundle', content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } } },
+          ...errorResponses(404),
+        },
       },
     },
     async (request, reply) => {
@@ -65,7 +69,9 @@ export const logTilesApi: FastifyPluginAsyncTypebox<LogTilesApiDeps> = async (ap
         level === 'entries'
           ? entryBundle(indexes.map((index) => leafAt(index).entry))
           : Buffer.concat(indexes.map((index) => Buffer.from(leafAt(index).hashes[TILE_HEIGHT * level]!, 'base64')));
-      return reply
+      // Sent as bytes: widen the typed reply to say so.
+      const untyped: FastifyReply = reply;
+      return untyped
         .type('application/octet-stream')
         .header('cache-control', address.width === TILE_WIDTH ? FULL : PARTIAL)
         .send(body);
