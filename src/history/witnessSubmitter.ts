@@ -3,6 +3,7 @@ import { afterOutcome, initialWitnessState, isAnswering, isDue, type WitnessOutc
 import type { CosignedCheckpoints } from './cosignedCheckpoints.js';
 import type { TreeHead } from './logProofs.js';
 import { postAddCheckpoint } from './witnessClient.js';
+import { wakeableSleep } from '../platform/wakeableSleep.js';
 
 export interface Witness {
   name: string;
@@ -42,22 +43,11 @@ export function createWitnessSubmitter(deps: WitnessSubmitterDeps) {
   const states = new Map<string, WitnessState>(witnesses.map((witness) => [witness.name, initialWitnessState()]));
   let closed = false;
   const closing = new AbortController();
-  let wake: (() => void) | null = null;
+  const pause = wakeableSleep();
   let moved = false;
 
   /** Sleeps until the head moves, `ms` pass, or the submitter closes. */
-  function sleep(ms: number): Promise<void> {
-    if (moved || closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-  }
+  const sleep = (ms: number): Promise<void> => (moved || closed ? Promise.resolve() : pause.sleep(ms));
 
   async function submitTo(witness: Witness, head: TreeHead, note: string): Promise<void> {
     const body = note.slice(0, note.indexOf('\n\n') + 1);
@@ -135,7 +125,7 @@ export function createWitnessSubmitter(deps: WitnessSubmitterDeps) {
     /** The tree head moved (a commit of this process): a round starts as soon as none runs. */
     headMoved() {
       moved = true;
-      wake?.();
+      pause.wake();
     },
 
     /** Whether as many witnesses as the quorum answered their last request: a write then waits for their cosignatures. */
@@ -144,7 +134,7 @@ export function createWitnessSubmitter(deps: WitnessSubmitterDeps) {
     async close() {
       closed = true;
       closing.abort();
-      wake?.();
+      pause.wake();
       cosigned.release();
       await running;
     },
