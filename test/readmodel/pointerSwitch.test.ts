@@ -10,16 +10,26 @@ const ROUNDS = 20;
 
 /**
  * A worker that commits as fast as it can (one document per commit, the checkpoint one further),
- * reloading its checkpoint whenever it is told it moved; until stopped.
+ * reloading its checkpoint whenever it is told it moved; until stopped. While held it waits, so
+ * the operator can plant a marker without racing it (racing a worker this fast on FerretDB can
+ * take minutes: every plant is refused because the checkpoint moved).
  */
 function busyWorker(store: ReadModelStore) {
   let stopped = false;
   let position = 0;
+  let held: { release: () => void; promise: Promise<void> } | null = null;
+  let idle: (() => void) | null = null;
   const done = (async () => {
     let expected = await store.getCheckpoint('p');
     while (!stopped) {
       // A store that answers at once (SQLite) would otherwise hold the event loop.
       await new Promise((resolve) => setImmediate(resolve));
+      if (held !== null) {
+        idle?.();
+        await held.promise;
+        expected = await store.getCheckpoint('p');
+        continue;
+      }
       position += 1;
       try {
         await store.commit('p', [{ collection: 'items', id: `w-${position}`, doc: { id: `w-${position}` }, position }], position, expected);
@@ -31,8 +41,26 @@ function busyWorker(store: ReadModelStore) {
     }
   })();
   return {
+    /** Resolves once the worker has stopped between commits. */
+    hold(): Promise<void> {
+      let release = () => {};
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      held = { release, promise };
+      return new Promise<void>((resolve) => {
+        idle = resolve;
+      });
+    },
+    resume() {
+      const current = held;
+      held = null;
+      idle = null;
+      current?.release();
+    },
     async stop() {
       stopped = true;
+      this.resume();
       await done;
     },
   };
@@ -55,16 +83,11 @@ async function switchesStand(t: Test, open: () => Promise<ReadModelStore>, settl
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
       const marker = `before-switch-${round}`;
-      // Planted through a commit that leaves the checkpoint where it is (retried while the worker moves it).
-      for (;;) {
-        const at = await operator.getCheckpoint('p');
-        try {
-          await operator.commit('p', [{ collection: 'items', id: marker, doc: { id: marker }, position: at ?? 0 }], at ?? 0, at);
-          break;
-        } catch (error) {
-          if (!(error instanceof CheckpointMovedError)) throw error;
-        }
-      }
+      // Planted while the worker waits, through a commit that leaves the checkpoint where it is.
+      await running.hold();
+      const at = await operator.getCheckpoint('p');
+      await operator.commit('p', [{ collection: 'items', id: marker, doc: { id: marker }, position: at ?? 0 }], at ?? 0, at);
+      running.resume();
       if (round % 2 === 0) await operator.reset('p', ['items']);
       else {
         await operator.reset('p__staged', ['items__staged']);
