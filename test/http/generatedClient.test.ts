@@ -120,3 +120,54 @@ t.test('the OpenAPI document: operationIds on every operation, MatchPayload in c
   }
   t.ok(document.paths['/api/matches']?.post?.responses['201']?.headers?.['Matchlog-Club-Sync'], 'the club-sync header is documented');
 });
+
+/** The JSON code blocks of docs/payload.md, in order. */
+const payloadDocExamples = () =>
+  [...readFileSync(new URL('../../docs/payload.md', import.meta.url), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map(
+    (match) => JSON.parse(match[1] ?? '') as Record<string, unknown>,
+  );
+
+t.test(
+  "every example in docs/payload.md is stored (201) and compiles against the generated types; status: 42 and a team's " +
+    'name: 7 do not; headers are typed as written; GET /api/matches/{id} types its payload',
+  async (t) => {
+    const tool = await openapiTypescript();
+    if (typeof tool === 'string') {
+      t.comment(`skipping the compile test: ${tool}`);
+      t.pass('skipped: no openapi-typescript');
+      return;
+    }
+    const { app } = await startTestApp(t);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const examples = payloadDocExamples();
+    t.ok(examples.length >= 3, `${examples.length} examples in docs/payload.md`);
+    for (const example of examples) {
+      const answer = await fetch(`${base}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(example) });
+      t.equal(answer.status, 201, `the ${String(example.sport)} example is stored`);
+    }
+    const dir = tempDataDir(t, 'matchlog-client-');
+    writeFileSync(join(dir, 'api.ts'), await tool.generate((await (await fetch(`${base}/openapi.json`)).json()) as object));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    const good = `import type { operations } from './api.js';
+${examples.map((example, i) => `export const example${i}: MatchPayload = ${JSON.stringify(example)};`).join('\n')}
+type Headers = NonNullable<operations['putMatch']['parameters']['header']>;
+export const headers: Headers = { 'X-Write-Token': 'a-token-of-the-device', 'X-App-Key': 'key' };
+type View = operations['getMatch']['responses'][200]['content']['application/json'];
+export const status = (view: View): string | undefined => view.payload.status;`;
+    t.same(typeCheck(dir, 'examples.ts', good), [], 'every example, the headers as the spec writes them and the read payload type-check');
+    const wrong = [
+      'export const a: MatchPayload = { status: 42 };',
+      'export const b: MatchPayload = { homeTeam: { name: 7 } };',
+      'export const c: MatchPayload = { actions: [{ evaluation: 3 }] };',
+      'export const d: MatchPayload = { sets: [{ home: true }] };',
+    ];
+    const errors = typeCheck(dir, 'wrong.ts', wrong.join('\n'));
+    // The helper puts two lines before the source: line 3 is the first wrong payload.
+    t.same(
+      errors.map((line) => Number(/\((\d+),\d+\)/.exec(line)?.[1]) - 2),
+      [1, 2, 3, 4],
+      `each wrong payload is refused, on its own line: ${errors.join(' ')}`,
+    );
+    t.match(errors[0], /status|number.*string/);
+  },
+);

@@ -10,72 +10,134 @@ import { PAYLOAD_EXAMPLES } from './payloadExamples.js';
  */
 const Numeric = { anyOf: [{ type: 'number' }, { type: 'string' }], description: 'A number, or a numeric string.' };
 const Identifier = { anyOf: [{ type: 'string' }, { type: 'number' }] };
+const Text = { type: 'string' };
 const open = (description: string, properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: true, description, properties });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** Text, or an object whose `name` (or `label`, `title`) is read. */
+const Named = { anyOf: [Text, open('Named by its name, label or title.', { name: Text, label: Text, title: Text })] };
+/** A list of lines, or an object of them keyed by id (players keyed by player id). */
+const listOrKeyed = (name: string) => ({
+  anyOf: [
+    { type: 'array', items: ref(name) },
+    { type: 'object', additionalProperties: ref(name) },
+  ],
+});
+const Lines = {
+  anyOf: [{ type: 'array', items: { anyOf: [ref('ScoreLine'), { type: 'array', items: Numeric, description: '[home, away]' }] } }, Numeric],
+};
 
 const PAYLOAD_SCHEMAS = {
   Team: open('One side of the match.', {
-    name: { type: 'string' },
+    name: Text,
+    teamCity: { type: 'string', description: 'NBA: with teamName, the full name.' },
+    teamName: Text,
     shortName: { type: 'string', description: 'Shown where the full name does not fit (tricode).' },
+    abbreviation: Text,
+    teamTricode: Text,
     teamId: Identifier,
     id: Identifier,
     score: Numeric,
     setsWon: Numeric,
+    points: Numeric,
     goals: Numeric,
+    periods: { type: 'array', items: open('NBA: one period of this side.', { period: Numeric, periodType: Text, score: Numeric }) },
+    players: listOrKeyed('PlayerLine'),
   }),
   ScoreLine: open('One set or period: its number and each side’s points.', { set: Numeric, period: Numeric, home: Numeric, away: Numeric }),
   PlayerLine: open("One player's line: who, which side, and their stats by name.", {
     playerId: Identifier,
-    name: { type: 'string' },
+    personId: Identifier,
+    name: Text,
+    firstName: Text,
+    lastName: Text,
+    familyName: Text,
+    nameI: { type: 'string', description: 'NBA: the short form of the name ("J. Tatum").' },
     number: Numeric,
-    position: { type: 'string' },
+    jerseyNum: Numeric,
+    position: Text,
     team: { type: 'string', description: '"home" or "away".' },
-    starter: { type: 'boolean' },
-    stats: {
-      type: 'object',
-      additionalProperties: true,
-      description: 'Counting stats by name (kills, attackErrors, points, fieldGoalsMade…): numbers or numeric strings.',
-    },
+    starter: { anyOf: [{ type: 'boolean' }, Numeric], description: 'true, or "1" / 1 (and false, "0").' },
+    lineup: { type: 'string', description: '"starting" or "bench".' },
+    substitute: { type: 'boolean' },
+    played: Numeric,
+    notPlayingReason: Text,
+    stats: { type: 'object', additionalProperties: true, description: 'Counting stats by name (kills, attackErrors, points…): numbers or numeric strings.' },
+    statistics: { type: 'object', additionalProperties: true, description: 'As stats; nested groups become attack.kills.' },
   }),
   Action: open('One play-by-play action.', {
     id: Identifier,
     seq: Numeric,
+    actionNumber: Numeric,
+    index: Numeric,
     set: Numeric,
     period: Numeric,
     clock: { type: 'string', description: 'ISO-8601 duration (PT9M12.40S) or mm:ss.' },
     minute: Numeric,
-    team: { type: 'string' },
+    second: Numeric,
+    team: { anyOf: [Text, open('The side by its name.', { id: Identifier, name: Text })], description: '"home", "away", or the team by name.' },
+    teamId: Identifier,
+    teamTricode: Text,
+    location: { anyOf: [Text, { type: 'array', items: { type: 'number' } }], description: 'NBA: "h" or "v" (StatsBomb’s [x, y] is kept, not read).' },
     playerId: Identifier,
+    personId: Identifier,
+    player: open('The player.', { id: Identifier, name: Text }),
+    playerName: Text,
+    playerNameI: Text,
+    type: { ...Named, description: 'What happened: "goal", "yellow card", "substitution"… or StatsBomb {name}.' },
+    actionType: Text,
+    subType: Text,
+    skill: { type: 'string', description: 'Volleyball: serve, reception, attack, block, dig, set…' },
+    evaluation: { type: 'string', description: 'Volleyball scouting code: # + ! - / =' },
+    shotResult: Text,
+    result: Text,
+    card: Text,
     description: { type: 'string' },
+    score: { anyOf: [open('The running score.', { home: Numeric, away: Numeric }), Text], description: 'The running score after the action.' },
+    scoreHome: Numeric,
+    scoreAway: Numeric,
   }),
   MatchPayload: open(
     'A match payload as the service reads it (docs/payload.md). Every field is optional and any other field is kept: ' +
       'the upload is stored and replaced as a whole. Any JSON object is accepted; this schema documents the recognised fields.',
     {
       id: { type: 'string', description: 'The match id; generated when omitted.' },
-      clubId: { anyOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'Club to sync into (with teamId).' },
-      teamId: { anyOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'Team of the club (with clubId).' },
-      season: { description: 'Used by club sync; any JSON value.' },
-      category: { description: 'Used by club sync; any JSON value.' },
-      competition: { description: 'Used by club sync; any JSON value.' },
+      clubId: { anyOf: [Text, { type: 'number' }], nullable: true, description: 'Club to sync into (with teamId).' },
+      teamId: { anyOf: [Text, { type: 'number' }], nullable: true, description: 'Team of the club (with clubId).' },
+      season: { description: 'Used by club sync; text, or an object with a name.' },
+      category: { description: 'Used by club sync; text, or an object with a name.' },
+      competition: { description: 'Used by club sync; text, or an object with a name.' },
       sport: { type: 'string', example: 'volleyball' },
+      status: { type: 'string', description: 'live, in progress, final, finished, full time, scheduled…', example: 'final' },
+      gameStatus: { type: 'number', description: 'NBA: 1 scheduled, 2 live, 3 final.' },
+      gameStatusText: Text,
+      match_status: Text,
       startedAt: { type: 'string', description: 'ISO-8601 date-time.' },
-      homeTeam: { $ref: '#/components/schemas/Team' },
-      awayTeam: { $ref: '#/components/schemas/Team' },
-      home_team_name: { type: 'string' },
-      away_team_name: { type: 'string' },
+      date: { type: 'string', description: 'ISO-8601 date or date-time.' },
+      startTime: Text,
+      gameTimeUTC: Text,
+      match_date: Text,
+      kick_off: Text,
+      venue: Named,
+      arena: Named,
+      stadium: Named,
+      homeTeam: ref('Team'),
+      awayTeam: ref('Team'),
+      home: ref('Team'),
+      away: ref('Team'),
+      teams: open('The sides.', { home: ref('Team'), away: ref('Team') }),
+      home_team_name: Text,
+      away_team_name: Text,
       home_score: Numeric,
       away_score: Numeric,
+      score: open('The score.', { home: Numeric, away: Numeric }),
       // Some apps send a count here ("periods": 4); only a list is read.
-      sets: {
-        anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/ScoreLine' } }, Numeric],
-        description: 'The score by set: a list of lines (a count is accepted and ignored).',
-      },
-      periods: {
-        anyOf: [{ type: 'array', items: { $ref: '#/components/schemas/ScoreLine' } }, Numeric],
-        description: 'The score by period: a list of lines (a count is accepted and ignored).',
-      },
-      playerStats: { type: 'array', items: { $ref: '#/components/schemas/PlayerLine' } },
-      actions: { type: 'array', items: { $ref: '#/components/schemas/Action' } },
+      sets: { ...Lines, description: 'The score by set: lines, or [home, away] pairs (a count is accepted and ignored).' },
+      periods: { ...Lines, description: 'The score by period: lines, or [home, away] pairs (a count is accepted and ignored).' },
+      playerStats: { ...listOrKeyed('PlayerLine'), description: 'A list of player lines, or an object of them keyed by player id.' },
+      players: { ...listOrKeyed('PlayerLine'), description: 'As playerStats.' },
+      actions: { type: 'array', items: ref('Action') },
+      events: { type: 'array', items: ref('Action'), description: 'As actions (StatsBomb events).' },
+      game: open('NBA live data: the game.', { homeTeam: ref('Team'), awayTeam: ref('Team'), actions: { type: 'array', items: ref('Action') } }),
     },
   ),
 };
@@ -83,19 +145,15 @@ const PAYLOAD_SCHEMAS = {
 /** The examples of an upload, by name. */
 const NAMED_EXAMPLES = Object.fromEntries(PAYLOAD_EXAMPLES.map((value) => [`${value.sport}`, { summary: `A ${value.sport} match (${value.status})`, value }]));
 
-type Doc = {
-  paths?: Record<
-    string,
-    Record<
-      string,
-      {
-        requestBody?: { content?: Record<string, { schema?: unknown; examples?: unknown; example?: unknown }> };
-        responses?: Record<string, { headers?: Record<string, unknown> }>;
-      }
-    >
-  >;
-  components?: { schemas?: Record<string, unknown> };
+type Operation = {
+  parameters?: { in?: string; name?: string }[];
+  requestBody?: { content?: Record<string, { schema?: unknown; examples?: unknown; example?: unknown }> };
+  responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }>;
 };
+type Doc = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+
+/** X-Write-Token, not x-write-token: Fastify validates headers lower-cased, clients write them as the spec does. */
+const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_all, dash: string, letter: string) => dash + letter.toUpperCase());
 
 const CLUB_SYNC_HEADER_DOC = {
   description:
@@ -105,8 +163,9 @@ const CLUB_SYNC_HEADER_DOC = {
 };
 
 /**
- * The upload operations' request bodies, as documented: a reference to `MatchPayload` with named
- * examples. Only the document changes; the routes validate with their own loose schema.
+ * The upload operations' request bodies and the read's `payload`, as documented: a reference to
+ * `MatchPayload` (named examples on uploads); header parameters in their usual case. Only the
+ * document changes; the routes validate with their own loose schema.
  */
 export function documentUploads<T extends object>(document: T): T {
   const doc = document as Doc;
@@ -122,6 +181,16 @@ export function documentUploads<T extends object>(document: T): T {
     media.schema = { $ref: '#/components/schemas/MatchPayload' };
     delete media.example;
     media.examples = NAMED_EXAMPLES;
+  }
+  const view = doc.paths?.['/api/matches/{id}']?.get?.responses?.['200']?.content?.['application/json']?.schema?.properties;
+  if (view?.payload !== undefined) {
+    view.payload = {
+      allOf: [{ $ref: '#/components/schemas/MatchPayload' }],
+      description: 'The payload exactly as last uploaded (or as it was at ?revision=N): typed as documented, returned as sent.',
+    };
+  }
+  for (const operation of Object.values(doc.paths ?? {}).flatMap((methods) => Object.values(methods))) {
+    for (const parameter of operation.parameters ?? []) if (parameter.in === 'header' && parameter.name) parameter.name = headerCase(parameter.name);
   }
   return document;
 }
