@@ -27,6 +27,7 @@ import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/club
 import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
 import { conflict, DomainError, validationError } from '../domain/errors.js';
+import type { TeamPublicity } from '../domain/teamPublicity.js';
 import type { EventMetadata, EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
 
@@ -192,6 +193,16 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
     /** Per-club enforcement: from now on every sync into the club needs a valid app key (or no longer). */
     async setAppKeyRequirement(clubId: string, required: boolean, context: RequestContext): Promise<void> {
       await clubCommand(clubId, { type: 'SetAppKeyRequirement', required, at: now().toISOString() }, context);
+    },
+
+    /** The club's public page on or off (each team still opts in with setTeamPublicity). */
+    async setClubPublicPage(clubId: string, publicPage: boolean, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'SetClubPublicPage', publicPage, at: now().toISOString() }, context);
+    },
+
+    /** What the public sees of a team, from the next request on (pages read the club's stream). */
+    async setTeamPublicity(clubId: string, teamId: string, publicity: TeamPublicity, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'SetTeamPublicity', teamId, ...publicity, at: now().toISOString() }, context);
     },
 
     /** The admin's decisions change the club's numbers: they return once the dashboard shows them. */

@@ -3,6 +3,7 @@ import type { ClubEvent } from './clubEvents.js';
 import { CLUB_NAME_MAX, nameProblem, TEAM_NAME_MAX } from './clubIds.js';
 import { normalTeamName } from './teamName.js';
 import { conflict, notFound, validationError } from './errors.js';
+import { DEFAULT_PUBLICITY, type TeamPublicity } from './teamPublicity.js';
 
 /**
  * The club decider: a club, its admin, its teams and its app keys, pure. `decide` applies the
@@ -45,6 +46,10 @@ export type ClubState =
       settledSides: Record<string, SettledSide>;
       /** Matches the admin left out of players and stats, by match id, with when. */
       excludedMatches: Record<string, string>;
+      /** Whether the club's public page is on (off until the admin turns it on). */
+      publicPage?: boolean;
+      /** What the public sees of each team, by team id; a team not here has DEFAULT_PUBLICITY. */
+      publicity?: Record<string, TeamPublicity>;
     };
 
 export type ExistingClub = Extract<ClubState, { exists: true }>;
@@ -83,7 +88,9 @@ export type ClubCommand =
   | { type: 'RenameTeam'; teamId: string; name: string }
   | { type: 'IssueAppKey'; keyId: string; prefix: string; hash: string; label: string; at: string }
   | { type: 'RevokeAppKey'; keyId: string; at: string }
-  | { type: 'EndAdminSessions'; at: string };
+  | { type: 'EndAdminSessions'; at: string }
+  | { type: 'SetClubPublicPage'; publicPage: boolean; at: string }
+  | ({ type: 'SetTeamPublicity'; teamId: string; at: string } & TeamPublicity);
 
 function checkedName(what: string, name: string, max: number): string {
   const trimmed = name.trim();
@@ -177,8 +184,23 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
       return Object.hasOwn(state.excludedMatches, command.matchId) ? [] : [{ type: 'MatchExcluded', data: { matchId: command.matchId, at: command.at } }];
     case 'IncludeMatch':
       return Object.hasOwn(state.excludedMatches, command.matchId) ? [{ type: 'MatchIncluded', data: { matchId: command.matchId, at: command.at } }] : [];
+    case 'SetClubPublicPage':
+      return (state.publicPage ?? false) === command.publicPage
+        ? []
+        : [{ type: 'ClubPublicPageSet', data: { publicPage: command.publicPage, at: command.at } }];
+    case 'SetTeamPublicity': {
+      const { at, teamId, publicPage, privacy, roster, indexing } = command;
+      if (!state.teams.some((team) => team.teamId === teamId)) throw notFound(`the club has no team ${teamId}`);
+      const now = teamPublicity(state, teamId);
+      // Setting what is already set changes nothing.
+      const same = now.publicPage === publicPage && now.privacy === privacy && now.roster === roster && now.indexing === indexing;
+      return same ? [] : [{ type: 'TeamPublicitySet', data: { teamId, publicPage, privacy, roster, indexing, at } }];
+    }
   }
 }
+
+/** What the public sees of a team: as last set, else DEFAULT_PUBLICITY. */
+export const teamPublicity = (club: ExistingClub, teamId: string): TeamPublicity => club.publicity?.[teamId] ?? DEFAULT_PUBLICITY;
 
 /**
  * The names that find a team's side of a match (compared by normalTeamName): its name, its
@@ -253,6 +275,12 @@ export function evolveClub(state: ClubState, event: ClubEvent): ClubState {
     case 'MatchIncluded': {
       const { [event.data.matchId]: _included, ...excludedMatches } = state.excludedMatches;
       return { ...state, excludedMatches };
+    }
+    case 'ClubPublicPageSet':
+      return { ...state, publicPage: event.data.publicPage };
+    case 'TeamPublicitySet': {
+      const { teamId, publicPage, privacy, roster, indexing } = event.data;
+      return { ...state, publicity: { ...state.publicity, [teamId]: { publicPage, privacy, roster, indexing } } };
     }
   }
 }

@@ -47,6 +47,18 @@ const envelopes = {
   MatchExcluded: Type.Object({ schemaVersion: Type.Literal(1), matchId: Type.String(), at: Type.String() }),
   /** The admin counted an excluded match again. */
   MatchIncluded: Type.Object({ schemaVersion: Type.Literal(1), matchId: Type.String(), at: Type.String() }),
+  /** The club's public page at /c/<club> is on (or off again); each team still opts in (TeamPublicitySet). */
+  ClubPublicPageSet: Type.Object({ schemaVersion: Type.Literal(1), publicPage: Type.Boolean(), at: Type.String() }),
+  /** What the public sees of a team from `at` on (src/domain/teamPublicity.ts); pages apply it, the log keeps what was uploaded. */
+  TeamPublicitySet: Type.Object({
+    schemaVersion: Type.Literal(1),
+    teamId: Type.String(),
+    publicPage: Type.Boolean(),
+    privacy: Type.Union([Type.Literal('full'), Type.Literal('first-initial'), Type.Literal('initials'), Type.Literal('numbers')]),
+    roster: Type.Union([Type.Literal('shown'), Type.Literal('hidden')]),
+    indexing: Type.Union([Type.Literal('noindex'), Type.Literal('index')]),
+    at: Type.String(),
+  }),
 };
 
 type Envelopes = typeof envelopes;

@@ -8,6 +8,7 @@ import { clubDataRoutes } from './club/clubDataRoutes.js';
 import { connectRoutes } from './club/connectRoutes.js';
 import { decisionRoutes } from './club/decisionRoutes.js';
 import { exportRoutes } from './club/exportRoutes.js';
+import { publicityRoutes } from './club/publicityRoutes.js';
 import { teamsRoutes } from './club/teamsRoutes.js';
 import { signedInClub } from './session.js';
 
@@ -48,6 +49,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (
   // Field by field, as dashboardRoutes does: the options Fastify hands a plugin also carry its prefix.
   await app.register(clubDataRoutes, { readModel, eventStore, matchUrl });
   await app.register(teamsRoutes, { clubs });
+  await app.register(publicityRoutes, { clubs });
   await app.register(connectRoutes, { clubs, readModel, matchUrl, publicBaseUrl, globalEnforcement });
   await app.register(exportRoutes, { readModel, matchUrl });
   await app.register(decisionRoutes, { clubs, readModel });

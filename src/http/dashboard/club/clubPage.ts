@@ -60,6 +60,7 @@ const DONE: Record<string, string> = {
   'side-settled-aliases-full': 'Side saved, but its name was not remembered: the team already has 10 other names. Remove one under Teams to add it.',
   'match-excluded': 'The match no longer counts in players and stats.',
   'match-included': 'The match counts in players and stats again.',
+  'publicity-saved': 'Saved: public pages show this from now on.',
 };
 export const doneMessage = (done: string | undefined) => (done === undefined ? null : (DONE[done] ?? null));
 

@@ -11,10 +11,11 @@ export interface ClubOverview {
   teams: Team[];
 }
 
-function connectNav(active: 'keys' | 'sync'): SafeHtml {
+export function connectNav(active: 'keys' | 'sync' | 'webhooks'): SafeHtml {
   return html`<nav class="sub" aria-label="connect">
 <a href="/dashboard/connect"${current(active === 'keys')}>App keys</a>
 <a href="/dashboard/connect/sync-status"${current(active === 'sync')}>Sync status</a>
+<a href="/dashboard/connect/webhooks"${current(active === 'webhooks')}>Webhooks</a>
 </nav>`;
 }
 
@@ -81,19 +82,18 @@ export function renderKeysPage(frame: Frame, page: KeysPage): string {
     const lastUse = used
       ? html`${when(used.lastUsedAt)} <span class="muted">(${used.uses} ${used.uses === 1 ? 'sync' : 'syncs'})</span>`
       : html`<span class="muted">never</span>`;
+    // The key and its state first, Revoke beside them: on a phone they are in view without scrolling the table.
     return html`<tr data-key-id="${key.keyId}">
-<th scope="row"><code class="prefix">${key.prefix}…</code></th>
-<td>${key.label}</td>
-<td>${key.revokedAt === null ? 'active' : html`revoked ${when(key.revokedAt)}`}</td>
+<th scope="row"><code class="prefix">${key.prefix}…</code>${key.label === '' ? '' : html`<br><span class="key-label">${key.label}</span>`}</th>
+<td>${
+      key.revokedAt === null
+        ? html`active<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline revoke">${csrfField(frame.csrfToken)}\
+<button type="submit" class="danger" aria-label="Revoke ${key.prefix}…">Revoke</button></form>`
+        : html`revoked ${when(key.revokedAt)}`
+    }</td>
 <td>${lastUse}</td>
 <td>${when(key.issuedAt)}</td>
 <td><code class="id">${key.keyId}</code></td>
-<td>${
-      key.revokedAt === null
-        ? html`<form method="post" action="/dashboard/connect/keys/${key.keyId}/revoke" class="inline">${csrfField(frame.csrfToken)}\
-<button type="submit" class="danger">Revoke</button></form>`
-        : ''
-    }</td>
 </tr>`;
   });
   return dashboardPage(
@@ -120,8 +120,8 @@ ${
     : scrollRegion(
         'app keys',
         html`<table class="app-keys">
-<thead><tr><th scope="col">Starts with</th><th scope="col">Label</th><th scope="col">Status</th>\
-<th scope="col">Last use</th><th scope="col">Created</th><th scope="col">Id</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
+<thead><tr><th scope="col">Starts with · label</th><th scope="col">Status</th>\
+<th scope="col">Last use</th><th scope="col">Created</th><th scope="col">Id</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
       )
 }`,
@@ -137,9 +137,11 @@ export function renderNewKeyPage(frame: Frame, issued: { key: string; keyId: str
 ${connectNav('keys')}
 <p class="notice"><strong>Copy it now.</strong> This is the only time the key is shown: matchlog keeps only a hash of it. \
 If you lose it, generate a new one and revoke this one.</p>
-<label>App key ${issued.label === '' ? '' : html`<small>(${issued.label})</small>`}
-<input class="secret" type="text" readonly value="${issued.key}" data-testid="new-app-key" \
-aria-label="new app key" autocomplete="off" spellcheck="false"></label>
+<label for="new-app-key">App key ${issued.label === '' ? '' : html`<small>(${issued.label})</small>`}</label>
+<div class="copy-row"><input class="secret" id="new-app-key" type="text" readonly value="${issued.key}" data-testid="new-app-key" \
+aria-label="new app key" autocomplete="off" spellcheck="false">\
+<button type="button" class="copy" aria-controls="new-app-key" data-status="copy-status" aria-label="Copy the app key" hidden>Copy</button></div>
+<p class="copy-status" id="copy-status" role="status" data-testid="copy-status"></p>
 <p>Key id <code class="id">${issued.keyId}</code>. Your app sends the key in the <code>X-App-Key</code> header with each match \
 that carries your <code>clubId</code> and a <code>teamId</code>, for example:</p>
 <pre class="example">curl -X POST ${publicBaseUrl}/api/matches \\
@@ -303,6 +305,7 @@ case, accents, punctuation and age groups such as "U18" or "Girls" are ignored. 
 When it still cannot tell, the match is marked "side unknown" and counts for neither side \
 until you settle it under Matches, where "remember this name" adds the name here.</p>`
 }
+<p><a href="/dashboard/teams/public">Public pages and privacy of your teams' players</a></p>
 <h2>Add a team</h2>
 <form method="post" action="/dashboard/teams" class="inline">
 ${csrfField(frame.csrfToken)}
