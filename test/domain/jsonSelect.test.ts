@@ -4,6 +4,7 @@ import { type JsonSelection, selectJson, selectJsonAfter, type SkippedValues } f
 import { matchTeamNames, matchTeamNamesAfter, matchTeamNamesOfText } from '../../src/domain/matchPayload.js';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { payloadTextsOfEveryShape } from '../helpers/fixtures.js';
+import { holds, numRuns } from '../helpers/properties.js';
 
 /** The selection applied to a parsed value: what selectJson must give without parsing the rest. */
 function project(value: unknown, selection: JsonSelection): unknown {
@@ -30,9 +31,9 @@ t.test('selectJson gives what the selection takes of JSON.parse, whatever the sp
   fc.assert(
     fc.property(value, selection, fc.constantFrom(undefined, 1, '\t', ' \r\n '), (v, sel, space) => {
       const text = JSON.stringify(v, null, space as string | number | undefined);
-      t.same(selectJson(text, sel), project(JSON.parse(text), sel));
+      holds.same(selectJson(text, sel), project(JSON.parse(text), sel));
     }),
-    { numRuns: 2000 },
+    { numRuns: numRuns(2000) },
   );
   t.same(selectJson('{"a":1,"a":{"b":2,"c":3}}', { a: { b: true } }), { a: { b: 2 } }, 'the later duplicate wins, as in JSON.parse');
   t.same(selectJson('{"a\\"}":"}]\\\\","b":[{"c":"\\""}]}', { b: true }), { b: [{ c: '"' }] }, 'quotes and brackets inside strings are skipped');
@@ -68,9 +69,9 @@ t.test('team names read from the text are those of the parsed payload, for every
   fc.assert(
     fc.property(payload, (body) => {
       const text = JSON.stringify(body);
-      t.same(matchTeamNamesOfText(text), matchTeamNames(JSON.parse(text)));
+      holds.same(matchTeamNamesOfText(text), matchTeamNames(JSON.parse(text)));
     }),
-    { numRuns: 1000 },
+    { numRuns: numRuns(1000) },
   );
 });
 
@@ -102,11 +103,11 @@ t.test("selectJsonAfter gives selectJson's value and skipped places whatever the
         const text = JSON.stringify(after, null, space);
         const again = selectJsonAfter(text, sel, earlier);
         const fresh = selectJsonAfter(text, sel, null);
-        t.same(again.value, selectJson(text, sel));
-        t.same([...again.skipped.spans], [...fresh.skipped.spans]);
+        holds.same(again.value, selectJson(text, sel));
+        holds.same([...again.skipped.spans], [...fresh.skipped.spans]);
       },
     ),
-    { numRuns: 500 },
+    { numRuns: numRuns(500) },
   );
   const long = JSON.stringify({ a: Array.from({ length: 100 }, (_, i) => ({ i, s: ']' })) });
   const earlier = selectJsonAfter(long, { b: true }, null).skipped;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { applyDelta as packageApply } from 'fossil-delta';
 import t from 'tap';
 import { applyDelta, BadDeltaError, checksum, makeDelta } from '../../src/eventstore/fossilDelta.js';
+import { numRuns } from '../helpers/properties.js';
 
 const bytes = fc.uint8Array({ maxLength: 3000 });
 /** A target made from the base by a few edits, as versions of one match are. */
@@ -21,7 +22,7 @@ t.test('applying a delta gives the target byte for byte, as the package itself d
       const ours = applyDelta(Buffer.from(base), delta);
       return ours.equals(target) && Buffer.from(packageApply(base, new Uint8Array(delta))).equals(target);
     }),
-    { numRuns: 300 },
+    { numRuns: numRuns(300) },
   );
 });
 
@@ -64,7 +65,7 @@ t.test('a JSON text edited in a few places, as a live match is: walked in step w
       const delta = makeDelta(base, Buffer.from(target))!;
       return applyDelta(base, delta).toString() === target && Buffer.from(packageApply(base, new Uint8Array(delta))).toString() === target;
     }),
-    { numRuns: 300, seed: 28 },
+    { numRuns: numRuns(300), seed: 28 },
   );
   const base = Buffer.from(text(200));
   const next = Buffer.from(text(201));
@@ -87,7 +88,7 @@ t.test("texts of two letters, where every probe is found everywhere: still exact
       const delta = makeDelta(base, target);
       return delta !== null && applyDelta(base, delta).equals(target);
     }),
-    { numRuns: 300, seed: 57 },
+    { numRuns: numRuns(300), seed: 57 },
   );
 });
 
@@ -103,7 +104,7 @@ t.test('a damaged delta is a BadDeltaError, never other bytes or another error',
         return error instanceof BadDeltaError;
       }
     }),
-    { numRuns: 500, seed: 34 },
+    { numRuns: numRuns(500), seed: 34 },
   );
 });
 
@@ -123,7 +124,7 @@ t.test("the checksum summed by word lanes is Fossil's byte-by-byte one, at any l
       shifted.set(bytes, offset);
       return checksum(shifted.subarray(offset)) === fossils(bytes);
     }),
-    { numRuns: 500 },
+    { numRuns: numRuns(500) },
   );
   const ones = new Uint8Array(1 << 20).fill(255);
   t.equal(checksum(ones), fossils(ones), 'a MiB of 0xff: every lane full, the sums past 2^31');

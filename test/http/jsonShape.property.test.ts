@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { jsonShapeProblem, jsonTextFits } from '../../src/http/api/jsonShape.js';
+import { holds, numRuns } from '../helpers/properties.js';
 
 /** A JSON tree whose objects are lists of members, so that a text can repeat a name. */
 type Tree = null | number | string | Tree[] | { members: [string, Tree][] };
@@ -35,7 +36,7 @@ const hasRepeatedName = (value: Tree): boolean =>
       ? new Set(value.members.map(([name]) => name)).size < value.members.length || value.members.some(([, member]) => hasRepeatedName(member))
       : false;
 
-t.test("the text's scan never passes what the parsed value's walk refuses, and agrees with it where no name repeats", async (t) => {
+t.test("the text's scan never passes what the parsed value's walk refuses, and agrees with it where no name repeats", async () => {
   fc.assert(
     fc.property(
       tree,
@@ -48,11 +49,11 @@ t.test("the text's scan never passes what the parsed value's walk refuses, and a
         const limits = { maxDepth, maxValues };
         const problem = jsonShapeProblem(JSON.parse(json), limits);
         const fits = jsonTextFits(json, limits);
-        if (fits) t.equal(problem, null, json);
-        if (!hasRepeatedName(value)) t.equal(fits, problem === null, json);
+        if (fits) holds.equal(problem, null, 'the scan passed what the walk refuses');
+        if (!hasRepeatedName(value)) holds.equal(fits, problem === null, 'the scan and the walk disagree');
       },
     ),
-    { numRuns: 5000 },
+    { numRuns: numRuns(5000) },
   );
 });
 
