@@ -16,6 +16,7 @@ import {
 } from '../../src/eventstore/eventStore.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { documentsHolding, ERASURE_MARKER, erasureWriters, logSince, markedMatch, markedPayload, replayEveryProjection } from '../helpers/erasureWorld.js';
+import { numRuns } from '../helpers/properties.js';
 
 /**
  * Reads a subscription with time limits: `next(ms)` is the next item, or 'silent' when it
@@ -355,7 +356,7 @@ export function eventStoreContract(t: Test, adapter: string, open: () => Promise
           }
           return true;
         }),
-        { numRuns: 12 },
+        { numRuns: numRuns(12) },
       );
     });
 

@@ -6,6 +6,7 @@ import { verifyProjection } from '../../projections/verify.js';
 import { createClubCommands } from '../../src/commands/clubCommands.js';
 import { openSqliteReadModel } from '../../src/readmodel/sqliteReadModel.js';
 import { json, startTestApp, tempDataDir } from '../helpers/testApp.js';
+import { numRuns } from '../helpers/properties.js';
 
 /**
  * The projections of the writing process take an upload's payload as the request parsed it
@@ -53,7 +54,7 @@ t.test('read models built from the parsed request bodies equal those rebuilt fro
       const answers = [await put(text), await put(text), await put('{"between":true}'), await put(text)];
       return answers.every((res) => res.statusCode === 200 || (res.statusCode === 400 && typeof res.json().message === 'string'));
     }),
-    { numRuns: 150 },
+    { numRuns: numRuns(150) },
   );
 
   const scratchDir = tempDataDir(t);

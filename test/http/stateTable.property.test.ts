@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { isWellFormedWriteToken } from '../../src/domain/writeToken.js';
 import { json, startTestApp } from '../helpers/testApp.js';
+import { numRuns } from '../helpers/properties.js';
 
 /**
  * Property tests of the spec's state table (section 3) over the real HTTP app: random
@@ -88,10 +89,10 @@ t.test('sequential: every status, protection and stored payload follows the stat
       }
       return true;
     }),
-    { numRuns: 150 },
+    { numRuns: numRuns(150) },
   );
   t.comment(`sequential property: ${run} runs`);
-  t.ok(run >= 150, `${run} runs`);
+  t.ok(run >= numRuns(150), `${run} runs`);
 });
 
 /** Every order of `ops`: small batches only (5! = 120). */
@@ -137,8 +138,8 @@ t.test('concurrent: each batch on a real server matches some sequential order of
         });
       },
     ),
-    { numRuns: 100 },
+    { numRuns: numRuns(100) },
   );
   t.comment(`concurrent property: ${run} runs`);
-  t.ok(run >= 100, `${run} runs`);
+  t.ok(run >= numRuns(100), `${run} runs`);
 });
