@@ -9,7 +9,7 @@ import { loadLogSigner } from '../runtime/logSigningKey.js';
 import { createMetrics } from '../observability/metrics.js';
 import { type MetricsListener, startMetricsListener } from '../observability/metricsListener.js';
 import { startTracing } from '../observability/tracing.js';
-import { checkDataDir, oneLine, StartupError } from '../runtime/startupFailure.js';
+import { checkDataDir, listenFailure, oneLine, StartupError } from '../runtime/startupFailure.js';
 
 /** Reads the configuration, opens the stores, listens, and shuts down gracefully on signals. */
 async function main() {
@@ -54,8 +54,11 @@ async function main() {
   if (observability.tracing) app.addHook('onClose', () => observability.tracing?.shutdown());
   // The engine lives as long as the app: closing the app (signal, error, test) closes the stores.
   app.addHook('onClose', () => engine.close());
-  log = app.log;
-  for (const { level, obj, msg } of early.splice(0)) app.log[level](obj, msg);
+  // Lines of the start wait until the port is taken: a start that fails says one line, not six.
+  const started = () => {
+    log = app.log;
+    for (const { level, obj, msg } of early.splice(0)) app.log[level](obj, msg);
+  };
 
   // In-flight requests get SHUTDOWN_TIMEOUT_MS after SIGTERM; a slow client cannot hold the exit (exit code 1 then).
   closeWithGrace(
@@ -78,7 +81,7 @@ async function main() {
   if (observability.metrics && config.metricsPort !== null) {
     try {
       metricsListener = await startMetricsListener(observability.metrics.registry, config.metricsHost, config.metricsPort);
-      app.log.info({ url: metricsListener.url }, 'metrics listening');
+      early.push({ level: 'info', obj: { url: metricsListener.url }, msg: 'metrics listening' });
     } catch (error) {
       process.stderr.write(
         `cannot listen for metrics on ${config.metricsHost}:${config.metricsPort} (${oneLine(error)}); set METRICS_PORT or METRICS_HOST to a free address\n`,
@@ -91,13 +94,11 @@ async function main() {
     await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   } catch (error) {
     // A port in use or not ours to take: one line that says what to change, and the stores closed.
-    const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
-    process.stderr.write(
-      `cannot listen on ${config.host}:${config.port}${code}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST to a free address\n`,
-    );
+    process.stderr.write(`${listenFailure(config.host, config.port, error)}\n`);
     await app.close();
     process.exit(1);
   }
+  started();
   const warning = publicAddressWarning(process.env, config.host, config.publicBaseUrl);
   if (warning !== null) app.log.warn({ publicBaseUrl: config.publicBaseUrl, host: config.host }, warning);
 }

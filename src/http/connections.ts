@@ -77,6 +77,8 @@ export function registerConnectionLimits(app: FastifyInstance, { maxConnections,
     report();
   });
   server.on('error', (error: NodeJS.ErrnoException) => {
+    // Before listening it is listen's own failure (a port taken), which the caller reports.
+    if (!server.listening) return;
     // Only a failed accept reaches here once listening: the listening socket itself stays open.
     reported.failed += 1;
     reported.code = error.code ?? String(error);

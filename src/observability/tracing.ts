@@ -1,6 +1,6 @@
 import type { Attributes, Link, Span, SpanContext } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Span contexts of this process's recent appends, by log position: projection batches link to them. */
 const REMEMBERED_APPENDS = 4096;
@@ -24,13 +24,16 @@ export interface TracingOptions {
   exporter?: SpanExporter;
 }
 
+/** A request's span name, as OpenTelemetry's HTTP conventions want it: method and route pattern, never the URL (ids). */
+const routeSpanName = (request: Pick<FastifyRequest, 'method' | 'routeOptions'>) => `${request.method} ${request.routeOptions.url ?? 'unmatched'}`;
+
 /** Tracing is on only when the standard OTLP endpoint variables say where to send spans. */
 const tracingWanted = (env: Record<string, string | undefined>) => Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 
 /**
  * OpenTelemetry, opt-in: null (and no OpenTelemetry module loaded, no exporter made) unless
  * OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set or an exporter is given.
- * Spans: the request (@fastify/otel), `matchlog.upload` (decide and append),
+ * Spans: the request (@fastify/otel; `PUT /api/matches/:id` and its `… handler`), `matchlog.upload` (decide and append),
  * `matchlog.append`, and `matchlog.projection_batch` with the positions it applied.
  */
 export async function startTracing(env: Record<string, string | undefined>, options: TracingOptions): Promise<Tracing | null> {
@@ -55,6 +58,9 @@ export async function startTracing(env: Record<string, string | undefined>, opti
     // The request and handler spans, not one per hook (some ten per request here).
     instrumentHooks: false,
     ignorePaths: ({ url }) => url === '/healthz' || url === '/readyz',
+    // Spans named by method and route ("PUT /api/matches/:id"), not "request" and a plugin chain.
+    requestHook: (span, request) => span.updateName(routeSpanName(request)),
+    lifecycleHook: (span, { hookName, request }) => span.updateName(`${routeSpanName(request)} ${hookName}`),
   });
   instrumentation.setTracerProvider(provider);
   const appends = new Map<number, SpanContext>();

@@ -50,3 +50,13 @@ export function checkDataDir(config: Pick<Config, 'dataDir' | 'eventStoreUrl' | 
     );
   }
 }
+
+/** Why the server could not listen on host:port, and what to change, in one line. */
+export function listenFailure(host: string, port: number, error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : null;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where} (EADDRINUSE): the port is taken by another process; stop it, or set PORT to a free port`;
+  if (code === 'EACCES') return `cannot listen on ${where} (EACCES): this user may not take port ${port}; set PORT to 1024 or above`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where} (EADDRNOTAVAIL): ${host} is not an address of this machine; set HOST`;
+  return `cannot listen on ${where}${code ? ` (${code})` : ''}: ${oneLine(error)}; set PORT or HOST to a free address`;
+}

@@ -29,18 +29,23 @@ async function portInUse(t: Test): Promise<{ port: number; dataDir: string }> {
   return { port: typeof address === 'object' && address !== null ? address.port : 0, dataDir };
 }
 
-t.test('a port in use stops the server with one clear line and exit code 1, and its stores are closed', async (t) => {
+t.test('a port in use stops the server with one line saying the port is taken, nothing else at the default log level, and exit code 1', async (t) => {
   const { port, dataDir } = await portInUse(t);
   const main = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
   const result = spawnSync(process.execPath, [...typescriptExecArgv(), main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', METRICS_PORT: '0' },
     encoding: 'utf8',
     timeout: 60_000,
   });
   t.equal(result.status, 1);
+  t.equal(result.stdout, '', 'no log lines: the projections and the metrics listener are not announced for a start that failed');
   const lines = result.stderr.trim().split('\n');
   t.equal(lines.length, 1, 'one line');
-  t.match(lines[0], new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): .*; set PORT or HOST to a free address$`));
+  t.match(
+    lines[0],
+    new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): the port is taken by another process; stop it, or set PORT to a free port$`),
+  );
+  t.notMatch(result.stderr, /file descriptors|serving on/, 'not mistaken for a failed accept');
 });
 
 t.test('the projection worker on a port in use says so in one line, exits 1 and closes its stores', async (t) => {

@@ -1,9 +1,10 @@
 import t from 'tap';
+import { prettyMessage } from '../../src/observability/logFormat.js';
 import { ConfigError, loadConfig } from '../../src/runtime/config.js';
 import { startServerProcess } from '../helpers/serverProcess.js';
 import { tempDataDir } from '../helpers/testApp.js';
 
-t.test('LOG_FORMAT=pretty writes readable lines; JSON stays the default', async (t) => {
+t.test('LOG_FORMAT=pretty writes one readable line per request (GET /match/x 404 13 ms); JSON stays the default', async (t) => {
   const server = await startServerProcess({ DATA_DIR: tempDataDir(t), LOG_FORMAT: 'pretty' });
   t.teardown(async () => {
     server.child.kill('SIGTERM');
@@ -13,7 +14,28 @@ t.test('LOG_FORMAT=pretty writes readable lines; JSON stays the default', async 
   t.ok(listening, 'the start is logged');
   t.notOk(listening?.trimStart().startsWith('{'), 'not a JSON line');
   t.match(listening, /\bINFO\b.*Server listening at http:\/\/127\.0\.0\.1:\d+/);
+  const before = server.output.length;
+  t.equal((await fetch(`${server.url}/match/no-such-match`)).status, 404);
+  const deadline = Date.now() + 30_000;
+  const access = () => server.output.slice(before).findIndex((line) => line.includes('/match/no-such-match'));
+  while (access() < 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const lines = server.output.slice(before);
+  const at = access();
+  t.comment(lines[at]);
+  t.match(lines[at], /\bINFO\b.*: GET \/match\/no-such-match 404 \d+ ms( \{.*\})?$/, 'method, URL, status and time on one line');
+  t.same(
+    lines.filter((line) => /^\s/.test(line)),
+    [],
+    'no continuation lines: the request, reply and fields are not spread over a dozen lines',
+  );
   t.equal(loadConfig({}).logFormat, 'json');
+});
+
+t.test('a pretty access line reads method, URL, status and time; other lines keep their message', async (t) => {
+  const access = { req: { method: 'PUT', url: '/api/matches/m1' }, res: { statusCode: 403 }, responseTime: 12.6, msg: 'request completed' };
+  t.equal(prettyMessage(access, 'msg'), 'PUT /api/matches/m1 403 13 ms');
+  t.equal(prettyMessage({ ...access, msg: 'request errored' }, 'msg'), 'PUT /api/matches/m1 403 13 ms: request errored');
+  t.equal(prettyMessage({ msg: 'projection running from its stored checkpoint' }, 'msg'), 'projection running from its stored checkpoint');
 });
 
 t.test('metrics and log settings are checked at start', async (t) => {

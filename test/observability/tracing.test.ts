@@ -32,7 +32,7 @@ t.test('one upload gives a request span, its decide-and-append span and the appe
   const batch = () => spans().find((span) => span.name === 'matchlog.projection_batch' && Number(span.attributes['matchlog.position.last']) >= position());
   for (let i = 0; i < 100 && batch() === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
 
-  const request = spans().find((span) => span.name === 'request' && span.attributes['http.route'] === '/api/matches');
+  const request = spans().find((span) => span.name === 'POST /api/matches' && span.attributes['http.route'] === '/api/matches');
   const upload = spans().find((span) => span.name === 'matchlog.upload' && span.attributes['matchlog.match_id'] === 'traced-1');
   t.ok(request, 'a span for the request');
   t.ok(upload, 'a span for the decision and append');
@@ -50,6 +50,24 @@ t.test('one upload gives a request span, its decide-and-append span and the appe
   t.ok(
     batch()!.links.some((link) => link.context.spanId === append()!.spanContext().spanId),
     'the batch links to the append it projected',
+  );
+
+  const put = await fetch(`http://127.0.0.1:${port}/api/matches/traced-1`, { method: 'PUT', headers: json, body: fixtureText({ seed: 6, id: 'traced-1' }) });
+  t.equal(put.status, 200);
+  const named = (name: string) => spans().find((span) => span.name === name);
+  for (let i = 0; i < 100 && named('PUT /api/matches/:id handler') === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.ok(named('PUT /api/matches/:id'), 'the PUT request span is named by method and route');
+  t.equal(
+    named('PUT /api/matches/:id handler')?.parentSpanContext?.spanId,
+    named('PUT /api/matches/:id')?.spanContext().spanId,
+    "its handler's span too, under it",
+  );
+  t.same(
+    spans()
+      .map((span) => span.name)
+      .filter((name) => name.includes('->') || name.includes('traced-1')),
+    [],
+    'no span is named after a plugin chain or a URL',
   );
 });
 
