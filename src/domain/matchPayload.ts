@@ -89,7 +89,7 @@ export interface MatchSummary {
    * The play-by-play as lines, worded on the first call (writes need only actionCount). A
    * function, not a getter: V8 keeps an accessor in the object's hidden class, which lives in
    * the old generation, so a getter closing over the payload held every parsed payload until
-   * the next full collection (docs/performance.md, step 33).
+   * the next full collection (docs/performance/steps.md, step 33).
    */
   readonly actions: () => ActionLine[];
   /** The line of action `index` (0 ≤ index < actionCount), worded on first ask: a page words the rows it shows, not the whole list. */

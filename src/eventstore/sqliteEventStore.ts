@@ -46,7 +46,7 @@ export interface SqliteEventStoreOptions {
 /**
  * Turns of the event loop a group waits for more appends while writers are concurrent
  * (./groupCommit.ts): live uploads on 10 connections committed ~9.7 appends a group instead of
- * ~8.6, for 1.5–2.5 % more uploads a second (docs/performance.md, step 66).
+ * ~8.6, for 1.5–2.5 % more uploads a second (docs/performance/steps.md, step 66).
  */
 const COLLECT_TURNS = 10;
 

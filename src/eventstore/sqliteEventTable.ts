@@ -127,7 +127,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
    * each time, not `clear()`: V8 gives a cleared Map of the old generation its next table there
    * too, and the table let go still points at the tips it held, each with a created match's
    * whole text, keeping them alive through young collections into a promotion
-   * (docs/performance.md, step 56).
+   * (docs/performance/steps.md, step 56).
    */
   let pending = new Map<string, { head: Revision; version: VersionTip | null }>();
 

@@ -43,7 +43,7 @@ interface CountedStream extends IncomingMessage {
  * An upload's request stream's `push`, counting each body chunk. One function for every upload:
  * a function made per upload and set as the stream's own `push` kept each answered upload's
  * request, with its parsed body, reachable through young-generation collections, so every
- * create's body was promoted (~160 KB a create against ~13; docs/performance.md, step 56).
+ * create's body was promoted (~160 KB a create against ~13; docs/performance/steps.md, step 56).
  */
 function countedPush(this: CountedStream, chunk: unknown, encoding?: BufferEncoding): boolean {
   const account = this[ACCOUNT];

@@ -3,7 +3,7 @@
  * live and, when most of them outlive young collections, allocates that literal's later objects
  * straight in the old generation (allocation-site pretenuring). Every cache shares this code, so
  * the long-lived boxes of the match state cache made the boxes of the parsed-payload caches old
- * too, and an old box kept its young payload alive into a promotion (docs/performance.md, step 34).
+ * too, and an old box kept its young payload alive into a promotion (docs/performance/steps.md, step 34).
  * The box also remembers the weight its value was counted at, so a value that grew is re-counted exactly.
  */
 class Box<V> {
@@ -29,7 +29,7 @@ export interface LruOptions {
  * and deleted from keeps replacing its hash table, and a replaced table that reached the old
  * generation can still point at the values it held; without the boxes, values that passed
  * through a long-lived cache (parsed payloads) survived young-generation collections until
- * the next full one and were promoted (docs/performance.md, step 33).
+ * the next full one and were promoted (docs/performance/steps.md, step 33).
  */
 export function createLru<V>(max: number, weigh: (value: V) => number = () => 1, { maxEntryWeight = max }: LruOptions = {}) {
   const entries = new Map<string, Box<V>>();

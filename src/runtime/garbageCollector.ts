@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
  * grow to 4× the live size (27 MB live, ~125 MB heap under replaces). 1.5× keeps the server
  * ~8 MB lower again than 2× under creates and synced uploads, at the same throughput: a full
  * collection of ~33 MB live takes ~4 ms of the main thread, the marking runs beside it
- * (docs/performance.md, sections 21, 29 and 47).
+ * (docs/performance/steps.md, sections 21, 29 and 47).
  */
 export const HEAP_GROWTH_PERCENT = 50;
 
@@ -21,7 +21,7 @@ export const HEAP_GROWTH_PERCENT = 50;
  * Made old, each one kept its young body alive until the next full collection: whole bodies
  * were promoted, the old generation filled, and full collections came ten times as often. It
  * happened in some runs and not in others, after whatever literal V8 had judged long-lived
- * (docs/performance.md, sections 34 and 43).
+ * (docs/performance/steps.md, sections 34 and 43).
  */
 const FLAGS = [
   { given: /^--heap[-_]growing[-_]percent\b/, set: `--heap-growing-percent=${HEAP_GROWTH_PERCENT}` },

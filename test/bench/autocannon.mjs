@@ -4,7 +4,7 @@
 // the client ~0.1 ms (11 µs a KB against 0.1 for ASCII), so on the compressed page the client set
 // the pace (~8,000 req/s, the server idle two thirds of the time). Latin-1 costs the same as UTF-8
 // on ASCII and as little on any other byte. No benchmark here reads a body; bytes are counted
-// apart from it (docs/performance.md, step 44).
+// apart from it (docs/performance/steps.md, step 44).
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 

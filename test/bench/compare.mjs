@@ -360,7 +360,7 @@ try {
     const bothMatchlog = { a: matchlog.child.pid, b: matchlog.child.pid };
     const synced = target(matchlog, '/api/matches', { method: 'POST', headers: { ...json, 'x-app-key': club.appKey.key }, requests: freshIds('s', clubText) });
     // The one target that is a ratio of two matchlog paths. It reads ~0.04 under its bound,
-    // while a single 5 s round reads anywhere from ~1.06 to ~1.29 (docs/performance.md, steps
+    // while a single 5 s round reads anywhere from ~1.06 to ~1.29 (docs/performance/steps.md, steps
     // 50–51): more rounds than the other rows, so that a run tells the ratio, not a round's luck.
     const { a, b, runs } = await alternate('upload with club sync vs without', synced, create(matchlog), syncRounds, bothMatchlog);
     const ratio = a.mean / b.mean;

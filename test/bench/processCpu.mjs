@@ -1,6 +1,6 @@
 // CPU time spent by a server process (all its threads, and its main thread alone) and by this
 // process (the load generator), read around a measured run: what a throughput ratio costs, and
-// the budget a target leaves on this machine (docs/performance.md, step 67). Linux (/proc);
+// the budget a target leaves on this machine (docs/performance/steps.md, step 67). Linux (/proc);
 // elsewhere every reading is null and the benches print none.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

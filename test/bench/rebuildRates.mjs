@@ -62,7 +62,7 @@ async function measureRebuildOf(count, seed, log) {
     const { bytes } = await seed(eventStore);
     log(`seeded ${count} matches (${(bytes / 1e6).toFixed(0)} MB of payload) in ${seconds(t).toFixed(1)} s`);
     // The log at rest, as a rebuild finds it: while the kernel still wrote the seed's pages out, the
-    // log read ran at ~4,000 events/s, against ~8,500 after (session 30, docs/performance.md step 59).
+    // log read ran at ~4,000 events/s, against ~8,500 after (session 30, docs/performance/steps.md step 59).
     execFileSync('sync');
 
     const readLog = async () => {

@@ -29,7 +29,7 @@ function lastEventId(value: unknown): number | null {
  * hooks) holds those for as long as the stream is open, and a stream never reaches it: it ends
  * with 'close', when its viewer leaves or at shutdown. The head Node built line by line stays a
  * rope of ~75 strings until something flattens it (ToNumber does, in place: pino's flatstr).
- * ~2.4 KB of heap a stream, ~35 MB at match day's 15,000 (docs/performance.md, step 58).
+ * ~2.4 KB of heap a stream, ~35 MB at match day's 15,000 (docs/performance/steps.md, step 58).
  */
 function slim(stream: ServerResponse): void {
   for (const listener of stream.listeners('finish')) {
