@@ -534,16 +534,18 @@ const inner = (entry: Obj, field: string): Obj => (typeof entry[field] === 'obje
 export type FootballEvent = 'goal' | 'ownGoal' | 'ownGoalFor' | 'yellowCard' | 'secondYellow' | 'redCard';
 
 const CARD_WORDS: [RegExp, FootballEvent][] = [
-  [/second[ _-]?yellow/i, 'secondYellow'],
-  [/^(red|red[ _-]?card|redcard)$/i, 'redCard'],
-  [/^(yellow|yellow[ _-]?card|yellowcard|booking)$/i, 'yellowCard'],
+  // "Second yellow", "yellow-red card", German "Gelb-Rot": a sending-off after two bookings.
+  [/second[ _-]?yellow|^(yellow[ _/-]?red|gelb[ _/-]?rot)([ _-]?card|e karte)?$/i, 'secondYellow'],
+  [/^(red|red[ _-]?card|redcard|sending[ _-]?off|rot|rote karte)$/i, 'redCard'],
+  [/^(yellow|yellow[ _-]?card|yellowcard|booking|caution|gelb|gelbe karte)$/i, 'yellowCard'],
 ];
 
 /**
  * A football entry's event: a shot whose outcome is "Goal" (StatsBomb's `shot.outcome.name`, or
  * `result`), a goal, StatsBomb's "Own Goal Against" (the player who put it in his own net) and
  * "Own Goal For" (the same goal, filed for the side it counts for), or a card (its own type, or
- * StatsBomb's `bad_behaviour.card` / `foul_committed.card`).
+ * StatsBomb's `bad_behaviour.card` / `foul_committed.card`). A type that names a card counts
+ * without a `card` field (`type: "second yellow"`, `"red"`, `"booking"`).
  */
 export function footballEvent(entry: Obj): FootballEvent | null {
   const type = (named(entry.type) ?? named(entry.actionType) ?? named(entry.event) ?? '').toLowerCase();
@@ -552,8 +554,7 @@ export function footballEvent(entry: Obj): FootballEvent | null {
   if (type === 'own goal for') return 'ownGoalFor';
   if (type === 'own goal' || type === 'owngoal' || type === 'own_goal') return 'ownGoal';
   if (type === 'goal' || ((type === 'shot' || type === 'penalty') && result === 'goal')) return 'goal';
-  const card =
-    named(inner(entry, 'bad_behaviour').card) ?? named(inner(entry, 'foul_committed').card) ?? named(entry.card) ?? (/card/.test(type) ? type : null);
+  const card = named(inner(entry, 'bad_behaviour').card) ?? named(inner(entry, 'foul_committed').card) ?? named(entry.card) ?? (type === '' ? null : type);
   if (card === null) return null;
   return CARD_WORDS.find(([pattern]) => pattern.test(card.trim()))?.[1] ?? null;
 }
@@ -566,6 +567,45 @@ const FOOTBALL_WORDS: Record<FootballEvent, string> = {
   secondYellow: 'Second yellow card',
   redCard: 'Red card',
 };
+
+/** A person as a feed names them: a string, or an object's `name` (or `firstName` + `lastName`). */
+function personName(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return word(value);
+  const o = value as Obj;
+  const parts = [word(o.firstName), word(o.lastName) ?? word(o.familyName)].filter((x) => x !== null);
+  return word(o.name) ?? (parts.length > 0 ? parts.join(' ') : null);
+}
+
+const PENALTY = /^(pen|penalty|penalty[ _-]?kick|penalty[ _-]?goal|elfmeter|strafsto(ss|ß))$/i;
+
+/** Whether a football goal was a penalty: `penalty: true`, or a sub-type or shot type that says so (StatsBomb's `shot.type.name`). */
+function isPenalty(entry: Obj): boolean {
+  if (entry.penalty === true || entry.penalty === 'true' || entry.isPenalty === true) return true;
+  const said = [word(entry.subType), named(entry.type), word(entry.method), word(entry.goalType), named(inner(entry, 'shot').type)];
+  return said.some((w) => w !== null && PENALTY.test(w));
+}
+
+/** A goal as a sheet reads it: "Goal (pen)", "Goal, assist: F. Weber". */
+function goalWords(entry: Obj): string {
+  const assist = first([personName(entry.assist), word(entry.assistName), word(entry.assistPlayerName), personName(entry.assistedBy)]);
+  return `Goal${isPenalty(entry) ? ' (pen)' : ''}${assist === null ? '' : `, assist: ${assist}`}`;
+}
+
+const first = (values: (string | null)[]) => values.find((v) => v !== null) ?? null;
+
+/**
+ * A substitution with who came on and who went off: `playerIn` / `playerOut` (names, or objects
+ * with `name`), `player_in` / `player_out`, or StatsBomb's `player` going off for
+ * `substitution.replacement`. "Substitution: Ole Schulz on for Timo Brandt"; null when neither is named.
+ */
+function substitutionWords(entry: Obj): string | null {
+  const on = first([personName(entry.playerIn), personName(entry.player_in), personName(inner(entry, 'substitution').replacement)]);
+  const statsBomb = typeof entry.substitution === 'object' && entry.substitution !== null;
+  const off = first([personName(entry.playerOut), personName(entry.player_out), statsBomb ? personName(entry.player) : null]);
+  if (on === null && off === null) return null;
+  if (on !== null && off !== null) return `Substitution: ${on} on for ${off}`;
+  return on !== null ? `Substitution: ${on} on` : `Substitution: ${off} off`;
+}
 
 /** Readable words for one play-by-play entry: "Attack: kill", "3-pt shot made", "Goal", "Point". */
 export function actionWords(sport: string | null, entry: Obj): string {
@@ -580,9 +620,14 @@ export function actionWords(sport: string | null, entry: Obj): string {
   }
   if (kind === 'football') {
     const event = footballEvent(entry);
+    if (event === 'goal') return goalWords(entry);
     if (event !== null) return FOOTBALL_WORDS[event];
   }
   const type = word(entry.actionType) ?? named(entry.type) ?? word(entry.action) ?? word(entry.event);
+  if (type !== null && /^(substitution|sub)$/i.test(type)) {
+    const sub = substitutionWords(entry);
+    if (sub !== null) return sub;
+  }
   const sub = word(entry.subType) ?? word(entry.descriptor);
   const result = word(entry.shotResult) ?? word(entry.result) ?? word(entry.outcome) ?? named(inner(entry, 'shot').outcome);
   if (type === null) return result === null ? '—' : capital(result);

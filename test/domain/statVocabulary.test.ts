@@ -1,6 +1,6 @@
 import t from 'tap';
 import { statRates } from '../../src/domain/statRates.js';
-import { actionWords, boxScore, statKeyOrder, UNKNOWN_STAT_COLUMNS } from '../../src/domain/statVocabulary.js';
+import { actionWords, boxScore, footballEvent, statKeyOrder, UNKNOWN_STAT_COLUMNS } from '../../src/domain/statVocabulary.js';
 
 const texts = (cells: { text: string }[]) => cells.map((c) => c.text);
 
@@ -135,6 +135,39 @@ t.test('football words: a goal reads "Goal"', async (t) => {
   t.equal(actionWords('football', { type: { name: 'Shot' }, shot: { outcome: { name: 'Goal' } } }), 'Goal');
   t.equal(actionWords('football', { type: { name: 'Own Goal Against' } }), 'Own goal');
   t.equal(actionWords('football', { type: { name: 'Bad Behaviour' }, bad_behaviour: { card: { name: 'Second Yellow' } } }), 'Second yellow card');
+});
+
+t.test('football cards from their type alone, as Kreisliga feeds send them (issue 62)', async (t) => {
+  t.equal(footballEvent({ type: 'second yellow' }), 'secondYellow', 'the documented "second yellow"');
+  t.equal(footballEvent({ type: 'yellow' }), 'yellowCard');
+  t.equal(footballEvent({ type: 'booking' }), 'yellowCard');
+  t.equal(footballEvent({ type: 'red' }), 'redCard');
+  t.equal(footballEvent({ type: 'Yellow-Red Card' }), 'secondYellow');
+  t.equal(footballEvent({ type: 'Gelb-Rot' }), 'secondYellow');
+  t.equal(footballEvent({ type: 'foul' }), null, 'a foul without a card is no card');
+  t.equal(footballEvent({ type: 'foul', card: 'yellow' }), 'yellowCard', 'a card field still counts');
+  t.equal(actionWords('football', { type: 'second yellow' }), 'Second yellow card');
+});
+
+t.test('football goals say assist and penalty; substitutions say who came on and off (issue 62)', async (t) => {
+  t.equal(actionWords('football', { type: 'goal', assist: 'Finn Weber' }), 'Goal, assist: Finn Weber');
+  t.equal(actionWords('football', { type: 'goal', assist: { name: 'Finn Weber' } }), 'Goal, assist: Finn Weber');
+  t.equal(actionWords('football', { type: 'goal', penalty: true }), 'Goal (pen)');
+  t.equal(actionWords('football', { type: 'goal', subType: 'penalty' }), 'Goal (pen)');
+  t.equal(actionWords('football', { type: { name: 'Shot' }, shot: { outcome: { name: 'Goal' }, type: { name: 'Penalty' } } }), 'Goal (pen)', 'StatsBomb');
+  t.equal(actionWords('football', { type: 'substitution', playerIn: 'Ole Schulz', playerOut: 'Timo Brandt' }), 'Substitution: Ole Schulz on for Timo Brandt');
+  t.equal(
+    actionWords('football', { type: 'substitution', playerIn: { name: 'Max Vogel' }, playerOut: { name: 'Finn Weber' } }),
+    'Substitution: Max Vogel on for Finn Weber',
+  );
+  t.equal(actionWords('football', { type: 'Substitution', player_in: 'Max Vogel' }), 'Substitution: Max Vogel on');
+  t.equal(
+    actionWords('football', { type: { name: 'Substitution' }, player: { name: 'Finn Weber' }, substitution: { replacement: { name: 'Max Vogel' } } }),
+    'Substitution: Max Vogel on for Finn Weber',
+    'StatsBomb: the player goes off for the replacement',
+  );
+  t.equal(actionWords('volleyball', { type: 'substitution', playerIn: 'Mia Lang', playerOut: 'Ava Roth' }), 'Substitution: Mia Lang on for Ava Roth');
+  t.equal(actionWords('football', { type: 'substitution' }), 'Substitution', 'nobody named: the word alone');
 });
 
 t.test('a stat named twice: the first spelling wins, a sum of parts only when all are there, every spelling consumed', async (t) => {

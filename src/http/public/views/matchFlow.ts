@@ -25,6 +25,8 @@ export interface GoalLine {
   playerId: string | null;
   playerName: string | null;
   kind: 'goal' | 'ownGoal' | 'yellowCard' | 'secondYellow' | 'redCard';
+  /** A goal from the penalty spot (its line's words say "Goal (pen)", statVocabulary.ts). */
+  penalty: boolean;
 }
 
 const other = (side: Side): Side => (side === 'home' ? 'away' : 'home');
@@ -41,7 +43,13 @@ export function goalsAndCards(actions: readonly ActionLine[]): GoalLine[] {
   for (const a of actions) {
     const team = sideOf(a.team);
     if (a.event === null || team === null) continue;
-    const base = { mark: a.clock, minute: markMinute(a.clock), playerId: a.playerId, playerName: a.playerName };
+    const base = {
+      mark: a.clock,
+      minute: markMinute(a.clock),
+      playerId: a.playerId,
+      playerName: a.playerName,
+      penalty: a.description.startsWith('Goal (pen)'),
+    };
     if (a.event === 'ownGoal') lines.push({ ...base, side: other(team), kind: 'ownGoal' });
     else if (a.event === 'ownGoalFor') {
       if (!hasOwnGoalAgainst) lines.push({ ...base, side: team, kind: 'ownGoal' });

@@ -1,6 +1,6 @@
 import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
 import { clip } from '../../../domain/clippedText.js';
-import { familyName, shortNames, teamShortName } from '../../../domain/shortNames.js';
+import { familyName, shortNames, teamShortNames } from '../../../domain/shortNames.js';
 import { boxScore, type BoxCell, sportOf, type StatKeyOrder, statKeyOrder } from '../../../domain/statVocabulary.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
@@ -57,11 +57,17 @@ export function headline(id: string, s: MatchSummary): string {
   return `${teamName(s.home.name, 'Home')}${score}${teamName(s.away.name, 'Away')}`;
 }
 
-/** A name short enough for a narrow column: the payload's own short name (a tricode), else the name's first distinctive word or initials. */
-const shortName = (t: TeamSummary, other: TeamSummary, fallback: string) =>
-  clip(t.short ?? (t.name === null ? fallback : teamShortName(t.name, other.name)), SHORT_SHOWN);
-const homeShort = (s: MatchSummary) => shortName(s.home, s.away, 'Home');
-const awayShort = (s: MatchSummary) => shortName(s.away, s.home, 'Away');
+/**
+ * Names short enough for a narrow column, never the same for both sides: the payload's own short
+ * names (tricodes) unless both give the same one, else each name's first distinctive word or
+ * the word that tells the two apart (shortNames.ts).
+ */
+const shortPair = (s: MatchSummary) => {
+  const pair = teamShortNames(s.home, s.away);
+  return { home: clip(pair.home, SHORT_SHOWN), away: clip(pair.away, SHORT_SHOWN) };
+};
+const homeShort = (s: MatchSummary) => shortPair(s).home;
+const awayShort = (s: MatchSummary) => shortPair(s).away;
 
 /** The state as a badge; none for a status matchlog does not know ("available"). */
 function statusBadge(view: MatchPageView): SafeHtml | string {
@@ -72,15 +78,31 @@ function statusBadge(view: MatchPageView): SafeHtml | string {
   return html`<span class="badge ${shown}">${SHOWN_STATUS_WORDS[shown]}${current}</span>`;
 }
 
+/** Football: how many players each side had sent off (a red card, or a second yellow), so a reader sees 11 v 10. */
+function sendingsOff(s: MatchSummary): { home: number; away: number } {
+  const off = { home: 0, away: 0 };
+  if (sportOf(s.sport) !== 'football' || s.actionCount === 0) return off;
+  for (const e of goalsAndCards(s.actions())) if (e.kind === 'redCard' || e.kind === 'secondYellow') off[e.side] += 1;
+  return off;
+}
+
+/** Red cards beside a team's name, as broadcasters show a side down to ten. */
+function sentOffMark(count: number): SafeHtml | string {
+  if (count === 0) return '';
+  const cards = Array.from({ length: Math.min(count, 5) }, () => html`<span class="card redCard"></span>`);
+  return html`<span class="sent-off" role="img" aria-label="${count} ${count === 1 ? 'player' : 'players'} sent off">${cards}</span>`;
+}
+
 export function scoreboard(view: MatchPageView): SafeHtml {
   const s = view.summary;
+  const off = sendingsOff(s);
   const team = (t: TeamSummary, side: 'home' | 'away', fallback: string) => {
     const name = teamName(t.name, fallback);
     const short = side === 'home' ? homeShort(s) : awayShort(s);
     const shown = clip(short, SHORT_SHOWN);
     // Its length (a class chars-4 to chars-16) lets the short name shrink to fit its column on a phone, never overflowing it.
     return html`<div class="team ${side}"><span class="name">${name}</span>\
-${short !== name ? html`<span class="short chars-${Math.max([...shown].length, 4)}" aria-hidden="true">${shown}</span>` : ''}</div>`;
+${short !== name ? html`<span class="short chars-${Math.max([...shown].length, 4)}" aria-hidden="true">${shown}</span>` : ''}${sentOffMark(off[side])}</div>`;
   };
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
   const when = s.startedAt ? timeTag(s.startedAt) : '';
@@ -128,8 +150,9 @@ function goalsUnderScore(view: MatchPageView): SafeHtml | string {
       const name = who(e);
       const group = e.kind === 'goal' && name !== null ? `goal\0${name}` : `${lines.size}`;
       const line = lines.get(group);
-      if (line !== undefined) line.marks.push(e.mark ?? '');
-      else if (lines.size < EVENTS_SHOWN) lines.set(group, { kind: e.kind, name, marks: [e.mark ?? ''] });
+      const mark = e.penalty ? `${e.mark ?? ''} (pen)`.trim() : (e.mark ?? '');
+      if (line !== undefined) line.marks.push(mark);
+      else if (lines.size < EVENTS_SHOWN) lines.set(group, { kind: e.kind, name, marks: [mark] });
     }
     const items = [...lines.values()].map((l) => {
       const marks = l.marks.filter(Boolean).join(', ');
@@ -355,14 +378,24 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   };
   const home = homeShort(s);
   const away = awayShort(s);
+  const homeFull = teamName(s.home.name, 'Home');
+  const awayFull = teamName(s.away.name, 'Away');
   const side = (team: string | null) => (team === 'home' ? home : team === 'away' ? away : clip(team ?? '', NAME_SHOWN));
+  // Whole names where they fit (from 640 px), the short ones on phones, as the line score does.
+  const sideCell = (team: string | null): SafeHtml | string => {
+    const full = team === 'home' ? homeFull : team === 'away' ? awayFull : null;
+    const short = side(team);
+    return full === null || full === short ? short : html`<span class="full">${full}</span><span class="short">${short}</span>`;
+  };
   // A row's markup is ~200 bytes besides its texts. Pages are found from the newest, so page N is the same for every request.
   const whoBytes = new Map<string | null, number>();
   const sideBytes = new Map<string | null, number>();
   const rowBytes = (a: ActionLine) => {
     const w = whoBytes.get(a.playerId) ?? escapedLength(who(a));
     whoBytes.set(a.playerId, w);
-    const t = sideBytes.get(a.team) ?? escapedLength(side(a.team));
+    const t =
+      sideBytes.get(a.team) ??
+      escapedLength(side(a.team)) + (a.team === 'home' ? escapedLength(homeFull) : a.team === 'away' ? escapedLength(awayFull) : 0) + 60;
     sideBytes.set(a.team, t);
     return 200 + escapedLength(a.description) + w + t;
   };
@@ -395,7 +428,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
     const scored = a.score !== null && previous?.score !== a.score && previous !== undefined;
     const teamClass = a.team === 'home' || a.team === 'away' ? a.team : '';
     return html`<tr class="${scored ? 'scored' : ''}">${hasClock ? html`<td class="clock num">${a.clock ?? ''}</td>` : ''}\
-<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${side(a.team)}</td>\
+<td class="team-cell ${teamClass}"><span class="dot" aria-hidden="true"></span>${sideCell(a.team)}</td>\
 <td class="what">${breakable(a.description)}${who(a) ? html`<span class="who">${breakable(who(a))}</span>` : ''}</td>\
 <td class="num run">${a.score ?? ''}</td></tr>`;
   };
@@ -403,7 +436,7 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const before = page.start > 0 ? actions.at(page.start - 1) : undefined;
   const previousOf = (group: ActionLine[], i: number) => group[i - 1] ?? (before !== undefined && before.phase === group[0]?.phase ? before : undefined);
   return html`<section aria-labelledby="pbp"><h2 id="pbp">Play-by-play</h2>
-<p class="hint muted">Newest first. ${phases.length > 1 ? 'Earlier sets and periods are folded: open them to read.' : ''}</p>
+<p class="hint muted">Newest first. ${phases.length > 1 ? `Earlier ${phaseWords(s.sport)} are folded: open them to read.` : ''}</p>
 ${[...phases].reverse().map(([phase, actions], reversedIndex) => {
   const index = latest - reversedIndex;
   const last = actions.at(-1);
@@ -423,6 +456,15 @@ ${
     : ''
 }</details>`;
 })}${playsPager(view, page, number, actions.count)}</section>`;
+}
+
+/** What a sport's play-by-play is folded by: sets, halves (and extra time), quarters. */
+function phaseWords(sport: string | null): string {
+  const kind = sportOf(sport);
+  if (kind === 'volleyball') return 'sets';
+  if (kind === 'football') return 'halves';
+  if (kind === 'basketball') return 'quarters';
+  return 'sets and periods';
 }
 
 /** Links to the newer and older pages of plays, when the play-by-play does not fit one page. */

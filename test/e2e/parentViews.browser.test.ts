@@ -1,0 +1,153 @@
+import type { Browser, Page } from 'playwright-core';
+import { browserTest, launchChromium } from '../helpers/browser.js';
+import { json, startTestApp } from '../helpers/testApp.js';
+
+/** What a parent reads on a match page (issue 62, viewers): short names, cards, plays, box scores, live details. Each at 360 and 1280 px. */
+
+const WIDTHS = [360, 1280] as const;
+const now = () => new Date().toISOString();
+
+const upload = async (base: string, id: string, body: object) => {
+  const res = await fetch(`${base}/api/matches`, { method: 'POST', headers: json, body: JSON.stringify({ ...body, id }) });
+  await res.text();
+  return res.status;
+};
+
+async function open(browser: Browser, url: string, width: number): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+const pageWidth = (page: Page) => page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
+/** The texts of the elements that match a selector and show (not hidden, not clipped to 1 px for screen readers). */
+const visibleTexts = (page: Page, selector: string) =>
+  page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})]
+      .filter((e) => e.checkVisibility() && e.getBoundingClientRect().width > 1)
+      .map((e) => e.textContent.trim())`,
+  ) as Promise<string[]>;
+
+const football = () => ({
+  sport: 'football',
+  status: 'live',
+  startedAt: now(),
+  homeTeam: { name: 'TSV Holtensen', score: 2 },
+  awayTeam: { name: 'SG Rosdorf', score: 1 },
+  actions: [
+    { period: 1, minute: 12, team: 'home', type: 'goal', playerName: 'Jonas Köhler', assist: 'Finn Weber', score: { home: 1, away: 0 } },
+    { period: 1, minute: 30, team: 'away', type: 'yellow', playerName: 'Timo Brandt' },
+    { period: 1, minute: 40, team: 'away', type: 'goal', playerName: 'Ole Schulz', penalty: true, score: { home: 1, away: 1 } },
+    { period: 2, minute: 46, team: 'away', type: 'substitution', playerIn: 'Ole Schulz', playerOut: 'Timo Brandt' },
+    { period: 2, minute: 58, team: 'home', type: 'goal', playerName: 'Jonas Köhler', subType: 'penalty', score: { home: 2, away: 1 } },
+    { period: 2, minute: 61, team: 'away', type: 'second yellow', playerName: 'Timo Brandt' },
+    { period: 2, minute: 63, team: 'home', type: 'substitution', playerIn: { name: 'Max Vogel' }, playerOut: { name: 'Finn Weber' } },
+    { period: 2, minute: 70, team: 'home', type: 'booking', playerName: 'Lukas Meyer' },
+  ],
+});
+
+browserTest('what a parent reads on a match page, at 360 and 1280 px (issue 62)', async (t) => {
+  const { app } = await startTestApp(t);
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const browser = await launchChromium(t);
+
+  t.test('both sides get distinct, readable short names; whole names where they fit', async (t) => {
+    const sets = [
+      [25, 20],
+      [22, 25],
+      [25, 18],
+      [25, 23],
+    ];
+    t.equal(
+      await upload(base, 'owls', {
+        sport: 'basketball',
+        status: 'final',
+        homeTeam: { name: 'Northgate Owls', score: 99 },
+        awayTeam: { name: 'Northgate Comets', score: 85 },
+        periods: [
+          [20, 22],
+          [25, 20],
+          [30, 21],
+          [24, 22],
+        ],
+        actions: [{ period: 1, clock: 'PT11M40.00S', team: 'home', actionType: '2pt', shotResult: 'Made', scoreHome: 2, scoreAway: 0 }],
+      }),
+      201,
+    );
+    const u18 = { sport: 'volleyball', status: 'final', sets };
+    t.equal(
+      await upload(base, 'u18', {
+        ...u18,
+        homeTeam: { name: 'SV Lengede-Vallstedt U18 A', setsWon: 3 },
+        awayTeam: { name: 'SV Lengede-Vallstedt U18 B', setsWon: 1 },
+      }),
+      201,
+    );
+    t.equal(
+      await upload(base, 'goettingen', {
+        ...u18,
+        homeTeam: { name: '1. FC Göttingen-Weende 05 e.V.', setsWon: 3 },
+        awayTeam: { name: 'SV Lengede-Vallstedt U18 A', setsWon: 1 },
+      }),
+      201,
+    );
+    const expected: Record<string, [string, string, string, string]> = {
+      owls: ['Owls', 'Comets', 'Northgate Owls', 'Northgate Comets'],
+      u18: ['Lengede A', 'Lengede B', 'SV Lengede-Vallstedt U18 A', 'SV Lengede-Vallstedt U18 B'],
+      goettingen: ['Göttingen', 'Lengede', '1. FC Göttingen-Weende 05 e.V.', 'SV Lengede-Vallstedt U18 A'],
+    };
+    for (const [id, [homeShort, awayShort, homeFull, awayFull]] of Object.entries(expected)) {
+      for (const width of WIDTHS) {
+        const page = await open(browser, `${base}/match/${id}`, width);
+        const board = await visibleTexts(page, '.board .team .name, .board .team .short');
+        const lineScore = await visibleTexts(page, '.line-score .team-cell .full, .line-score .team-cell .short');
+        if (width === 360) {
+          t.same(board, [homeShort, awayShort], `${id} at 360 px: the scoreboard reads ${homeShort} v ${awayShort}`);
+          t.same(lineScore, [homeShort, awayShort], `${id} at 360 px: so does the line score`);
+        } else {
+          t.same(board, [homeFull, awayFull], `${id} at 1280 px: whole names on the scoreboard`);
+          t.same(lineScore, [homeFull, awayFull], `${id} at 1280 px: and in the line score`);
+        }
+        if (id === 'owls') {
+          const team = await visibleTexts(page, '.pbp .team-cell .full, .pbp .team-cell .short');
+          t.same(team, [width === 360 ? 'Owls' : 'Northgate Owls'], `play-by-play at ${width} px names the side so`);
+        }
+        t.ok((await pageWidth(page)) <= width, `${id} at ${width} px: no sideways scroll`);
+        await page.context().close();
+      }
+    }
+  });
+
+  t.test('football: a sending-off shows (11 v 10), cards from their type alone; plays say subs, assists and penalties', async (t) => {
+    t.equal(await upload(base, 'kreisliga', football()), 201);
+    for (const width of WIDTHS) {
+      const page = await open(browser, `${base}/match/kreisliga`, width);
+      const off = page.locator('.board .team.away .sent-off');
+      t.ok(await off.isVisible(), `at ${width} px a red card shows beside the away side`);
+      t.equal(await off.getAttribute('aria-label'), '1 player sent off');
+      t.equal(await page.locator('.board .team.home .sent-off').count(), 0, 'none beside the home side');
+      const away = await page.locator('.goals ul.events.away').innerText();
+      t.match(away, /Second yellow card:\s*Brandt\s+61'/, 'the second yellow under the score');
+      t.match(away, /Yellow card:\s*Brandt\s+30'/, 'the "yellow" type is a booking');
+      t.match(await page.locator('.goals ul.events.home').innerText(), /Yellow card:\s*Meyer\s+70'/, '"booking" is a booking');
+      t.match(await page.locator('.goals ul.events.home').innerText(), /Köhler\s+12', 58' \(pen\)/, 'a penalty is marked under the score');
+      t.match(await page.locator('#pbp + p.hint').innerText(), /Earlier halves are folded/, 'halves, not "sets and periods"');
+      await page.evaluate("document.querySelectorAll('details.play-by-play').forEach((d) => { d.open = true; })");
+      const plays = await page.locator('.pbp td.what').allInnerTexts();
+      for (const text of [
+        'Substitution: Max Vogel on for Finn Weber',
+        'Substitution: Ole Schulz on for Timo Brandt',
+        'Goal (pen)',
+        'Goal, assist: Finn Weber',
+        'Second yellow card',
+      ])
+        t.ok(
+          plays.some((p) => p.startsWith(text)),
+          `at ${width} px the play-by-play reads "${text}"`,
+        );
+      t.ok((await pageWidth(page)) <= width, `at ${width} px: no sideways scroll`);
+      await page.context().close();
+    }
+  });
+});
