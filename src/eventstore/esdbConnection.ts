@@ -50,7 +50,7 @@ export interface EsdbConnection {
   client: EsdbClient;
   /**
    * Given with every append: per-call credentials make 6.2.1 take the unary Append, never its
-   * batch append (whose promises are shared by every client of the process; see decisions.md).
+   * batch append (whose promises are shared by every client of the process; see docs/decisions.md).
    * The URL's own; over an insecure channel the client sends none, so any do.
    */
   appendCredentials: Credentials;

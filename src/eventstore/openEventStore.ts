@@ -14,7 +14,7 @@ export interface OpenEventStoreOptions {
 }
 
 /**
- * Picks the event-store adapter by URL scheme (DESIGN.md: configuration). The EventStoreDB
+ * Picks the event-store adapter by URL scheme (docs/operations.md: adapters are picked by URL). The EventStoreDB
  * client (gRPC, ~25 MB resident) is loaded only when an esdb: URL asks for it.
  */
 export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {

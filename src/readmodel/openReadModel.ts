@@ -2,7 +2,7 @@ import type { ReadModelStore } from './readModel.js';
 import { openSqliteReadModel } from './sqliteReadModel.js';
 
 /**
- * Picks the read-model adapter by URL scheme (DESIGN.md: configuration). The MongoDB driver
+ * Picks the read-model adapter by URL scheme (docs/operations.md: adapters are picked by URL). The MongoDB driver
  * (~20 MB resident) is loaded only when a mongodb: URL asks for it.
  */
 export async function openReadModel(url: string): Promise<ReadModelStore> {

@@ -5,7 +5,7 @@ import { readModelContract, readModelErasureContract } from './readModelContract
 
 /**
  * The read-model contract on the MongoDB-wire server of MONGODB_URL, with both ways of finding
- * documents and making guarded writes (src/readmodel/mongo.ts, mongoGuardedWrites.ts): the one
+ * documents and making guarded writes (src/readmodel/mongoReadModel.ts, mongoReader.ts, mongoGuardedWrites.ts): the one
  * the server gets by default, and each one forced, so the MongoDB path is exercised on FerretDB too.
  */
 if (!process.env.MONGODB_URL) t.test('mongodb: read model contract', { skip: NO_MONGODB }, async () => {});

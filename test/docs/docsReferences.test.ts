@@ -60,6 +60,68 @@ t.test('every file or folder README.md and docs/*.md name exists in the tree', a
   t.same(missing, [], 'paths named in the docs that the tree does not have');
 });
 
+/** The comment part of a line of code: a whole line of `//`, `/*` or ` * `, or what follows ` // `. */
+function commentOf(text: string): string {
+  const trimmed = text.trim();
+  if (/^(?:\/\/|\/\*|\*)/.test(trimmed)) return trimmed;
+  const at = text.indexOf(' // ');
+  return at < 0 ? '' : text.slice(at + 4);
+}
+
+/** The scripts of package.json, each as a line of its own (where `package.json` says them). */
+const packageScripts = Object.entries((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts).map(
+  ([name, script]) => ({ file: `package.json (scripts.${name})`, line: 0, text: script }),
+);
+/** What code and configuration say of the tree: comments of the code, the config files whole, package.json's scripts. */
+const saidInCode = [
+  ...code.filter((file) => /\.(ts|mts|mjs|js)$/.test(file)).flatMap((file) => lines(file).map((ref) => ({ ...ref, text: commentOf(ref.text) }))),
+  ...['.ci/run', 'biome.jsonc', 'knip.jsonc', 'tsconfig.json', 'tsconfig.build.json'].flatMap(lines),
+  ...packageScripts,
+];
+/** File names a comment may cite alone (`README.md`, `decisions.md`): the Markdown files of the tree. */
+const markdownNames = new Set(['README.md', ...docs.map((path) => path.split('/').at(-1))]);
+
+t.test('every file or folder a code comment, a config file or an npm script names exists in the tree', async (t) => {
+  const missing: string[] = [];
+  for (const ref of saidInCode) {
+    for (const match of ref.text.matchAll(TREE_PATH)) {
+      const path = match[0].replace(/:\d+$/, '');
+      // A pattern goes on past the path (`admin-<page>.png`, `${name}`); a module is named by its build path or none.
+      const pattern = /^[\w.-]*[*<>{}$]/.test(ref.text.slice(match.index + match[0].length));
+      const module = [path, `${path.replace(/\.js$/, '')}.ts`, `${path}.ts`, `${path}.mjs`].some((file) => existsSync(join(root, file)));
+      if (!NOT_A_PATH.test(path) && !pattern && !module) missing.push(`${where(ref)} ${path}`);
+    }
+    for (const match of ref.text.matchAll(/(?<![\w./-])([A-Za-z][\w-]*\.md)\b/g)) {
+      if (!markdownNames.has(match[1]!)) missing.push(`${where(ref)} ${match[1]} (no such Markdown file here)`);
+    }
+  }
+  t.same(missing, [], 'paths named in comments, configuration and scripts that the tree does not have');
+});
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replaceAll(' ', '-');
+
+t.test('every link to a heading (`#anchor`, `file.md#anchor`) in README.md and docs/*.md finds the heading', async (t) => {
+  const anchors = new Map(
+    docs.map((file) => [file, new Set(lines(file).flatMap((ref) => (/^#+ /.test(ref.text) ? [anchorOf(ref.text.replace(/^#+ /, ''))] : [])))]),
+  );
+  const broken: string[] = [];
+  for (const ref of docLines) {
+    for (const match of ref.text.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+      if (/^https?:/.test(match[1]!)) continue;
+      const target = match[1] === '' ? ref.file : normalize(join(dirname(ref.file), match[1]!));
+      const known = anchors.get(target);
+      if (known !== undefined && !known.has(match[2]!)) broken.push(`${where(ref)} ${match[1]}#${match[2]}`);
+    }
+  }
+  t.same(broken, [], 'anchors no heading of their page makes');
+});
+
 /** An environment variable the code reads: `env.NAME`, `env['NAME']`, or its name as a string (`integer(env, 'NAME', …)`). */
 const envRead = new Set(
   [...codeText.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\benv\[\s*'([A-Z][A-Z0-9_]*)'\s*\]|'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map(
