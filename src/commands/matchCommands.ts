@@ -1,5 +1,5 @@
 import { type ClubSyncCheck, type ClubSyncTarget, clubSyncTarget, skippedSync } from '../domain/clubSync.js';
-import { decideErasure, decideMatch, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
+import { decideErasure, decideMatch, type ErasureAsker, evolveMatch, initialMatchState, type MatchCommand, type MatchState } from '../domain/match.js';
 import { decodeClubSyncEvent, isMatchEventType } from '../domain/matchEvents.js';
 import { conflict, gone } from '../domain/errors.js';
 import { StreamErasedError, WrongExpectedRevisionError } from '../eventstore/eventStore.js';
@@ -81,6 +81,8 @@ export interface EraseInput {
   reason: string;
   /** The operator (matchlog erase) may erase any match; the API only a protected one, with its token. */
   operator: boolean;
+  /** The operator's erasure asked for from the club dashboard: the club and admin, kept in the MatchErased event. */
+  askedBy?: ErasureAsker;
   writeToken: string | null;
   requestId: string;
   clientAddressClass: string;
@@ -153,7 +155,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
             type: 'EraseMatch',
             matchId: input.matchId,
             reason: input.reason,
-            by: input.operator ? { operator: true } : { operator: false, writeToken },
+            by: input.operator ? { operator: true, ...(input.askedBy === undefined ? {} : { askedBy: input.askedBy }) } : { operator: false, writeToken },
             versions,
             syncs,
           },

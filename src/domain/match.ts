@@ -54,13 +54,19 @@ export interface EraseMatch {
   type: 'EraseMatch';
   matchId: string;
   reason: string;
-  by: { operator: true } | { operator: false; writeToken: PresentedWriteToken | null };
+  by: { operator: true; askedBy?: ErasureAsker } | { operator: false; writeToken: PresentedWriteToken | null };
   /** The stream's versions and club sync outcomes, as read (the state keeps no revisions). */
   versions: number[];
   syncs: { clubId: string; revision: number }[];
 }
 
 export const ERASE_REASON_MAX = 500;
+
+/** A club admin who asked, from the dashboard, for the operator's erasure of a match synced into the club. */
+export interface ErasureAsker {
+  clubId: string;
+  adminEmail: string;
+}
 
 /** The rules of erasure: an existing, not yet erased match; through the API only a protected one, with its token. */
 export function decideErasure(command: EraseMatch, state: MatchState): MatchErased[] {
@@ -87,7 +93,8 @@ export function decideErasure(command: EraseMatch, state: MatchState): MatchEras
   }
   const trimmed = reason.trim();
   if (trimmed.length === 0 || trimmed.length > ERASE_REASON_MAX) throw validationError(`give a reason for the erasure, 1-${ERASE_REASON_MAX} characters`);
-  return [{ type: 'MatchErased', data: { matchId, reason: trimmed, versions, syncs } }];
+  const askedBy = by.operator && by.askedBy !== undefined ? { askedBy: by.askedBy } : {};
+  return [{ type: 'MatchErased', data: { matchId, reason: trimmed, versions, syncs, ...askedBy } }];
 }
 
 /**

@@ -87,6 +87,8 @@ const MatchErasedEnvelope = Type.Object({
   versions: Type.Array(Type.Integer()),
   /** The club sync outcomes of those versions, so the club's read models drop what they copied. */
   syncs: Type.Array(Type.Object({ clubId: Type.String(), revision: Type.Integer() })),
+  /** Who asked the operator's erasure from the club dashboard: the club and its admin; absent for matchlog erase and the API. */
+  askedBy: Type.Optional(Type.Object({ clubId: Type.String(), adminEmail: Type.String() })),
 });
 
 /** The match's versions were erased for good; the match id stays taken, and answers 410. */

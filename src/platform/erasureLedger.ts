@@ -10,8 +10,8 @@ export interface ErasureLedgerEntry {
   matchId: string;
   erasedAt: string;
   reasonSha256: string;
-  /** Who asked: the operator (matchlog erase) or the holder of the write token (the API). */
-  by: 'operator' | 'api';
+  /** Who asked: the operator (matchlog erase), the holder of the write token (the API), or a club admin (the operator's erasure, from the dashboard). */
+  by: 'operator' | 'api' | 'dashboard';
 }
 
 export const reasonDigest = (reason: string) => createHash('sha256').update(reason, 'utf8').digest('hex');
@@ -44,7 +44,7 @@ const isEntry = (value: unknown): value is ErasureLedgerEntry => {
     typeof erasedAt === 'string' &&
     typeof reasonSha256 === 'string' &&
     /^[0-9a-f]{64}$/.test(reasonSha256) &&
-    (by === 'operator' || by === 'api')
+    (by === 'operator' || by === 'api' || by === 'dashboard')
   );
 };
 

@@ -58,6 +58,8 @@ import { createReceipts } from '../history/logReceipts.js';
 import { type NoteSigner, verifierKeyString } from '../domain/signedNote.js';
 import { loadLogSigner } from './logSigningKey.js';
 import { startWitnessing } from './witnessing.js';
+import { startWebhooks } from './webhooks.js';
+import { dashboardErasure } from './dashboardErasure.js';
 
 export interface AppDeps {
   config: Config;
@@ -315,8 +317,14 @@ export async function buildApp({
         'or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
     );
   }
+  // Webhooks to the clubs' systems (src/webhooks/): the dashboard edits the endpoints; the queue and sender run beside the projections.
+  const webhooks = startWebhooks(config, engine.eventStore, writeTokenKey, app.log);
+  app.addHook('onClose', () => webhooks.close());
   await app.register(clubDashboard, {
     prefix: '/dashboard',
+    webhooks: webhooks.store,
+    webhookLimits: config.webhooks,
+    erasure: dashboardErasure({ matches, erasureLedger: config.erasureLedger, forgetErased, readModel: engine.readModel, log: app.log }),
     clubs,
     readModel: engine.readModel,
     eventStore: engine.eventStore,

@@ -6,6 +6,7 @@ import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js'
 import { ConfigError } from './configError.js';
 import { transparencyLogSettings } from './logSettings.js';
 import { type WitnessSetting, witnessSettings } from './witnessSettings.js';
+import { type WebhookSettings, webhookSettings } from './webhookSettings.js';
 
 type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -35,6 +36,8 @@ export interface Config {
   logWitnesses: WitnessSetting[];
   /** How many of them must cosign a checkpoint before it is answered (LOG_WITNESS_QUORUM, default all). */
   logWitnessQuorum: number;
+  /** Webhooks to the clubs' systems (WEBHOOK_*: src/runtime/webhookSettings.ts). */
+  webhooks: WebhookSettings;
   /** Base64 key signing dashboard session cookies; when absent, derived from the write-token key. */
   sessionSecret: string | null;
   logLevel: string;
@@ -297,6 +300,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     logOriginSet,
     logSigningKey,
     ...witnessSettings(env),
+    ...webhookSettings(env),
     sessionSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),

@@ -14,6 +14,7 @@ const RANKS: [folder: string, rank: number][] = [
   ['src/commands', 3],
   ['src/history', 3],
   ['src/witness', 3],
+  ['src/webhooks', 3],
   ['projections', 3],
   ['src/eventstore', 2],
   ['src/readmodel', 2],

@@ -7,9 +7,12 @@ import type { EventLog } from '../../../projections/projection.js';
 import { clubDataRoutes } from './club/clubDataRoutes.js';
 import { connectRoutes } from './club/connectRoutes.js';
 import { decisionRoutes } from './club/decisionRoutes.js';
+import { type DashboardErasure, erasureRoutes } from './club/erasureRoutes.js';
 import { exportRoutes } from './club/exportRoutes.js';
 import { publicityRoutes } from './club/publicityRoutes.js';
 import { teamsRoutes } from './club/teamsRoutes.js';
+import { type WebhookLimits, webhookRoutes } from './club/webhookRoutes.js';
+import type { WebhookStore } from '../../webhooks/webhookStore.js';
 import { signedInClub } from './session.js';
 
 export interface ClubRoutesDeps {
@@ -21,6 +24,11 @@ export interface ClubRoutesDeps {
   publicBaseUrl: string;
   /** CLUB_SYNC_ENFORCEMENT, shown beside the club's own setting. */
   globalEnforcement: SyncEnforcement;
+  /** The clubs' webhook endpoints and deliveries, and the operator's limits on them. */
+  webhooks: WebhookStore;
+  webhookLimits: WebhookLimits;
+  /** The operator's erasure, asked for by a club admin. */
+  erasure: DashboardErasure;
 }
 
 declare module 'fastify' {
@@ -33,11 +41,11 @@ declare module 'fastify' {
 /**
  * Every page behind the login, one plugin per section (src/http/dashboard/club/): the club's
  * data (overview, players, stats, matches), teams, Connect, exports and the admin's decisions
- * about a match. Each section's schemas sit beside its routes.
+ * about a match (webhooks under Connect, an erasure asked for). Each section's schemas sit beside its routes.
  */
 export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (
   app,
-  { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement },
+  { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement, webhooks, webhookLimits, erasure },
 ) => {
   app.decorateRequest('dashboardClub', null);
   // Added before the sections are registered, so it runs for each of their routes.
@@ -53,4 +61,6 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (
   await app.register(connectRoutes, { clubs, readModel, matchUrl, publicBaseUrl, globalEnforcement });
   await app.register(exportRoutes, { readModel, matchUrl });
   await app.register(decisionRoutes, { clubs, readModel });
+  await app.register(webhookRoutes, { webhooks, webhookLimits });
+  await app.register(erasureRoutes, { readModel, erasure });
 };

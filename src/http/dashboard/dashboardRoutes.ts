@@ -64,8 +64,8 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
 
   // The app's one error mapping, rendered as a dashboard page.
   app.setErrorHandler(pageErrorHandler(dashboardErrorPage));
-  const { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement, rateLimits = DEFAULT_RATE_LIMITS } = deps;
+  const { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement, webhooks, webhookLimits, erasure, rateLimits = DEFAULT_RATE_LIMITS } = deps;
   await app.register(accountRoutes, { clubs, rateLimits, secure });
   // Field by field: the options Fastify hands this plugin also carry its prefix, which must not apply twice.
-  await app.register(clubRoutes, { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement });
+  await app.register(clubRoutes, { clubs, readModel, eventStore, matchUrl, publicBaseUrl, globalEnforcement, webhooks, webhookLimits, erasure });
 };

@@ -60,6 +60,11 @@ const DONE: Record<string, string> = {
   'side-settled-aliases-full': 'Side saved, but its name was not remembered: the team already has 10 other names. Remove one under Teams to add it.',
   'match-excluded': 'The match no longer counts in players and stats.',
   'match-included': 'The match counts in players and stats again.',
+  'match-erased': 'The match was erased: it is gone from matchlog, its pages and this dashboard. The log keeps who asked and why.',
+  'webhook-enabled': 'The endpoint is enabled again: what syncs from now on is sent to it, and deliveries still pending go out.',
+  'webhook-paused': 'The endpoint is paused: nothing is sent or queued for it until you enable it again.',
+  'webhook-removed': 'Endpoint removed: nothing more is sent to it.',
+  'webhook-redeliver': 'The webhook is sent again within seconds, with the same webhook-id.',
   'publicity-saved': 'Saved: public pages show this from now on.',
 };
 export const doneMessage = (done: string | undefined) => (done === undefined ? null : (DONE[done] ?? null));

@@ -1,0 +1,117 @@
+import type { Position } from '../domain/logPosition.js';
+import { summarizeMatchText } from '../domain/matchPayload.js';
+import { decodeClubSyncEvent, decodeMatchErased, decodeMatchEvent, isMatchEventType } from '../domain/matchEvents.js';
+import { matchIdOfStream } from '../domain/matchId.js';
+import { type ClubMatchMemory, type MessageLinks, webhookBody, webhookEventOf } from '../domain/webhookEvents.js';
+import type { AllSubscription, EventStore, RecordedEvent } from '../eventstore/eventStore.js';
+import { wakeableSleep } from '../platform/wakeableSleep.js';
+import type { NewDelivery, WebhookStore } from './webhookStore.js';
+
+export interface WebhookQueueDeps {
+  eventStore: Pick<EventStore, 'subscribeToAll' | 'readStream' | 'headPosition'>;
+  store: WebhookStore;
+  links: (matchId: string) => MessageLinks;
+  /** Called after deliveries were queued, so the sender looks at once. */
+  onQueued: () => void;
+  onError: (error: unknown) => void;
+}
+
+/** After a failure (an unreadable event, the store gone), the queue reads on from its position after this. */
+const RETRY_MS = 1000;
+
+type Summary = ReturnType<typeof summarizeMatchText>;
+
+/** The version a sync outcome belongs to: the match event appended just before it. */
+async function versionBefore(deps: WebhookQueueDeps, event: RecordedEvent, inBatch: Map<string, RecordedEvent>): Promise<Summary | null> {
+  const version = inBatch.get(event.streamId) ?? (await deps.eventStore.readStream(event.streamId, { fromRevision: event.revision - 1, maxCount: 1 }))[0];
+  if (version === undefined || version.erased || !isMatchEventType(version.type)) return null;
+  const decoded = decodeMatchEvent(version.type, version.data);
+  return decoded === null ? null : summarizeMatchText(decoded.data.payload);
+}
+
+/** What a batch of log events gives the webhooks: deliveries, what was learnt of the clubs' matches, and matches erased. */
+async function queueBatch(deps: WebhookQueueDeps, events: RecordedEvent[]) {
+  const { store } = deps;
+  const deliveries: NewDelivery[] = [];
+  const memories = new Map<string, { clubId: string; matchId: string; memory: ClubMatchMemory }>();
+  const erased: string[] = [];
+  const versions = new Map<string, RecordedEvent>();
+  for (const event of events) {
+    const matchId = matchIdOfStream(event.streamId);
+    if (matchId === null || event.erased) continue;
+    if (isMatchEventType(event.type)) {
+      versions.set(event.streamId, event);
+      continue;
+    }
+    if (decodeMatchErased(event.type, event.data) !== null) {
+      erased.push(matchId);
+      continue;
+    }
+    const sync = decodeClubSyncEvent(event.type, event.data);
+    // A club with no endpoint costs nothing more: its matches are remembered from its first endpoint on.
+    if (sync === null || store.endpoints(sync.data.clubId).length === 0) continue;
+    const key = `${sync.data.clubId}\u0000${matchId}`;
+    const summary = await versionBefore(deps, event, versions);
+    const known = memories.get(key)?.memory ?? store.memory(sync.data.clubId, matchId);
+    const { type, memory } = webhookEventOf(sync, summary?.status ?? null, known);
+    memories.set(key, { clubId: sync.data.clubId, matchId, memory });
+    const body = webhookBody(type, { sync, recordedAt: event.recordedAt, revision: event.revision }, summary, deps.links(matchId));
+    for (const endpoint of store.subscribers(sync.data.clubId, type, event.recordedAt)) {
+      deliveries.push({ endpointId: endpoint.endpointId, eventId: event.id, matchId, type, body, createdAt: event.recordedAt });
+    }
+  }
+  return { deliveries, memories: [...memories.values()], erased };
+}
+
+/**
+ * Follows the log from the position the webhook store holds and queues a delivery for each club
+ * sync outcome an endpoint subscribes to. The deliveries and the new position are committed
+ * together, so after a crash the queue goes on from the last batch it committed: no event is
+ * lost, and one read again is not queued twice (one delivery per endpoint and event id).
+ * On a store with no position yet, it starts at the log's head: endpoints get what happens after they exist.
+ */
+export function startWebhookQueue(deps: WebhookQueueDeps) {
+  let closed = false;
+  // A holder, not a variable: the loop and close() both reach the subscription of the moment.
+  const current: { subscription: AllSubscription | null } = { subscription: null };
+  const pause = wakeableSleep();
+
+  async function follow() {
+    let after: Position | null = deps.store.position();
+    if (after === null) {
+      after = await deps.eventStore.headPosition();
+      if (after !== null) deps.store.enqueue([], [], [], after);
+    }
+    const subscription = deps.eventStore.subscribeToAll({ after });
+    current.subscription = subscription;
+    for await (const item of subscription) {
+      if (closed) return;
+      if (item.kind !== 'events' || item.events.length === 0) continue;
+      const last = item.events.at(-1);
+      const { deliveries, memories, erased } = await queueBatch(deps, item.events);
+      if (last !== undefined) deps.store.enqueue(deliveries, memories, erased, last.position);
+      if (deliveries.length > 0) deps.onQueued();
+    }
+  }
+
+  const running = (async () => {
+    while (!closed) {
+      try {
+        await follow();
+      } catch (error) {
+        if (!closed) deps.onError(error);
+      }
+      await current.subscription?.close();
+      if (!closed) await pause.sleep(RETRY_MS);
+    }
+  })();
+
+  return {
+    async close() {
+      closed = true;
+      pause.wake();
+      await current.subscription?.close();
+      await running;
+    },
+  };
+}
