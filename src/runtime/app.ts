@@ -183,7 +183,7 @@ export async function buildApp({
   registerBusyConnectionLimit(app, config.maxConnectionsPerAddress);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
-  const bodies = registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread);
+  const bodies = registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread, config.liveParseBytes);
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
   // Answers only: request bodies are never inflated (a Content-Encoding gets 415, ../http/api/jsonBody.ts).
   await app.register(fastifyCompress, {

@@ -51,6 +51,8 @@ export interface Config {
   maxJsonValues: number;
   /** Uploads (and versions to compare) of at least this many bytes are parsed on a helper thread; 0: never. */
   helperThreadBytes: number;
+  /** Bytes of live matches' last uploads kept to parse the next against (LIVE_PARSE_BYTES; 0: off). */
+  liveParseBytes: number;
   /** A request (headers and body) must arrive within this; a body that stops coming is cut off. */
   requestTimeoutMs: number;
   /** The headers must arrive within this. */
@@ -308,6 +310,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 1000),
     maxJsonValues: integer(env, 'MAX_JSON_VALUES', 300_000, 100, 10_000_000),
     helperThreadBytes: integer(env, 'HELPER_THREAD_BYTES', 256 * 1024, 0, 1024 * 1024 * 1024),
+    liveParseBytes: integer(env, 'LIVE_PARSE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 3_600_000),

@@ -4,6 +4,9 @@ import type { JsonText } from '../../domain/jsonText.js';
 import { type BodyReadElsewhere, decodeBody, parseBody } from './jsonBodyText.js';
 import type { JsonShapeLimits } from './jsonShape.js';
 import { createRepeatedBodies } from './repeatedBodies.js';
+import { type ReparseBasis, reparse } from '../../domain/jsonReparse.js';
+import { isSpace } from '../../domain/jsonScan.js';
+import { createLiveBases, uploadKey } from './liveBases.js';
 
 /** A JSON body's text as received (trimmed), for storing without re-serialising. */
 interface RawJson {
@@ -12,9 +15,19 @@ interface RawJson {
   parsed: boolean;
 }
 
+/** What an upload leaves for the next upload of its match to be parsed against, once it is accepted. */
+interface LiveBasisNote {
+  key: string;
+  text: string;
+  value: unknown;
+  /** The value's index, when the parse was incremental (src/domain/jsonReparse.ts). */
+  basis: ReparseBasis | null;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     rawJson: RawJson | null;
+    liveBasis: LiveBasisNote | null;
   }
 }
 
@@ -53,9 +66,16 @@ function charsetOf(contentType: string | undefined): string | null {
  * `reader.minBytes` and more are read on a helper thread (a 3.2 MB body of 290,000 keys parses in
  * ~130 ms, which the event loop would spend without answering anyone); read here if it fails.
  */
-export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape: JsonShapeLimits, reader: BodyReader | null = null): { forgetBodies(): void } {
+export function registerJsonBody(
+  app: FastifyInstance,
+  bodyLimit: number,
+  shape: JsonShapeLimits,
+  reader: BodyReader | null = null,
+  liveParseBytes = 0,
+): { forgetBodies(): void } {
   app.removeAllContentTypeParsers();
   app.decorateRequest('rawJson', null);
+  app.decorateRequest('liveBasis', null);
   // Refused before a byte of the body is read, let alone inflated: a small gzip can hold gigabytes.
   app.addHook('onRequest', async (request) => {
     const encoding = contentEncodingOf(request.headers['content-encoding']);
@@ -63,15 +83,38 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
   });
   // A few live matches at a time are sent again and again; ~2.3 bytes of heap per character kept (the text and its value).
   const repeated = createRepeatedBodies({ seenTexts: 1024, keptChars: 4 * 1024 * 1024 });
+  // A live match's next upload is parsed against its last accepted one: what changed, not the whole match (issue 60).
+  const live = liveParseBytes > 0 ? createLiveBases(liveParseBytes) : null;
+  if (live !== null) {
+    app.addHook('onResponse', async (request, reply) => {
+      const note = request.liveBasis;
+      if (note === null || reply.statusCode < 200 || reply.statusCode >= 300) return;
+      live.set(note.key, note.text, note.basis ?? (note.value === undefined ? null : { text: note.text, value: note.value, index: null }));
+    });
+  }
+
+  /** The value of an upload's text parsed against its match's last accepted upload, or null: parse it whole. */
+  function reparsed(request: FastifyRequest, decoded: { text: string; trimmed: JsonText }): unknown {
+    const key = live === null ? null : uploadKey(request, decoded.trimmed);
+    if (key === null) return undefined;
+    const basis = trimmedOnlyJsonSpace(decoded.text, decoded.trimmed) ? live?.get(key) : undefined;
+    const answer = basis === undefined ? null : reparse(basis, decoded.trimmed, shape);
+    request.liveBasis = { key, text: decoded.trimmed, value: answer?.value, basis: answer?.basis ?? null };
+    return answer === null ? undefined : answer.value;
+  }
 
   function readHere(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
     const decoded = decodeBody(body);
     if ('problem' in decoded) return done(validationError(decoded.problem));
     let value = repeated.get(decoded.trimmed);
     if (value === undefined) {
-      const parsed = parseBody(decoded.text, shape);
-      if ('problem' in parsed) return done(validationError(parsed.problem));
-      value = parsed.value;
+      value = reparsed(request, decoded);
+      if (value === undefined) {
+        const parsed = parseBody(decoded.text, shape);
+        if ('problem' in parsed) return done(validationError(parsed.problem));
+        value = parsed.value;
+        if (request.liveBasis !== null) request.liveBasis.value = value;
+      }
       repeated.parsed(decoded.trimmed, value);
     }
     request.rawJson = { text: decoded.trimmed, parsed: true };
@@ -85,14 +128,39 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, shape:
     }
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     if (reader === null || bytes.length < reader.minBytes) return readHere(request, bytes, done);
+    // A large live match with an accepted upload here: what changed is parsed here, a fraction of the whole.
+    if (live !== null && hasLiveBasis(request, bytes)) return readHere(request, bytes, done);
     reader.read(bytes, shape).then(
       (read) => {
         if ('problem' in read) return done(validationError(read.problem));
         request.rawJson = { text: read.text, parsed: false };
+        const key = live === null ? null : uploadKey(request, read.text);
+        // Its value stays on the helper thread: the next upload parses this text once, then what changes.
+        if (key !== null) request.liveBasis = { key, text: read.text, value: undefined, basis: null };
         done(null, read.standIn);
       },
       () => readHere(request, bytes, done),
     );
   });
-  return { forgetBodies: () => repeated.clear() };
+  /** Whether the upload's match has a basis, judged from the first bytes (a POST names its match first). */
+  function hasLiveBasis(request: FastifyRequest, bytes: Buffer): boolean {
+    const key = uploadKey(request, bytes.toString('utf8', 0, Math.min(bytes.length, 256)).trimStart());
+    return key !== null && live?.has(key) === true;
+  }
+
+  return {
+    forgetBodies: () => {
+      repeated.clear();
+      live?.clear();
+    },
+  };
+}
+
+/** Whether what trimming took from the text's ends is JSON's whitespace, so the trimmed text parses as the whole one does. */
+function trimmedOnlyJsonSpace(text: string, trimmed: string): boolean {
+  if (text.length === trimmed.length) return true;
+  const lead = text.length - text.trimStart().length;
+  for (let i = 0; i < lead; i += 1) if (!isSpace(text.charCodeAt(i))) return false;
+  for (let i = lead + trimmed.length; i < text.length; i += 1) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
 }
