@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { matchlogVersion } from '../platform/packageVersion.js';
 import { backupCommand } from './backupCommand.js';
 import { auditCommand } from './auditCommand.js';
 import { clubCreateCommand } from './clubCreateCommand.js';
@@ -37,17 +37,6 @@ function help(io: CliIo) {
   io.out('usage: matchlog <command> [options]\n\ncommands:\n');
   for (const command of commands) io.out(`  ${command.name.padEnd(12)} ${command.summary}\n`);
   io.out('\nmatchlog <command> --help shows the options of one command; matchlog --version prints the version.\n');
-}
-
-/** This install's version, from the package.json above this file (src/cli/ or dist/src/cli/). */
-function matchlogVersion(): string {
-  for (let dir = new URL('.', import.meta.url); dir.pathname !== '/'; dir = new URL('..', dir)) {
-    const file = new URL('package.json', dir);
-    if (!existsSync(file)) continue;
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-    if (manifest.name === 'matchlog' && typeof manifest.version === 'string') return manifest.version;
-  }
-  return 'unknown';
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

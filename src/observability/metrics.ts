@@ -1,9 +1,13 @@
-import { statfs } from 'node:fs/promises';
+import { lstat, readdir, statfs } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Latencies from 0.5 ms to 10 s: appends and fsyncs sit at the low end, slow uploads at the top. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const COUNTS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/** The outcomes of an upload counted from the start (others, such as a rare 4xx, appear at their first). */
+export const WRITE_OUTCOMES = ['created', 'replaced', 'unchanged', '409_retry', '400', '403', '413', '415', '429', '503', '507'] as const;
 
 /**
  * Every metric of one process (API or projection worker), in a registry of its own: nothing
@@ -15,6 +19,16 @@ export function createMetrics() {
   // Event-loop delay (nodejs_eventloop_lag_*), heap (nodejs_heap_*), CPU, file descriptors, GC.
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const writes = new Counter({
+    name: 'matchlog_writes_total',
+    help:
+      'Match uploads by outcome: created, replaced, unchanged, or the refusal status (403, 413, 429, 503, 507, ...); ' +
+      '409_retry counts attempts that lost a race and were decided again',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  // Every known outcome exists from the start at 0: a rule on increase() sees the first 507, not only the second.
+  for (const outcome of WRITE_OUTCOMES) writes.inc({ outcome }, 0);
   return {
     registry,
     httpRequestSeconds: new Histogram({
@@ -24,14 +38,7 @@ export function createMetrics() {
       buckets: SECONDS,
       registers,
     }),
-    writes: new Counter({
-      name: 'matchlog_writes_total',
-      help:
-        'Match uploads by outcome: created, replaced, unchanged, or the refusal status (403, 413, 429, 503, 507, ...); ' +
-        '409_retry counts attempts that lost a race and were decided again',
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
+    writes,
     clubSyncs: new Counter({
       name: 'matchlog_club_syncs_total',
       help: 'Club sync outcomes stored with uploads, by event type',
@@ -103,12 +110,42 @@ export function scrapedGauge<Label extends string>(
   });
 }
 
-/** Free and total bytes of the file system holding DATA_DIR ("disk almost full" alert). */
+/** Files of DATA_DIR counted at a scrape, at most: a folder someone filled with other things is not walked to its end. */
+const DATA_DIR_FILES_COUNTED = 10_000;
+
+/** Bytes the files under `dir` take on disk (allocated blocks, as du counts), over at most DATA_DIR_FILES_COUNTED entries. */
+async function bytesUnder(dir: string): Promise<number> {
+  let bytes = 0;
+  let seen = 0;
+  const folders = [dir];
+  for (let folder = folders.pop(); folder !== undefined && seen < DATA_DIR_FILES_COUNTED; folder = folders.pop()) {
+    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      seen += 1;
+      if (seen > DATA_DIR_FILES_COUNTED) break;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(path);
+      else if (entry.isFile())
+        bytes += await lstat(path).then(
+          (stats) => stats.blocks * 512,
+          () => 0,
+        );
+    }
+  }
+  return bytes;
+}
+
+/**
+ * DATA_DIR on disk: free and total bytes of the file system holding it ("disk almost full"), and
+ * the bytes its own files take (the log, read models, keys: how fast matchlog fills the disk).
+ */
 export function watchDataDir(metrics: Metrics, dataDir: string) {
   const read = (field: 'free' | 'total') => async (): Promise<[Record<string, string>, number][]> => {
     const stats = await statfs(dataDir);
     return [[{}, (field === 'free' ? stats.bavail : stats.blocks) * stats.bsize]];
   };
   scrapedGauge(metrics, 'matchlog_data_dir_available_bytes', 'Bytes available to matchlog on the file system of DATA_DIR', [], read('free'));
-  scrapedGauge(metrics, 'matchlog_data_dir_size_bytes', 'Size of the file system of DATA_DIR', [], read('total'));
+  scrapedGauge(metrics, 'matchlog_data_dir_filesystem_size_bytes', 'Size of the file system holding DATA_DIR (not of DATA_DIR)', [], read('total'));
+  scrapedGauge(metrics, 'matchlog_data_dir_bytes', "Bytes DATA_DIR's own files take on disk (allocated blocks, as du counts)", [], async () => [
+    [{}, await bytesUnder(dataDir)],
+  ]);
 }

@@ -9,7 +9,7 @@ export interface ProjectionSource {
 
 /**
  * Per projection, read at scrape time: its checkpoint, its lag in the log's position unit
- * (events on SQLite, bytes on EventStoreDB), its lag in seconds (the age of the oldest event it
+ * (`_events` on SQLite, `_bytes` on EventStoreDB), its lag in seconds (the age of the oldest event it
  * has not applied) and whether it is failing now.
  */
 export function watchProjections(metrics: Metrics, source: ProjectionSource, now = Date.now) {
@@ -17,12 +17,13 @@ export function watchProjections(metrics: Metrics, source: ProjectionSource, now
   scrapedGauge(metrics, 'matchlog_projection_checkpoint', 'Position of the last event the projection has applied', ['projection'], async () =>
     (await source.projectionStatus()).map((p) => [{ projection: p.name }, p.checkpoint ?? 0]),
   );
+  // One metric per unit, never a unit in a label: events on SQLite, bytes of log on EventStoreDB.
   scrapedGauge(
     metrics,
-    'matchlog_projection_lag',
-    "How far the checkpoint is behind the newest event, in the log's position unit (label unit)",
-    ['projection', 'unit'],
-    async () => (await source.projectionStatus()).map((p) => [{ projection: p.name, unit }, p.lag]),
+    unit === 'event' ? 'matchlog_projection_lag_events' : 'matchlog_projection_lag_bytes',
+    unit === 'event' ? 'Events the projection has not applied yet' : 'Bytes of log (EventStoreDB positions) the projection has not applied yet',
+    ['projection'],
+    async () => (await source.projectionStatus()).map((p) => [{ projection: p.name }, p.lag]),
   );
   scrapedGauge(
     metrics,

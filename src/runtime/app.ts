@@ -48,6 +48,7 @@ import { prettyLogStream } from '../observability/logFormat.js';
 import { watchDataDir } from '../observability/metrics.js';
 import { type Observability, observeUploads, unobserved } from '../observability/observability.js';
 import { watchProjections } from '../observability/projectionMetrics.js';
+import { buildFacts, watchService } from '../observability/serviceMetrics.js';
 import { logApi } from '../http/api/logApi.js';
 import { logTilesApi } from '../http/api/logTilesApi.js';
 import { eraseApi } from '../http/api/eraseApi.js';
@@ -339,6 +340,7 @@ export async function buildApp({
     watchCache(metrics, renderedCache);
     watchProjections(metrics, engine);
     watchDataDir(metrics, config.dataDir);
+    watchService(metrics, buildFacts(config), engine.readModel);
     watchReadiness(metrics, async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
   }
   return app;

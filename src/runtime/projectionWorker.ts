@@ -9,6 +9,7 @@ import { prettyLogStream } from '../observability/logFormat.js';
 import { createMetrics, watchDataDir } from '../observability/metrics.js';
 import { type MetricsListener, startMetricsListener } from '../observability/metricsListener.js';
 import { watchProjections } from '../observability/projectionMetrics.js';
+import { buildFacts, watchService } from '../observability/serviceMetrics.js';
 import { startTracing } from '../observability/tracing.js';
 import { checkDataDir } from './startupFailure.js';
 
@@ -66,6 +67,7 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
     if (metrics && config.metricsPort !== null) {
       watchProjections(metrics, engine);
       watchDataDir(metrics, config.dataDir);
+      watchService(metrics, buildFacts(config), engine.readModel);
       watchReadiness(metrics, async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
       app.addHook('onClose', async () => metricsListener?.close());
       metricsListener = await startMetricsListener(metrics.registry, config.metricsHost, config.metricsPort);

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { fixtureText } from '../helpers/fixtures.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheusText.js';
@@ -14,7 +16,7 @@ export const EXPECTED_METRICS = [
   'matchlog_eventstore_fsync_seconds',
   'matchlog_eventstore_group_commit_appends',
   'matchlog_projection_checkpoint',
-  'matchlog_projection_lag',
+  'matchlog_projection_lag_events',
   'matchlog_projection_lag_seconds',
   'matchlog_projection_batch_events',
   'matchlog_projection_batch_seconds',
@@ -27,9 +29,15 @@ export const EXPECTED_METRICS = [
   'matchlog_page_cache_requests_total',
   'matchlog_ready',
   'matchlog_data_dir_available_bytes',
+  'matchlog_data_dir_filesystem_size_bytes',
+  'matchlog_data_dir_bytes',
+  'matchlog_build_info',
+  'matchlog_log_entries',
   'nodejs_eventloop_lag_seconds',
   'nodejs_heap_size_used_bytes',
 ];
+
+const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The URL a process logged for its metrics listener. */
 function metricsUrl(server: ServerProcess): string {
@@ -99,7 +107,9 @@ t.test('/metrics after a scripted workload counts each write by outcome, on its 
   t.ok(sampleValue(families, 'matchlog_eventstore_fsync_seconds_count') >= 1);
   t.equal(sampleValue(families, 'matchlog_eventstore_group_commit_appends_sum'), 11, 'every append went through a group commit');
   t.ok(sampleValue(families, 'matchlog_projection_checkpoint', { projection: 'publicView' }) >= 11);
-  t.equal(sampleValue(families, 'matchlog_projection_lag', { projection: 'publicView', unit: 'event' }), 0);
+  t.equal(sampleValue(families, 'matchlog_projection_lag_events', { projection: 'publicView' }), 0);
+  t.notOk(families.has('matchlog_projection_lag'), 'no unit in a label: matchlog_projection_lag{unit} is gone');
+  t.notOk(families.has('matchlog_projection_lag_bytes'), 'a SQLite log has no byte positions');
   t.equal(sampleValue(families, 'matchlog_projection_lag_seconds', { projection: 'publicView' }), 0);
   t.ok(sampleValue(families, 'matchlog_projection_batch_events_count', { projection: 'publicView' }) >= 1);
   t.equal(sampleValue(families, 'matchlog_projection_failing', { projection: 'publicView' }), 0);
@@ -110,6 +120,15 @@ t.test('/metrics after a scripted workload counts each write by outcome, on its 
   t.ok(sampleValue(families, 'matchlog_page_cache_bytes') > 0);
   t.equal(sampleValue(families, 'matchlog_ready'), 1);
   t.ok(sampleValue(families, 'matchlog_data_dir_available_bytes') > 0);
+  const dataDirBytes = sampleValue(families, 'matchlog_data_dir_bytes');
+  const logFile = statSync(join(dataDir, 'events.sqlite'));
+  t.ok(dataDirBytes >= logFile.blocks * 512, `DATA_DIR's files take ${dataDirBytes} bytes, the log alone ${logFile.blocks * 512}`);
+  t.ok(dataDirBytes < sampleValue(families, 'matchlog_data_dir_filesystem_size_bytes'), "not the file system's size");
+  const build = families.get('matchlog_build_info')?.samples[0];
+  t.same(build?.labels, { version: packageVersion, node: process.versions.node, engine: 'sqlite', read_model: 'sqlite' });
+  t.equal(build?.value, 1);
+  const logEntries = await (await fetch(`${server.url}/api/log/checkpoint`)).text();
+  t.equal(sampleValue(families, 'matchlog_log_entries'), Number(logEntries.split('\n')[1]), "the transparency log's size, as its checkpoint says");
   t.ok(sampleValue(families, 'nodejs_heap_size_used_bytes') > 0);
   live.abort();
 
