@@ -36,8 +36,8 @@ export async function clubWithAppKey(base: string, email = 'admin@lakeside.test'
         endpointId: /action="\/dashboard\/connect\/webhooks\/(ep_[A-Za-z0-9_-]+)\/rotate"/.exec(body)?.[1] ?? '',
       };
     },
-    /** Uploads a version of a match of the club (live unless `status` says otherwise; with the app key unless `withKey` is false). */
-    async upload(id: string, options: { status?: string; version?: number; withKey?: boolean } = {}) {
+    /** Uploads a version of a match of the club (live unless `status` says otherwise; with the app key unless `withKey` is false; to `base`, a restarted server). */
+    async upload(id: string, options: { status?: string; version?: number; withKey?: boolean; base?: string } = {}) {
       const payload = clubPayload(clubId, teamId, {
         id,
         edit: (body) => {
@@ -45,7 +45,7 @@ export async function clubWithAppKey(base: string, email = 'admin@lakeside.test'
           body.venue = `Westbrook Sports Hall, court ${options.version ?? 1}`;
         },
       });
-      const res = await fetch(`${base}/api/matches/${id}`, {
+      const res = await fetch(`${options.base ?? base}/api/matches/${id}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', ...(options.withKey === false ? {} : { 'x-app-key': appKey ?? '' }) },
         body: payload,

@@ -45,7 +45,12 @@ ${
 </form>`;
 }
 
-/** Both controls as they apply: settle the side while unknown, then include or exclude. */
+/** Both controls as they apply: settle the side while unknown, then include or exclude; on the match's own page, the way to erase it. */
 export function matchDecisionControls(csrfToken: string, match: MatchStanding, returnTo: ReturnTo): SafeHtml {
-  return html`${match.side === null ? settleSideForm(csrfToken, match, returnTo) : ''}${countingForm(csrfToken, match, returnTo)}`;
+  const erase =
+    returnTo === 'match'
+      ? html`\n<p class="erase"><a href="/dashboard/matches/${match.matchId}/erase">Erase this match…</a> \
+<small class="muted">(when a parent or player asks for their data to be removed)</small></p>`
+      : '';
+  return html`${match.side === null ? settleSideForm(csrfToken, match, returnTo) : ''}${countingForm(csrfToken, match, returnTo)}${erase}`;
 }
