@@ -23,20 +23,25 @@ export async function oldVersionBody(
   kind: 'api' | 'page',
   id: string,
   revision: number,
+  /** What else the body depends on, as a key part (a team's privacy: src/domain/playerPrivacy.ts privacyKey); '' for nothing. */
+  variant: string,
   make: (old: MatchAtRevision) => Promise<RenderedBody> | RenderedBody,
 ): Promise<{ body: RenderedBody; version: number }> {
   const read = () => cache.oldVersions.read(eventStore, request.ip, id, revision);
   const known = cache.oldVersions.resolvedVersion(id, revision);
-  if (known !== undefined) return { body: await cachedBody(request, cache, keptVersionKey(kind, id, known), async () => make(await read())), version: known };
+  if (known !== undefined) {
+    return { body: await cachedBody(request, cache, keptVersionKey(kind, id, known) + variant, async () => make(await read())), version: known };
+  }
   const old = await read();
-  return { body: await cachedBody(request, cache, keptVersionKey(kind, id, old.version.revision), () => make(old)), version: old.version.revision };
+  return { body: await cachedBody(request, cache, keptVersionKey(kind, id, old.version.revision) + variant, () => make(old)), version: old.version.revision };
 }
 
 /**
  * An old version's answer depends on nothing but its version, so it never changes: once a later
  * version exists (`version` below `currentRevision`), caches may keep it (`immutable`); the current
- * version asked by its revision is revalidated, its ETag unchanged when a later upload comes.
+ * version asked by its revision is revalidated, its ETag unchanged when a later upload comes. An answer
+ * shown through a team's privacy (`revalidate`) is revalidated too: the club may change the setting.
  */
-export function oldVersionCaching(reply: FastifyReply, version: number, currentRevision: number) {
-  reply.header('cache-control', version < currentRevision ? `public, max-age=${OLD_VERSION_MAX_AGE_SECONDS}, immutable` : 'no-cache');
+export function oldVersionCaching(reply: FastifyReply, version: number, currentRevision: number, revalidate = false) {
+  reply.header('cache-control', version < currentRevision && !revalidate ? `public, max-age=${OLD_VERSION_MAX_AGE_SECONDS}, immutable` : 'no-cache');
 }

@@ -16,6 +16,7 @@ import { type ErrorPages, frameworkErrorHandler, registerErrorHandling } from '.
 import { renderMatchErrorPage } from '../http/public/views/matchPage.js';
 import { health, maxReadyLag } from '../http/health.js';
 import { historyApi } from '../http/api/historyApi.js';
+import { createMatchPrivacy } from '../http/matchPrivacy.js';
 import { registerJsonBody } from '../http/api/jsonBody.js';
 import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
@@ -184,7 +185,13 @@ export async function buildApp({
   registerBusyConnectionLimit(app, config.maxConnectionsPerAddress);
   await registerShedding(app, config.maxEventLoopDelayMs);
   await registerHeaders(app);
-  const bodies = registerJsonBody(app, config.maxBodyBytes, { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues }, engine.helperThread, config.liveParseBytes);
+  const bodies = registerJsonBody(
+    app,
+    config.maxBodyBytes,
+    { maxDepth: config.maxJsonDepth, maxValues: config.maxJsonValues },
+    engine.helperThread,
+    config.liveParseBytes,
+  );
   // Compresses what routes send as it is; the match pages send pre-compressed bytes instead.
   // Answers only: request bodies are never inflated (a Content-Encoding gets 415, ../http/api/jsonBody.ts).
   await app.register(fastifyCompress, {
@@ -214,6 +221,13 @@ export async function buildApp({
   );
 
   const currentPublicView = createCurrentPublicView(engine.readModel, engine.publicViewCheckpoint);
+  // What anonymous readers see of a private team's players (issue 61, docs/public-pages.md).
+  const privacy = createMatchPrivacy({
+    loadClub: clubs.loadClub,
+    eventStore: engine.eventStore,
+    readModel: engine.readModel,
+    hashWriteToken: createWriteTokenHasher(writeTokenKey),
+  });
   const checkpoints = createCheckpointSigner(logSigner, largestSignedTree(config.dataDir));
   engine.commits?.(({ projection, changes }) => {
     if (projection === transparencyLogProjection.name && changes === null) checkpoints.treeReplaced();
@@ -230,7 +244,7 @@ export async function buildApp({
   });
   // Pages, embeds, API answers and QR codes share one byte budget.
   // An erased match's payloads leave this process's memory, whichever process erased it (src/http/erasureSweep.ts).
-  const forgetErased = createErasureSweep([renderedCache.forgetMatch, bodies.forgetBodies]);
+  const forgetErased = createErasureSweep([renderedCache.forgetMatch, bodies.forgetBodies, privacy.forgetMatch]);
   const stopSweeping = [
     engine.commits === null ? () => {} : sweepCommittedErasures(engine.commits, forgetErased),
     sweepErasuresElsewhere(
@@ -260,6 +274,7 @@ export async function buildApp({
       tokenFailures,
       receipts,
       readModel: engine.readModel,
+      privacy,
     });
     await writes.register(eraseApi, { matches, receipts, forgetErased, readModel: engine.readModel, tokenFailures, erasureLedger: config.erasureLedger });
   });
@@ -270,9 +285,10 @@ export async function buildApp({
     checkpoints,
     verifierKey: verifierKeyString(logSigner),
     witnessed: witnessing,
+    privacy,
   });
   await app.register(logTilesApi, { readModel: engine.readModel });
-  await app.register(historyApi, { readModel: engine.readModel, matchUrl });
+  await app.register(historyApi, { readModel: engine.readModel, matchUrl, privacy });
   await app.register(matchPage, {
     readModel: engine.readModel,
     currentPublicView,
@@ -280,6 +296,7 @@ export async function buildApp({
     matchUrl,
     compress: true,
     cache: renderedCache,
+    privacy,
   });
   await app.register(assets, { compress: true });
   const matchFeed = createMatchFeed({

@@ -5,6 +5,8 @@ import type { ReadModelReader } from '../../readmodel/readModel.js';
 import { type HistoryEntry, readMatchHistory } from '../../history/historyQueries.js';
 import { leavesOfStream } from '../../history/logProofs.js';
 import { matchStreamId } from '../../domain/matchId.js';
+import { privateDiff } from '../../domain/playerPrivacy.js';
+import type { MatchPrivacyReader } from '../matchPrivacy.js';
 import { HistoryQuerySchema, HistoryResponse, type HistoryEntrySchema, MatchParams, errorResponses } from './schemas.js';
 
 /** Every history response stays under this; a page ends early to keep to it. */
@@ -31,7 +33,10 @@ function entryView(entry: HistoryEntry, versionUrl: (revision: number) => string
  * The history of a match, from the log. Public, like the match itself: it shows only what
  * was public at the time (payloads, times, how each write came), never tokens or hashes.
  */
-export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader; matchUrl: (id: string) => string }> = async (app, { readModel, matchUrl }) => {
+export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader; matchUrl: (id: string) => string; privacy: MatchPrivacyReader }> = async (
+  app,
+  { readModel, matchUrl, privacy },
+) => {
   app.get(
     '/api/matches/:id/history',
     {
@@ -57,11 +62,14 @@ export const historyApi: FastifyPluginAsyncTypebox<{ readModel: ReadModelReader;
       // Each event's leaf in the transparency log, where it has one yet.
       const leaves =
         revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
+      // Anonymous readers see the diffs of a private team's match with its players named by its privacy level.
+      const replacements = await privacy.anonymousReplacements(id, request.headers['x-write-token']);
       const entries: Static<typeof HistoryEntrySchema>[] = [];
       let bytes = 4096;
       for (const entry of page.entries) {
         const logIndex = leaves.get(entry.revision);
-        const view = { ...entryView(entry, versionUrl), ...(logIndex === undefined ? {} : { logIndex }) };
+        const shown = entry.diff === null || replacements.length === 0 ? entry : { ...entry, diff: privateDiff(entry.diff, replacements) };
+        const view = { ...entryView(shown, versionUrl), ...(logIndex === undefined ? {} : { logIndex }) };
         bytes += Buffer.byteLength(JSON.stringify(view));
         if (bytes > HISTORY_RESPONSE_BYTES && entries.length > 0) break;
         entries.push(view);

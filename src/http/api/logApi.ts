@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { erasedNotice, gone, notFound, unavailable, validationError } from '../../domain/errors.js';
-import { readErasure } from '../../../projections/publicView.js';
+import { erasedNotice, forbidden, gone, notFound, unavailable, validationError } from '../../domain/errors.js';
+import { readErasure, readPublicPayload, readPublicView } from '../../../projections/publicView.js';
+import type { MatchPrivacyReader } from '../matchPrivacy.js';
 import { decodeMatchEvent } from '../../domain/matchEvents.js';
 import { matchStreamId } from '../../domain/matchId.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
@@ -21,6 +22,8 @@ export interface LogApiDeps {
   verifierKey: string;
   /** With witnesses (LOG_WITNESSES): the newest checkpoint their quorum cosigned, which is then the one answered. */
   witnessed: { newest(): CosignedCheckpoint | null } | null;
+  /** A private team's exact payload bytes are for its write token's holder (docs/public-pages.md). */
+  privacy: MatchPrivacyReader;
 }
 
 /** Seconds a client waits before asking again for a cosigned checkpoint the witnesses have not given yet. */
@@ -35,7 +38,18 @@ const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toStri
  * proofs, and each version's exact payload with its salt, so that anyone can check what the
  * log holds without trusting this server. Public, like the matches.
  */
-export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey, witnessed }) => {
+export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey, witnessed, privacy }) => {
+  /** Refuses an anonymous read of the exact bytes of a match whose team names its players by a privacy level. */
+  async function refusePrivateBytes(id: string, presentedToken: string | string[] | undefined) {
+    const doc = await readPublicView(readModel, id);
+    const level = doc === null ? null : await privacy.privacyOf(id, doc.revision, () => readPublicPayload(eventStore, doc));
+    if (level === null || (await privacy.holdsWriteToken(id, presentedToken))) return;
+    throw forbidden(
+      `the team of match "${id}" shows its players by a privacy level: its exact payload bytes are for the holder of its write token ` +
+        '(send it in X-Write-Token); GET /api/matches/:id gives the payload as the public sees it',
+    );
+  }
+
   const config = { rateLimit: false };
 
   /** The newest checkpoint the witnesses' quorum cosigned; 503 before the first. */
@@ -192,10 +206,11 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         description:
           'The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: ' +
           "SHA-256(salt ‖ these bytes) is the payloadSha256 of the version's log entry. " +
-          'An empty salt for versions stored before salts. 410 once the match is erased.',
+          'An empty salt for versions stored before salts. 410 once the match is erased. 403 when the team the match syncs into shows its players ' +
+          "by a privacy level (docs/public-pages.md), unless the request carries the match's X-Write-Token.",
         params: MatchParams,
         querystring: PayloadQuery,
-        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 404, 410) },
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 403, 404, 410) },
       },
     },
     async (request, reply) => {
@@ -206,6 +221,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         throw notFound(`match "${id}" has no version at revision ${revision}`);
       const erasure = await readErasure(readModel, id);
       if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
+      await refusePrivateBytes(id, request.headers['x-write-token']);
       const version = decodeMatchEvent(event.type, event.data)!;
       return reply
         .type(JSON_TYPE)

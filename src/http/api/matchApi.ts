@@ -18,6 +18,8 @@ import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.
 import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
 import type { Receipts } from '../../history/logReceipts.js';
 import { matchStreamId } from '../../domain/matchId.js';
+import { type MatchPrivacy, privacyKey, privacyTag, privatePayloadText } from '../../domain/playerPrivacy.js';
+import type { MatchPrivacyReader } from '../matchPrivacy.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
 export interface MatchApiDeps {
@@ -33,6 +35,8 @@ export interface MatchApiDeps {
   receipts: Receipts;
   /** Where an erased match is recorded (its 410). */
   readModel: ReadModelReader;
+  /** How the team a match syncs into lets its players be named to anonymous readers (src/http/matchPrivacy.ts). */
+  privacy: MatchPrivacyReader;
 }
 
 /** With `?revision=N`: the revision of the match's current version, to tell an old version from it. */
@@ -50,8 +54,19 @@ const CLUB_SYNC_DESCRIPTION =
 /** The JSON API: upload (POST creates or upserts, PUT creates unprotected or replaces) and view. */
 export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
   app,
-  { matches, currentPublicView, eventStore, matchUrl, tokenFailures, cache, receipts, readModel },
+  { matches, currentPublicView, eventStore, matchUrl, tokenFailures, cache, receipts, readModel, privacy },
 ) => {
+  /**
+   * The privacy a read goes through: the team's, for anonymous readers; none for the holder of the
+   * match's write token, who reads what it uploaded (docs/public-pages.md).
+   */
+  async function readerPrivacy(request: FastifyRequest, id: string, revision: number): Promise<MatchPrivacy | null> {
+    const doc = await currentPublicView(id);
+    const asked = doc === null ? null : await privacy.privacyOf(id, revision, () => readPublicPayload(eventStore, doc));
+    return asked !== null && (await privacy.holdsWriteToken(id, request.headers['x-write-token'])) ? null : asked;
+  }
+  const shownPayload = (text: string, privacy: MatchPrivacy | null) => asJsonText(privacy === null ? text : privatePayloadText(text, privacy));
+
   const throwIfErased = async (id: string) => {
     const erased = await readErasure(readModel, id);
     if (erased !== null) throw gone(erasedNotice(id, erased.erasedAt));
@@ -163,7 +178,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
     await throwIfErased(id);
     const current = await currentPublicView(id);
     if (current === null) throw notFound(`no match with id "${id}"`);
-    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'api', id, revision, (old) =>
+    const shownAs = await readerPrivacy(request, id, current.revision);
+    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'api', id, revision, privacyKey(shownAs), (old) =>
       cache.stage(() => {
         const meta = {
           id,
@@ -173,11 +189,13 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
           revision: old.version.revision,
           protected: old.created.content.protection === 'protected',
         };
-        return renderedBody(withPayload(meta, asJsonText(old.version.content.payloadText)), JSON_TYPE, { etag: `"v${old.version.revision}"` });
+        const etag = `"v${old.version.revision}${privacyTag(shownAs)}"`;
+        return renderedBody(withPayload(meta, shownPayload(old.version.content.payloadText, shownAs)), JSON_TYPE, { etag });
       }),
     );
     reply.header(LATEST_REVISION_HEADER, String(current.revision)).header('link', `</api/matches/${encodeURIComponent(id)}>; rel="latest-version"`);
-    oldVersionCaching(reply, version, current.revision);
+    oldVersionCaching(reply, version, current.revision, shownAs !== null);
+    if (shownAs !== null) reply.header('vary', 'X-Write-Token');
     return sendRendered(request, reply, body, true);
   }
 
@@ -200,7 +218,8 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
           'With ?revision=N, the match as it was at revision N, read from the log: the answer depends on the version alone ' +
           "(`Cache-Control: immutable` once a later version exists); the Matchlog-Latest-Revision header gives the current version's revision, " +
           'and Link (rel="latest-version") its address. Old revisions are read one at a time per client address, a few at a time in all: ' +
-          'beyond, 429 or 503 with Retry-After.',
+          'beyond, 429 or 503 with Retry-After. When the team the match syncs into shows its players by a privacy level (docs/public-pages.md), ' +
+          "anonymous readers get the payload with those names replaced; the holder of the match's X-Write-Token gets it as uploaded.",
         params: MatchParams,
         querystring: RevisionQuery,
         response: { 200: MatchView, ...errorResponses(400, 404, 410, 429, 503) },
@@ -217,10 +236,12 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
         await throwIfErased(id);
         throw notFound(`no match with id "${id}"`);
       }
-      const etag = `"r${doc.revision}"`;
+      const shownAs = await readerPrivacy(request, doc.id, doc.revision);
+      const etag = `"r${doc.revision}${privacyTag(shownAs)}"`;
       untyped.header('etag', etag).header('cache-control', 'no-cache');
+      if (shownAs !== null) untyped.header('vary', 'X-Write-Token');
       if (notModified(request, etag)) return untyped.code(304).send();
-      const body = await cachedBody(request, cache, `api\0${doc.id}\0${doc.revision}`, async () => {
+      const body = await cachedBody(request, cache, `api\0${doc.id}\0${doc.revision}${privacyKey(shownAs)}`, async () => {
         const meta = {
           id: doc.id,
           url: matchUrl(doc.id),
@@ -231,7 +252,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
           protected: doc.protected,
         };
         // The payload text is sent as stored in the log, without a parse and re-serialise.
-        return renderedBody(withPayload(meta, await readPublicPayload(eventStore, doc)), JSON_TYPE, { etag });
+        return renderedBody(withPayload(meta, shownPayload(await readPublicPayload(eventStore, doc), shownAs)), JSON_TYPE, { etag });
       });
       return sendRendered(request, untyped, body, true);
     },

@@ -19,6 +19,8 @@ import { errorAnswer, pageErrorHandler } from '../errorHandling.js';
 import { allowFraming } from '../securityHeaders.js';
 import { createLru } from '../../platform/lru.js';
 import { cachedBody, type RenderedBody, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
+import type { MatchPrivacyReader } from '../matchPrivacy.js';
+import { type MatchPrivacy, privacyKey, privateDiff, privateSummary, replacementsOf } from '../../domain/playerPrivacy.js';
 import { oldVersionBody, oldVersionCaching } from '../oldVersionBodies.js';
 import { isQuiet, shownStatus } from './views/matchStatus.js';
 import { shareCardPng, shareCardSvg } from './views/shareCard.js';
@@ -36,6 +38,8 @@ export interface MatchPageDeps {
   compress: boolean;
   /** Rendered bodies, in the byte budget shared with the API's answers (PAGE_CACHE_BYTES). */
   cache: RenderedCache;
+  /** How the team a match syncs into lets its players be named (src/http/matchPrivacy.ts). */
+  privacy: MatchPrivacyReader;
   /** The renderers; a test replaces one to see a failing render kept as its error page. */
   renderers?: Partial<Record<Rendering, (view: MatchPageView) => string>>;
 }
@@ -48,7 +52,7 @@ export interface MatchPageDeps {
  */
 export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   app,
-  { readModel, currentPublicView, eventStore, matchUrl, compress, cache, renderers = {} },
+  { readModel, currentPublicView, eventStore, matchUrl, compress, cache, privacy, renderers = {} },
 ) => {
   app.addHook('onRequest', async (_request, reply) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
@@ -131,8 +135,11 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     }
   }
   const currentSummary = (doc: PublicViewDoc) => summaryAt(doc.id, doc.revision, () => readPublicPayload(eventStore, doc));
+  /** The privacy the current version's team asks for: every rendering of the match applies it, old versions too. */
+  const privacyOfDoc = (doc: PublicViewDoc) => privacy.privacyOf(doc.id, doc.revision, () => readPublicPayload(eventStore, doc));
+  const shown = (summary: MatchSummary, privacy: MatchPrivacy | null) => (privacy === null ? summary : privateSummary(summary, privacy));
 
-  const viewOf = (doc: PublicViewDoc, summary: MatchSummary, quiet: boolean): MatchPageView => ({
+  const viewOf = (doc: PublicViewDoc, summary: MatchSummary, quiet: boolean, privacy: MatchPrivacy | null): MatchPageView => ({
     quiet,
     id: doc.id,
     createdAt: doc.createdAt,
@@ -141,7 +148,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     protected: doc.protected,
     revision: doc.revision,
     publicUrl: matchUrl(doc.id),
-    summary,
+    summary: shown(summary, privacy),
   });
 
   /**
@@ -154,9 +161,10 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     if (doc === null) return null;
     // A "live" match with no upload for LIVE_WINDOW_MS is no longer shown live: one more render per match, keyed here.
     const quiet = isQuiet(doc.updatedAt, Date.now());
-    return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}${quiet ? '\0quiet' : ''}`, async () => {
+    const privacy = await privacyOfDoc(doc);
+    return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}${quiet ? '\0quiet' : ''}${privacyKey(privacy)}`, async () => {
       const summary = await currentSummary(doc);
-      return rendered(request, rendering, () => viewOf(doc, summary(), quiet));
+      return rendered(request, rendering, () => viewOf(doc, summary(), quiet, privacy));
     });
   }
 
@@ -176,9 +184,13 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     const doc = isMatchId(id) ? await currentPublicView(id) : null;
     if (doc === null) throw await noMatch(id);
     // A page past the last is kept as its 404 page, like a failed render: asking again costs nothing.
-    const body = await cachedBody(request, cache, `plays\0${doc.id}\0${doc.revision}\0${number}`, async () => {
+    const privacy = await privacyOfDoc(doc);
+    const body = await cachedBody(request, cache, `plays\0${doc.id}\0${doc.revision}\0${number}${privacyKey(privacy)}`, async () => {
       const summary = await currentSummary(doc);
-      return guarded(request, () => renderPlaysPage(viewOf(doc, summary(), false), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`));
+      return guarded(
+        request,
+        () => renderPlaysPage(viewOf(doc, summary(), false, privacy), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`),
+      );
     });
     reply.header('cache-control', 'no-cache');
     return sendRendered(request, reply, body, compress);
@@ -192,7 +204,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     const { id } = request.params;
     const current = isMatchId(id) ? await currentPublicView(id) : null;
     if (current === null || (await readErasure(readModel, id)) !== null) throw await noMatch(id);
-    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'page', id, revision, async (old) => {
+    const privacy = await privacyOfDoc(current);
+    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'page', id, revision, privacyKey(privacy), async (old) => {
       const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
       return rendered(request, 'page', () => ({
         id,
@@ -201,11 +214,11 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
         protected: old.created.content.protection === 'protected',
         revision: old.version.revision,
         publicUrl: matchUrl(id),
-        summary: summary(),
+        summary: shown(summary(), privacy),
         asOf: { revision: old.version.revision, latestRevision: old.head },
       }));
     });
-    oldVersionCaching(reply, version, current.revision);
+    oldVersionCaching(reply, version, current.revision, privacy !== null);
     return sendRendered(request, reply, body, compress);
   }
 
@@ -231,10 +244,15 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   );
 
   /** A card as a kept PNG body, drawn once per key. */
-  const cardBody = (request: FastifyRequest, key: string, draw: () => Promise<{ summary: () => MatchSummary; quiet: boolean; old: boolean }>) =>
-    cachedBody(request, cache, key, async () => {
+  const cardBody = (
+    request: FastifyRequest,
+    key: string,
+    privacy: MatchPrivacy | null,
+    draw: () => Promise<{ summary: () => MatchSummary; quiet: boolean; old: boolean }>,
+  ) =>
+    cachedBody(request, cache, key + privacyKey(privacy), async () => {
       const { summary: summaryOf, quiet, old } = await draw();
-      const summary = summaryOf();
+      const summary = shown(summaryOf(), privacy);
       const png = await shareCardPng(shareCardSvg(summary, shownStatus(summary.status, { quiet, old })));
       return { ...renderedBody('', 'image/png'), bytes: png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"` };
     });
@@ -249,17 +267,18 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
       const doc = isMatchId(id) ? await currentPublicView(id) : null;
       if (doc === null) throw await noMatch(id);
       const asked = request.query.revision ?? doc.revision;
+      const privacy = await privacyOfDoc(doc);
       let body: RenderedBody;
       if (asked === doc.revision) {
         const quiet = isQuiet(doc.updatedAt, Date.now());
-        body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, async () => ({
+        body = await cardBody(request, `card\0${doc.id}\0${doc.revision}${quiet ? '\0quiet' : ''}`, privacy, async () => ({
           summary: await currentSummary(doc),
           quiet,
           old: false,
         }));
       } else {
         const old = await cache.oldVersions.read(eventStore, request.ip, id, asked);
-        body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, async () => ({
+        body = await cardBody(request, `card\0${id}\0${old.version.revision}\0old`, privacy, async () => ({
           summary: await summaryAt(id, old.version.revision, () => old.version.content.payloadText),
           quiet: false,
           old: true,
@@ -305,7 +324,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   app.get<{ Params: { id: string }; Querystring: Static<typeof HistoryPageQuery> }>(
     '/match/:id/history',
     { schema: { hide: true, querystring: HistoryPageQuery } },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       const { order = 'newest', from } = request.query;
       if (!isMatchId(id)) throw await noMatch(id);
@@ -313,7 +332,12 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
       const revisions = page.entries.map((entry) => entry.revision);
       const logIndexes =
         revisions.length === 0 ? new Map<number, number>() : await leavesOfStream(readModel, matchStreamId(id), Math.min(...revisions), Math.max(...revisions));
-      return renderHistoryPage({ id, order, page, teams: await teamsOf(await currentPublicView(id)), logIndexes });
+      const doc = await currentPublicView(id);
+      const privacy = doc === null ? null : await privacyOfDoc(doc);
+      const replacements = doc === null || privacy === null ? [] : replacementsOf((await currentSummary(doc))(), privacy);
+      const entries = page.entries.map((entry) => (entry.diff === null ? entry : { ...entry, diff: privateDiff(entry.diff, replacements) }));
+      if (privacy !== null) reply.header('cache-control', 'no-cache');
+      return renderHistoryPage({ id, order, page: { ...page, entries }, teams: await teamsOf(doc), logIndexes });
     },
   );
 };
