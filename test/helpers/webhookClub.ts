@@ -16,6 +16,8 @@ export async function clubWithAppKey(base: string, email = 'admin@lakeside.test'
   const appKey = /value="(mlk_[^"]+)"/.exec(issued.body)?.[1] ?? '';
   return {
     client,
+    /** The admin's cookies (session, CSRF), to sign a browser in. */
+    jar: client.jar,
     clubId,
     teamId,
     /** Adds an endpoint; its secret, shown once, and its id. */

@@ -30,13 +30,13 @@ export interface WebhooksPage {
 }
 
 export function renderWebhooksPage(frame: Frame, page: WebhooksPage): string {
-  const rows = page.endpoints.map(
-    (endpoint) => html`<tr data-endpoint-id="${endpoint.endpointId}">
-<th scope="row"><a href="${base}/${endpoint.endpointId}">${endpoint.url}</a></th>
-<td>${endpoint.eventTypes.map((type) => html`<code>${type}</code> `)}</td>
-<td>${status(endpoint)}</td>
-<td>${when(endpoint.createdAt)}</td>
-</tr>`,
+  // A list, not a table: a URL wraps on a phone instead of running over the next column.
+  const items = page.endpoints.map(
+    (endpoint) => html`<li data-endpoint-id="${endpoint.endpointId}">
+<a href="${base}/${endpoint.endpointId}">${endpoint.url}</a><br>
+${status(endpoint)} <small class="muted">· added ${when(endpoint.createdAt)}</small><br>
+<small>${endpoint.eventTypes.map((type) => html`<code>${type}</code> `)}</small>
+</li>`,
   );
   const full = page.endpoints.length >= page.maxEndpoints;
   return dashboardPage(
@@ -49,15 +49,7 @@ ${notice(page.info)}
 ${notice(page.error, 'error')}
 <p>matchlog tells your club's systems (website, federation export, chat bot) about each match as it syncs: a signed POST \
 (<a href="https://www.standardwebhooks.com/">Standard Webhooks</a>) to an endpoint of yours, retried for about a day when it fails.</p>
-${
-  page.endpoints.length === 0
-    ? html`<p class="muted">No endpoint yet.</p>`
-    : scrollRegion(
-        'endpoints',
-        html`<table class="endpoints"><thead><tr><th scope="col">Endpoint</th><th scope="col">Events</th><th scope="col">Status</th>\
-<th scope="col">Added</th></tr></thead><tbody>${rows}</tbody></table>`,
-      )
-}
+${page.endpoints.length === 0 ? html`<p class="muted">No endpoint yet.</p>` : html`<ul class="endpoints" aria-label="endpoints">${items}</ul>`}
 <h2>Add an endpoint</h2>
 ${
   full
@@ -95,12 +87,11 @@ function deliveryRow(endpointId: string, delivery: Delivery, csrfToken: string):
 ${delivery.lastError === null ? '' : html`<br><small class="muted">${delivery.lastError}</small>`}`;
   return html`<tr data-webhook-id="${delivery.eventId}" data-state="${delivery.state}">
 <th scope="row"><code>${delivery.type}</code><br><small class="muted">${delivery.matchId}</small></th>
-<td>${outcome}</td>
+<td>${outcome}<br><form method="post" action="${base}/${endpointId}/deliveries/${delivery.eventId}/redeliver" class="inline redeliver">\
+${csrfField(csrfToken)}<button type="submit" class="quiet">Redeliver</button></form></td>
 <td class="num">${delivery.attempts}</td>
 <td>${last}</td>
 <td><code class="id">${delivery.eventId}</code></td>
-<td><form method="post" action="${base}/${endpointId}/deliveries/${delivery.eventId}/redeliver" class="inline">${csrfField(csrfToken)}\
-<button type="submit" class="quiet">Redeliver</button></form></td>
 </tr>`;
 }
 
@@ -135,7 +126,7 @@ ${connectNav('webhooks')}
 ${notice(page.info)}
 ${secretNote}
 <dl class="details">
-<dt>URL</dt><dd><code>${endpoint.url}</code></dd>
+<dt>URL</dt><dd><code class="url">${endpoint.url}</code></dd>
 <dt>Events</dt><dd>${endpoint.eventTypes.map((type) => html`<code>${type}</code> `)}</dd>
 <dt>Status</dt><dd>${status(endpoint)}</dd>
 <dt>Signing secret</dt><dd>${
@@ -155,7 +146,7 @@ ${
     : scrollRegion(
         'deliveries',
         html`<table class="deliveries"><thead><tr><th scope="col">Event</th><th scope="col">Outcome</th><th scope="col" class="num">Tries</th>\
-<th scope="col">Last answer</th><th scope="col">webhook-id</th><th scope="col"><span class="visually-hidden">Redeliver</span></th></tr></thead>
+<th scope="col">Last answer</th><th scope="col">webhook-id</th></tr></thead>
 <tbody>${page.deliveries.map((delivery) => deliveryRow(endpoint.endpointId, delivery, frame.csrfToken))}</tbody></table>`,
       )
 }
