@@ -121,7 +121,7 @@ browserTest('every dashboard page at 360 and 1280 px, light and dark: as wide as
   );
   await page.goto(`${base}/dashboard`);
   const card = (await page.getByTestId('sync-card').innerText()).replace(/\s+/g, ' ');
-  t.match(card, /Last match copied \d{4}-\d\d-\d\d \d\d:\d\d UTC \(without a valid app key: flagged\)/, `the card says when a match was last copied: ${card}`);
+  t.match(card, /Last match copied [^()]*\d\d:\d\d[^()]* \(without a valid app key: flagged\)/, `the card says when a match was last copied: ${card}`);
   t.match(card, /Latest attempt, .* skipped, because this club has no team no-such-team\. That match was saved/, 'and why the latest attempt was skipped');
   t.equal(await page.getByRole('heading', { name: 'Getting started' }).count(), 0, '"Getting started" is gone once matches have synced');
   await page.goto(`${base}/dashboard/connect`);

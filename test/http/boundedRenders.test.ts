@@ -319,7 +319,7 @@ const totals = (n: number, stats: (i: number) => Record<string, number>): Player
 
 t.test('dashboard stats page: DASHBOARD_ROWS players a team, unknown stats capped', async (t) => {
   const players = totals(2 * (DASHBOARD_ROWS + 5), (i) => ({ kills: i, [`own${i}`]: 1 }));
-  const html = renderStatsPage(frame, { teams: [], filter: {}, options: { seasons: [], categories: [], competitions: [] }, players });
+  const html = renderStatsPage(frame, { teams: [], filter: {}, options: { seasons: [], categories: [], competitions: [] }, players, csvDialect: 'comma' });
   t.equal(html.match(/<tr class="player-total">/g)?.length, 2 * DASHBOARD_ROWS);
   t.match(html, '+5 more players not shown');
   t.match(html, `+${DASHBOARD_ROWS + 5 - UNKNOWN_STAT_COLUMNS} more stats not shown`);

@@ -44,7 +44,11 @@ t.test('CSV and JSON export of players, stats and matches, for the current filte
   await client.post('/dashboard/login', { email: 'export@lakeside.test', password });
 
   const stats = await client.get('/dashboard/stats?season=2025%2F26');
-  t.match(stats.body, /href="\/dashboard\/export\/players.csv\?season=2025%2F26" download>CSV/, 'the Stats page links the export of its filter');
+  t.match(
+    stats.body,
+    /href="\/dashboard\/export\/players.csv\?season=2025%2F26" data-dialect="comma" download>CSV/,
+    'the Stats page links the export of its filter',
+  );
 
   const csv = await client.get('/dashboard/export/players.csv?season=2025%2F26');
   t.equal(csv.statusCode, 200);

@@ -4,6 +4,7 @@ import type { ClubMatchDoc } from '../../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../../projections/clubSeasonTotals.js';
 import { CSV_CELL_CHARS, CSV_COLUMNS, CSV_ROWS } from '../views/renderCaps.js';
 import { clip } from '../../domain/clippedText.js';
+import type { CsvDialect } from './csvDialect.js';
 
 /** Rows with a fixed column order: the header row of a CSV and the keys of its JSON twin. */
 export interface ExportTable {
@@ -134,13 +135,15 @@ export function matchesTable(all: ClubMatchDoc[], teamName: (teamId: string) => 
  * CSV for spreadsheets: a UTF-8 byte order mark (without it Excel on Windows reads the file as
  * its local code page: "DÄ…browska"), header row, RFC 4180 quoting, and text cells that a spreadsheet would
  * run as a formula (starting with = + - @, tab or CR) prefixed with ' (numbers stay numbers).
+ * The `semicolon` dialect separates fields with ";" and writes decimal commas (see csvDialect.ts).
  * A cut table ends with one comment row (starting with #) that says what was left out.
  */
-export const toCsv = (table: ExportTable): string =>
+export const toCsv = (table: ExportTable, dialect: CsvDialect = 'comma'): string =>
   stringify([table.columns, ...table.rows.map(clippedCells), ...(table.omitted ? [[omittedNote(table.omitted)]] : [])], {
     bom: true,
     escape_formulas: true,
     record_delimiter: 'windows',
+    ...(dialect === 'semicolon' ? { delimiter: ';', cast: { number: (value: number) => String(value).replace('.', ',') } } : {}),
   });
 
 /** Text cells cut to CSV_CELL_CHARS: a name of a few hundred KB in every row would make a file of gigabytes. */

@@ -9,7 +9,7 @@ import { type AttemptLimit, accountRoutes } from './accountRoutes.js';
 import { clubRoutes, type ClubRoutesDeps } from './clubRoutes.js';
 import { DASHBOARD_PATH } from './session.js';
 import { renderDashboardErrorPage } from './views/accountPages.js';
-import { PAGE_CSP } from '../views/layout.js';
+import { DASHBOARD_CSP } from '../views/layout.js';
 
 /** What the club's pages need (ClubRoutesDeps), and the dashboard's sessions and login limits. */
 export interface ClubDashboardDeps extends ClubRoutesDeps {
@@ -50,7 +50,7 @@ export const clubDashboard: FastifyPluginAsyncTypebox<ClubDashboardDeps> = async
 
   app.addHook('onRequest', async (_request, reply) => {
     reply
-      .header('content-security-policy', PAGE_CSP)
+      .header('content-security-policy', DASHBOARD_CSP)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       // Pages show club data and, once, a new app key: never cache them.

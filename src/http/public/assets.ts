@@ -5,6 +5,8 @@ import { renderedBody, sendRendered } from '../renderedPages.js';
 
 /** The pages' one script, plain JavaScript beside this file (copied into dist by the build). */
 const liveScript = renderedBody(readFileSync(new URL('./assets/live.js', import.meta.url), 'utf8'), 'text/javascript; charset=utf-8');
+/** The dashboard's script: local times, Copy for a new app key. */
+const dashboardScript = renderedBody(readFileSync(new URL('./assets/dashboard.js', import.meta.url), 'utf8'), 'text/javascript; charset=utf-8');
 /** The embed snippet's script, which other sites load to size the widget's frame. */
 const embedScript = renderedBody(readFileSync(new URL('./assets/embed.js', import.meta.url), 'utf8'), 'text/javascript; charset=utf-8');
 /** Each kind of page's stylesheet, by name, at its fingerprinted address. */
@@ -20,6 +22,11 @@ export const assets: FastifyPluginAsync<{ compress: boolean }> = async (app, { c
   app.get('/assets/live.js', { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
     return sendRendered(request, reply, liveScript, compress);
+  });
+
+  app.get('/assets/dashboard.js', { schema: { hide: true } }, async (request, reply) => {
+    reply.header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
+    return sendRendered(request, reply, dashboardScript, compress);
   });
 
   // Loaded by other sites' pages: helmet's Cross-Origin-Resource-Policy (same-origin) would block it there.

@@ -36,6 +36,9 @@ ${body}
 /** No script may run on our pages; styles only from our own stylesheets (no inline style, no style attribute). */
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/** The club dashboard: its own script (local times, Copy), nothing inline, no fetches. */
+export const DASHBOARD_CSP = PAGE_CSP.replace("default-src 'none';", "default-src 'none'; script-src 'self';");
+
 /** The match pages: our own scripts (live updates, local times, sorting) and their fetches, nothing inline. */
 export const LIVE_PAGE_CSP =
   "default-src 'none'; script-src 'self'; connect-src 'self'; " +

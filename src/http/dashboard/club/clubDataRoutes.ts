@@ -5,6 +5,7 @@ import { countClubMatches, playerLinesOf, readClubMatches, readClubMatchFromLog 
 import { playerTotalsOf, readSeasonTotals, seasonOptions } from '../../../../projections/clubSeasonTotals.js';
 import { readSyncLog, type SyncOutcome } from '../../../../projections/syncStatus.js';
 import { notFound } from '../../../domain/errors.js';
+import { suggestedDialect } from '../csvDialect.js';
 import { renderHomePage, renderMatchesPage, renderMatchPage } from '../views/clubDataPages.js';
 import { query } from '../views/frame.js';
 import { renderPlayerPage, renderPlayersPage, renderStatsPage } from '../views/playerPages.js';
@@ -34,6 +35,7 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
         clubId: club.clubId,
         teams: club.teams,
         matches: await countClubMatches(readModel, club.clubId),
+        sideUnknown: await countClubMatches(readModel, club.clubId, { side: null }),
         players: playerTotalsOf(await readSeasonTotals(readModel, club.clubId)).length,
         lastCopied,
         latestAttempt: latest,
@@ -56,9 +58,15 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
     const chosen = all.filter((doc) =>
       (['teamId', 'season', 'category', 'competition'] as const).every((field) => filter[field] === undefined || doc[field] === filter[field]),
     );
-    return reply
-      .type(HTML)
-      .send(renderStatsPage(frame(request, reply, 'stats'), { teams: club.teams, filter, options: seasonOptions(all), players: playerTotalsOf(chosen) }));
+    return reply.type(HTML).send(
+      renderStatsPage(frame(request, reply, 'stats'), {
+        teams: club.teams,
+        filter,
+        options: seasonOptions(all),
+        players: playerTotalsOf(chosen),
+        csvDialect: suggestedDialect(request.headers['accept-language']),
+      }),
+    );
   });
 
   app.get('/player', { schema: { querystring: PlayerQuery } }, async (request, reply) => {
@@ -86,9 +94,11 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
     const club = clubOf(request);
     const teamId = teamOf(club, request.query.team);
     const page = request.query.page ?? 1;
+    const onlySideUnknown = request.query.side === 'unknown';
+    const listed = onlySideUnknown ? { teamId, side: null } : { teamId };
     const [matches, total, sideUnknown] = await Promise.all([
-      readClubMatches(readModel, club.clubId, { teamId }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-      countClubMatches(readModel, club.clubId, { teamId }),
+      readClubMatches(readModel, club.clubId, listed, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+      countClubMatches(readModel, club.clubId, listed),
       countClubMatches(readModel, club.clubId, { teamId, side: null }),
     ]);
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -96,6 +106,8 @@ export const clubDataRoutes: FastifyPluginAsyncTypebox<ClubDataRoutesDeps> = asy
       renderMatchesPage(frame(request, reply, 'matches'), {
         teams: club.teams,
         teamId,
+        onlySideUnknown,
+        csvDialect: suggestedDialect(request.headers['accept-language']),
         matches,
         page,
         pages,

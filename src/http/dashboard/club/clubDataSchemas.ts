@@ -4,6 +4,8 @@ import { PageNumber } from './clubPageSchemas.js';
 export const TeamQuery = Type.Object({ team: Type.Optional(Type.String({ maxLength: 64 })) });
 export const MatchesQuery = Type.Object({
   team: Type.Optional(Type.String({ maxLength: 64 })),
+  /** "unknown": only the matches whose side the admin must say. */
+  side: Type.Optional(Type.Literal('unknown')),
   done: Type.Optional(Type.String({ maxLength: 40 })),
   page: PageNumber,
 });
@@ -16,3 +18,8 @@ export const StatsQuery = Type.Object({
   competition: Type.Optional(Type.String({ maxLength: 100 })),
 });
 export const MatchParams = Type.Object({ matchId: Type.String({ maxLength: 200 }) });
+/** The exports' query: the stats' filter, and for CSV its dialect (csvDialect.ts). */
+export const ExportQuery = Type.Composite([
+  StatsQuery,
+  Type.Object({ dialect: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('semicolon')])) }),
+]);

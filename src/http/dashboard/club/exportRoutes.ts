@@ -7,7 +7,7 @@ import { playerTotalsOf, readSeasonTotals } from '../../../../projections/clubSe
 import { CSV_ROWS } from '../../views/renderCaps.js';
 import { matchesTable, playersTable, toCsv, toJsonRows } from '../clubExport.js';
 import { clubOf, filterOf, teamNameOf } from './clubPage.js';
-import { StatsQuery } from './clubDataSchemas.js';
+import { ExportQuery, type StatsQuery } from './clubDataSchemas.js';
 
 export interface ExportRoutesDeps {
   readModel: ReadModelReader;
@@ -27,7 +27,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesDeps> = async (
   };
   for (const [name, table] of Object.entries(exportTables)) {
     for (const format of ['csv', 'json'] as const) {
-      app.get(`/export/${name}.${format}`, { schema: { querystring: StatsQuery } }, async (request, reply) => {
+      app.get(`/export/${name}.${format}`, { schema: { querystring: ExportQuery } }, async (request, reply) => {
         const club = clubOf(request);
         const rows = await table(club, request.query);
         const parts = [club.name, name, request.query.season].filter((part): part is string => part !== undefined && part !== '');
@@ -39,7 +39,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesDeps> = async (
             .toLowerCase() || name
         }.${format}`;
         reply.header('content-disposition', `attachment; filename="${file.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file)}`);
-        if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(toCsv(rows));
+        if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(toCsv(rows, request.query.dialect));
         return reply
           .type('application/json; charset=utf-8')
           .send({ columns: rows.columns, rows: toJsonRows(rows), ...(rows.omitted ? { omitted: rows.omitted } : {}) });

@@ -8,6 +8,7 @@ import { countedPlayers } from '../../../../projections/clubSeasonTotals.js';
 import type { SyncLogDoc } from '../../../../projections/syncStatus.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { DASHBOARD_ROWS, more, NAME_SHOWN, PHASES_SHOWN, PLAYERS_PER_SIDE, SHORT_SHOWN } from '../../views/renderCaps.js';
+import type { CsvDialect } from '../csvDialect.js';
 import { reasonText } from './connectPages.js';
 import { dashboardPage, downloads, type Frame, notice, pager, query, scrollRegion, teamNames, when } from './frame.js';
 import { teamFilter } from './playerPages.js';
@@ -22,6 +23,8 @@ export interface HomePage {
   clubId: string;
   teams: Team[];
   matches: number;
+  /** Matches whose side is unknown: they count for neither side until the admin says which is theirs. */
+  sideUnknown: number;
   players: number;
   /** The newest sync that copied a match into the dashboard (with a valid key or flagged); null before the first. */
   lastCopied: SyncLogDoc | null;
@@ -54,6 +57,14 @@ That match was saved and has its public page; only its copy into your dashboard 
   return html`<div class="card wide" data-testid="sync-card"><a href="/dashboard/connect/sync-status">Sync status</a>${copied}${attempt}</div>`;
 }
 
+/** What needs the admin: matches whose side only they can say. */
+const needSideCard = (count: number) =>
+  count === 0
+    ? ''
+    : html`<div class="card need" data-testid="need-side"><span class="big">${count}</span>\
+<a href="/dashboard/matches?side=unknown">${count === 1 ? 'match needs' : 'matches need'} your side</a>\
+<p class="muted">${count === 1 ? 'It counts' : 'They count'} for neither side until you say which is your team.</p></div>`;
+
 export function renderHomePage(frame: Frame, page: HomePage): string {
   return dashboardPage(
     frame,
@@ -64,6 +75,7 @@ ${notice(page.info)}
 <div class="cards">
 <div class="card"><span class="big">${page.teams.length}</span><a href="/dashboard/teams">teams</a></div>
 <div class="card"><span class="big">${page.matches}</span><a href="/dashboard/matches">matches synced</a></div>
+${needSideCard(page.sideUnknown)}
 <div class="card"><span class="big">${page.players}</span><a href="/dashboard/players">players</a></div>
 ${syncCard(page)}
 </div>
@@ -85,6 +97,10 @@ every attempt is listed under <a href="/dashboard/connect/sync-status">Connect �
 export interface MatchesPage {
   teams: Team[];
   teamId: string | undefined;
+  /** Listing only the matches whose side is unknown. */
+  onlySideUnknown: boolean;
+  /** The CSV dialect the browser's language suggests: its link comes first. */
+  csvDialect: CsvDialect;
   /** This page of the club's matches, newest first. */
   matches: ClubMatchDoc[];
   page: number;
@@ -104,18 +120,24 @@ function standing(match: ClubMatchDoc): SafeHtml {
 export function renderMatchesPage(frame: Frame, page: MatchesPage): string {
   const names = teamNames(page.teams);
   const unknown = page.sideUnknown;
-  const link = (n: number) => `/dashboard/matches${query({ team: page.teamId, page: n > 1 ? n : undefined })}`;
+  const side = page.onlySideUnknown ? 'unknown' : undefined;
+  const link = (n: number) => `/dashboard/matches${query({ team: page.teamId, side, page: n > 1 ? n : undefined })}`;
   return dashboardPage(
     frame,
     'Matches',
     html`<h1>Matches</h1>
 ${notice(page.info)}
-${teamFilter('/dashboard/matches', page.teams, page.teamId)}
-${downloads('matches', 'the match list', { team: page.teamId })}
+${teamFilter('/dashboard/matches', page.teams, page.teamId, { side })}
+${downloads('matches', 'the match list', { team: page.teamId }, page.csvDialect)}
 ${
   unknown > 0
     ? html`<p class="notice" role="status">${unknown} ${unknown === 1 ? 'match has' : 'matches have'} no known side for your team: \
-${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours.</p>`
+${unknown === 1 ? 'it counts' : 'they count'} for neither side in players and stats until you say which is yours. \
+${
+  page.onlySideUnknown
+    ? html`<a href="/dashboard/matches${query({ team: page.teamId })}">All matches</a>`
+    : html`<a href="/dashboard/matches${query({ team: page.teamId, side: 'unknown' })}">Only these</a>`
+}</p>`
     : ''
 }
 ${page.matches
@@ -132,7 +154,7 @@ ${
     : scrollRegion(
         'matches',
         html`<table class="matches">
-<thead><tr><th scope="col">Match</th><th scope="col">In stats</th><th scope="col">Date</th><th scope="col" class="num">Score</th>\
+<thead><tr><th scope="col">Match</th><th scope="col" class="num">Score</th><th scope="col">In stats</th><th scope="col">Date</th>\
 <th scope="col">Team</th><th scope="col">Season · category · competition</th><th scope="col" class="num">Players</th>\
 <th scope="col" class="num">Actions</th><th scope="col">Sync</th><th scope="col"><span class="visually-hidden">Public page</span></th></tr></thead>
 <tbody>${page.matches.map(
@@ -140,9 +162,9 @@ ${
             m,
           ) => html`<tr class="match" data-match-id="${m.matchId}" data-side="${m.side ?? 'unknown'}"${m.excluded ? new SafeHtml(' data-excluded="yes"') : ''}>
 <th scope="row"><a href="/dashboard/matches/${m.matchId}">${matchTitle(m)}</a></th>
+<td class="num score">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
 <td>${standing(m)}</td>
 <td class="date">${m.startedAt?.slice(0, 10) ?? ''}</td>
-<td class="num">${score(m)}${m.scoreUnit === 'sets' ? html` <span class="muted">sets</span>` : ''}</td>
 <td>${names.get(m.teamId) ?? m.teamId}</td>
 <td>${clip([m.season, m.category, m.competition].filter((v) => v !== null).join(' · '), NAME_SHOWN * 3)}</td>
 <td class="num">${m.side === null ? '' : countedPlayers({ ...m, excluded: false }).length}</td><td class="num">${m.actionCount}</td>

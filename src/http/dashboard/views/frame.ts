@@ -1,6 +1,7 @@
 import type { Team } from '../../../domain/club.js';
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
+import type { CsvDialect } from '../csvDialect.js';
 
 export type DashboardSection = 'home' | 'teams' | 'connect' | 'players' | 'stats' | 'matches';
 
@@ -9,6 +10,9 @@ export interface Frame {
   csrfToken: string;
   section: DashboardSection;
 }
+
+/** Local times and Copy (src/http/public/assets/dashboard.js); the pages work without it. */
+const DASHBOARD_SCRIPT = '/assets/dashboard.js';
 
 const SECTIONS: { section: DashboardSection; href: string; label: string }[] = [
   { section: 'home', href: '/dashboard', label: 'Dashboard' },
@@ -31,7 +35,7 @@ export function dashboardPage(frame: Frame, title: string, content: SafeHtml): s
 ${SECTIONS.map((s) => html`<a href="${s.href}"${s.section === frame.section ? new SafeHtml(' aria-current="page"') : ''}>${s.label}</a>`)}
 <form method="post" action="/dashboard/logout" class="inline">${csrfField(frame.csrfToken)}<button type="submit" class="quiet">Log out</button></form>
 </nav>`;
-  return layout(`${title} · ${frame.clubName}`, html`${nav}\n${content}`, 'dashboard');
+  return layout(`${title} · ${frame.clubName}`, html`${nav}\n${content}`, 'dashboard', { scripts: [DASHBOARD_SCRIPT] });
 }
 
 /** A page outside a session (sign-up, login, errors). */
@@ -45,8 +49,16 @@ export function notice(text: string | null, kind: 'info' | 'error' = 'info'): Sa
 /** `aria-current` for the link of the current filter. */
 export const current = (yes: boolean) => (yes ? new SafeHtml(' aria-current="page"') : '');
 
-/** ISO time shown in UTC, to the minute. */
-export const when = (iso: string | null) => (iso === null ? '' : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`);
+/**
+ * A time to the minute: in UTC, named, as the page is sent; the dashboard's script rewrites it
+ * (`data-local`) in the admin's locale and zone, the zone named, as the public pages do.
+ */
+export function when(iso: string | null): SafeHtml | string {
+  const ms = iso === null ? Number.NaN : Date.parse(iso);
+  if (iso === null || Number.isNaN(ms)) return iso ?? '';
+  const utc = new Date(ms).toISOString();
+  return html`<time datetime="${utc}" data-local="datetime">${utc.slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
 
 /** A query string from the non-empty values. */
 export function query(values: Record<string, string | number | undefined | null>): string {
@@ -63,11 +75,23 @@ export function query(values: Record<string, string | number | undefined | null>
 export const scrollRegion = (label: string, table: SafeHtml) =>
   html`<div class="scroll" tabindex="0" role="region" aria-label="${label} (scrolls sideways)">${table}</div>`;
 
-/** Links to the CSV (for spreadsheets) and JSON of what a page shows, with its filter. */
-export function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>): SafeHtml {
-  const q = query(filter);
-  return html`<p class="downloads">Download ${what}: <a href="/dashboard/export/${table}.csv${q}" download>CSV</a> · \
-<a href="/dashboard/export/${table}.json${q}" download>JSON</a></p>`;
+const CSV_LINKS: Record<CsvDialect, string> = {
+  comma: 'CSV',
+  semicolon: 'CSV for Excel with ; and decimal commas (German, French, Spanish…)',
+};
+
+/**
+ * Links to the CSV (for spreadsheets) in both dialects, the one the browser's language suggests
+ * first, and the JSON of what a page shows, with its filter.
+ */
+export function downloads(table: 'players' | 'matches', what: string, filter: Record<string, string | undefined>, suggested: CsvDialect): SafeHtml {
+  const dialects: CsvDialect[] = suggested === 'semicolon' ? ['semicolon', 'comma'] : ['comma', 'semicolon'];
+  const csv = dialects.map(
+    (dialect) =>
+      html`<a href="/dashboard/export/${table}.csv${query({ ...filter, dialect: dialect === 'comma' ? undefined : dialect })}" \
+data-dialect="${dialect}" download>${CSV_LINKS[dialect]}</a> · `,
+  );
+  return html`<p class="downloads">Download ${what}: ${csv}<a href="/dashboard/export/${table}.json${query(filter)}" download>JSON</a></p>`;
 }
 
 /** "← newer · page n of m · older →" for a list shown a page at a time. */

@@ -3,6 +3,7 @@ import { clip } from '../../../domain/clippedText.js';
 import { boxScore, type BoxCell, type BoxScore } from '../../../domain/statVocabulary.js';
 import type { PlayerMatchLine } from '../../../../projections/clubDashboard.js';
 import type { PlayerTotals } from '../../../../projections/clubSeasonTotals.js';
+import type { CsvDialect } from '../csvDialect.js';
 import { html, type SafeHtml } from '../../views/html.js';
 import { DASHBOARD_ROWS, more, NAME_SHOWN, SHORT_SHOWN } from '../../views/renderCaps.js';
 import { current, dashboardPage, downloads, type Frame, pager, query, scrollRegion, teamNames } from './frame.js';
@@ -62,6 +63,8 @@ export interface StatsPage {
   teams: Team[];
   filter: { teamId?: string | undefined; season?: string | undefined; category?: string | undefined; competition?: string | undefined };
   options: { seasons: string[]; categories: string[]; competitions: string[] };
+  /** The CSV dialect the browser's language suggests: its link comes first. */
+  csvDialect: CsvDialect;
   players: PlayerTotals[];
 }
 
@@ -111,14 +114,20 @@ ${select('category', 'Category', opts(page.options.categories), page.filter.cate
 ${select('competition', 'Competition', opts(page.options.competitions), page.filter.competition)}
 <button type="submit" class="quiet">Filter</button>
 </form>
-${downloads('players', 'players and season totals', {
-  team: page.filter.teamId,
-  season: page.filter.season,
-  category: page.filter.category,
-  competition: page.filter.competition,
-})}
+${downloads(
+  'players',
+  'players and season totals',
+  {
+    team: page.filter.teamId,
+    season: page.filter.season,
+    category: page.filter.category,
+    competition: page.filter.competition,
+  },
+  page.csvDialect,
+)}
 <p class="muted">Totals over the matches that count. \
-Percentages are worked out from the totals where their inputs exist (e.g. hitting % = (kills − attack errors) / attack attempts); \
+Percentages are worked out from the totals where their inputs exist \
+(e.g. hitting % = (kills − attack errors − attacks blocked) / total attacks, as NCAA and DataVolley count it: a blocked attack is lost); \
 a blank means no match gave that stat. \
 Hover an abbreviation for its name; a player's name opens their match by match lines.</p>
 ${
