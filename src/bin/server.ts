@@ -30,7 +30,7 @@ async function main() {
   }
   const writeTokenKey = loadWriteTokenKey(config);
   const observability = {
-    metrics: config.metricsPort === null ? null : createMetrics(),
+    metrics: config.metricsPort === null && config.metricsTokenDigest === null ? null : createMetrics(),
     tracing: await startTracing(process.env, { serviceName: 'matchlog-api' }),
   };
   // Projections start inside openEngine, before the app and its logger exist: their first lines wait.

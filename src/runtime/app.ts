@@ -50,6 +50,7 @@ import { watchDataDir } from '../observability/metrics.js';
 import { type Observability, observeUploads, unobserved } from '../observability/observability.js';
 import { watchProjections } from '../observability/projectionMetrics.js';
 import { buildFacts, watchService } from '../observability/serviceMetrics.js';
+import { registerMetricsRoute } from '../observability/metricsToken.js';
 import { logApi } from '../http/api/logApi.js';
 import { logTilesApi } from '../http/api/logTilesApi.js';
 import { eraseApi } from '../http/api/eraseApi.js';
@@ -358,6 +359,7 @@ export async function buildApp({
     watchProjections(metrics, engine);
     watchDataDir(metrics, config.dataDir);
     watchService(metrics, buildFacts(config), engine.readModel);
+    if (config.metricsTokenDigest !== null) registerMetricsRoute(app, metrics.registry, config.metricsTokenDigest);
     watchReadiness(metrics, async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
   }
   return app;

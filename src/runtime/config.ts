@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { redactUrl } from '../platform/redactUrl.js';
 import { connectionBudget, openFilesLimit } from '../platform/openFilesLimit.js';
 import { ConfigError } from './configError.js';
+import { METRICS_TOKEN_RULE, metricsTokenDigest as digestOfToken } from '../observability/metricsToken.js';
 import { transparencyLogSettings } from './logSettings.js';
 import { type WitnessSetting, witnessSettings } from './witnessSettings.js';
 import { type WebhookSettings, webhookSettings } from './webhookSettings.js';
@@ -94,6 +95,8 @@ export interface Config {
   /** Where GET /metrics answers (METRICS_PORT; null: no metrics listener), never the public port. */
   metricsPort: number | null;
   metricsHost: string;
+  /** SHA-256 of METRICS_TOKEN: GET /metrics on the public port with it as a bearer token (null: not there). */
+  metricsTokenDigest: Buffer | null;
   /** LOG_FORMAT: JSON lines (default) or pretty lines for a terminal (pino-pretty). */
   logFormat: 'json' | 'pretty';
 }
@@ -209,12 +212,21 @@ function maxBodyBytes(env: Env, eventStoreUrl: string, esdbMaxAppendBytes: numbe
  */
 const DEFAULT_PAGE_CACHE_BYTES = 48 * 1024 * 1024;
 
-/** METRICS_PORT (unset: off), METRICS_HOST (loopback) and LOG_FORMAT: how an operator watches the process. */
-function observability(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsHost' | 'logFormat'> {
+/** METRICS_PORT (unset: off), METRICS_HOST (loopback), METRICS_TOKEN and LOG_FORMAT: how an operator watches the process. */
+function observability(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsHost' | 'metricsTokenDigest' | 'logFormat'> {
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
   if (metricsPort !== null && metricsPort !== 0 && metricsPort === port)
-    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the public port`);
-  return { metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json') };
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): to serve /metrics on the public port, unset METRICS_PORT and set METRICS_TOKEN`);
+  const token = env.METRICS_TOKEN ?? '';
+  const metricsTokenDigest = token === '' ? null : digestOfToken(token);
+  // The message never repeats the value: it is a secret.
+  if (token !== '' && metricsTokenDigest === null) throw new ConfigError('METRICS_TOKEN', `${METRICS_TOKEN_RULE} (got ${token.length} characters)`);
+  return {
+    metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsTokenDigest,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+  };
 }
 
 export interface LoadConfigOptions {

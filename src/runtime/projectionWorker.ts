@@ -10,6 +10,7 @@ import { createMetrics, watchDataDir } from '../observability/metrics.js';
 import { type MetricsListener, startMetricsListener } from '../observability/metricsListener.js';
 import { watchProjections } from '../observability/projectionMetrics.js';
 import { buildFacts, watchService } from '../observability/serviceMetrics.js';
+import { registerMetricsRoute } from '../observability/metricsToken.js';
 import { startTracing } from '../observability/tracing.js';
 import { checkDataDir } from './startupFailure.js';
 
@@ -44,7 +45,7 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
   const stream = options.logStream ?? (await prettyLogStream(config.logFormat));
   const app = Fastify({ logger: { level: config.logLevel, ...(stream ? { stream } : {}) } });
   const observability = {
-    metrics: config.metricsPort === null ? null : createMetrics(),
+    metrics: config.metricsPort === null && config.metricsTokenDigest === null ? null : createMetrics(),
     tracing: await startTracing(process.env, { serviceName: 'matchlog-projections' }),
   };
   const engine = await openEngine(
@@ -64,11 +65,14 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
   try {
     await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
     const { metrics } = observability;
-    if (metrics && config.metricsPort !== null) {
+    if (metrics) {
       watchProjections(metrics, engine);
       watchDataDir(metrics, config.dataDir);
       watchService(metrics, buildFacts(config), engine.readModel);
       watchReadiness(metrics, async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
+      if (config.metricsTokenDigest !== null) registerMetricsRoute(app, metrics.registry, config.metricsTokenDigest);
+    }
+    if (metrics && config.metricsPort !== null) {
       app.addHook('onClose', async () => metricsListener?.close());
       metricsListener = await startMetricsListener(metrics.registry, config.metricsHost, config.metricsPort);
     }

@@ -43,7 +43,7 @@ t.test('metrics and log settings are checked at start', async (t) => {
   t.same([loadConfig({ METRICS_PORT: '9464' }).metricsPort, loadConfig({ METRICS_PORT: '9464' }).metricsHost], [9464, '127.0.0.1']);
   t.throws(
     () => loadConfig({ PORT: '3000', METRICS_PORT: '3000' }),
-    new ConfigError('METRICS_PORT', 'must differ from PORT (3000): metrics are never served on the public port'),
+    new ConfigError('METRICS_PORT', 'must differ from PORT (3000): to serve /metrics on the public port, unset METRICS_PORT and set METRICS_TOKEN'),
   );
   t.throws(() => loadConfig({ METRICS_PORT: 'x' }), ConfigError);
   t.throws(() => loadConfig({ LOG_FORMAT: 'yaml' }), new ConfigError('LOG_FORMAT', 'must be one of json, pretty, got "yaml"'));
