@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchPort } from './build.mjs';
+import { untilAnswering } from './untilAnswering.mjs';
 
 const { values } = parseArgs({
   options: { matches: { type: 'string', default: '10000' }, writers: { type: 'string', default: '4' }, verify: { type: 'boolean', default: false } },
@@ -25,13 +26,7 @@ const url = `http://127.0.0.1:${port}`;
 const log = (line) => console.error(line);
 
 const server = spawn(process.execPath, [join(root, 'dist/src/bin/server.js')], { env: { ...env, PORT: String(port) }, stdio: 'inherit' });
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${url}/healthz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error('server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+await untilAnswering(`${url}/healthz`, { child: server });
 const upload = (id) =>
   fetch(`${url}/api/matches`, {
     method: 'POST',

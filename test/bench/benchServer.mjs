@@ -6,6 +6,7 @@ import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverArgs } from './build.mjs';
+import { untilAnswering } from './untilAnswering.mjs';
 
 export async function startBenchServer({ script, name, env = {} }) {
   const dataDir = mkdtempSync(join(tmpdir(), `matchlog-${name}-`));
@@ -16,13 +17,7 @@ export async function startBenchServer({ script, name, env = {} }) {
     stdio: ['ignore', log, log],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilAnswering(`${base}/healthz`, { child: server, what: `the ${name} server (log: ${join(dataDir, 'server.log')})` });
   const stop = async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

@@ -18,6 +18,7 @@ import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
 import { benchPort, loaderArgs, serverArgs } from './build.mjs';
 import { cpuBudget, cpuSince } from './processCpu.mjs';
+import { untilAnswering } from './untilAnswering.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -63,13 +64,11 @@ async function start(name, args, env, attempts = 3) {
     stdio: ['ignore', out, out],
   });
   const url = `http://127.0.0.1:${p}`;
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
+  try {
+    await untilAnswering(`${url}/healthz`, { child, what: name });
+  } catch (error) {
     if (child.exitCode !== null && attempts > 1 && readFileSync(logPath, 'utf8').includes('EADDRINUSE')) return start(name, args, env, attempts - 1);
-    if (child.exitCode !== null || i > 300) throw new Error(`${name} did not start; see ${logPath}:\n${readFileSync(logPath, 'utf8').slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
+    throw new Error(`${error.message}; see ${logPath}:\n${readFileSync(logPath, 'utf8').slice(-2000)}`);
   }
   return { name, url, child };
 }

@@ -23,6 +23,7 @@ import { benchPort, load, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { generatePayloads, seedMatches } from './seed.mjs';
 import { diskBytes } from './diskBytes.mjs';
+import { untilAnswering } from './untilAnswering.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -55,15 +56,13 @@ async function startServer(name, dataDir, logDir) {
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
   // Ready: every projection caught up with the log (the grown store's, seeded while it was down).
-  for (let i = 0; ; i += 1) {
-    try {
-      const res = await fetch(`${base}/readyz`);
-      const body = await res.json();
-      if (res.ok && body.projections.every((p) => p.lag === 0)) break;
-    } catch {}
-    if (child.exitCode !== null || i > 36_000) throw new Error(`${name} did not become ready; see ${join(logDir, `${name}.log`)}`);
-    await sleep(100);
-  }
+  await untilAnswering(`${base}/readyz`, {
+    child,
+    what: `${name} (log: ${join(logDir, `${name}.log`)})`,
+    // A grown store's read models catch up at start: up to an hour for 100,000 matches.
+    deadlineMs: 3_600_000,
+    ready: async (res) => res.ok && (await res.json()).projections.every((p) => p.lag === 0),
+  });
   const stop = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();

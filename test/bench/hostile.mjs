@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ADVERSARIAL } from '../fixtures/adversarial.mjs';
 import { serverNodeArgs } from './build.mjs';
+import { untilAnswering } from './untilAnswering.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -102,13 +103,7 @@ async function startServer(script, dataDir, state, limits) {
     } catch {}
   }, 100);
   child.once('exit', () => clearInterval(sampler));
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {}
-    if (server.exited || i > 600) throw new Error(`server ${script} did not start (exit ${server.exitCode})`);
-    await sleep(100);
-  }
+  await untilAnswering(`${base}/healthz`, { child, what: `server ${script}` });
   return server;
 }
 

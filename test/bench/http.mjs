@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from './autocannon.mjs';
 import { serverArgs } from './build.mjs';
 import { fileURLToPath } from 'node:url';
+import { untilAnswering } from './untilAnswering.mjs';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, smoke: { type: 'boolean', default: false } },
@@ -39,13 +40,7 @@ const server = spawn(process.execPath, serverArgs(), {
   stdio: ['ignore', logFile, logFile],
 });
 const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error('server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+await untilAnswering(`${base}/healthz`, { child: server, what: `the server (log: ${join(dataDir, 'server.log')})` });
 
 const createdAnswer = await fetch(`${base}/api/matches`, {
   method: 'POST',

@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import { benchPort, loaderArgs, serverArgs } from './build.mjs';
 import { fullMatches, liveVersions } from '../fixtures/liveMatch.mjs';
 import { diskBytes } from './diskBytes.mjs';
+import { untilAnswering } from './untilAnswering.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -100,13 +101,7 @@ async function startServer(dir) {
   });
   let exited = false;
   child.once('exit', () => (exited = true));
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-    } catch {}
-    if (exited || i > 600) throw new Error(`the server did not start; see ${join(dir, 'server.log')}`);
-    await sleep(100);
-  }
+  await untilAnswering(`http://127.0.0.1:${port}/healthz`, { child, what: `the server (log: ${join(dir, 'server.log')})` });
   return { child, port, dataDir, exited: () => exited };
 }
 

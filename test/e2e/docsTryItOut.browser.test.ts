@@ -36,7 +36,7 @@ browserTest('GET / opens /docs, whose "Try it out" on GET /api/matches/{id} answ
   await operation.locator('input[placeholder="id"]').fill('docs-demo');
   await operation.getByRole('button', { name: 'Execute' }).click();
   const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-  await status.waitFor({ timeout: 15_000 });
+  await status.waitFor({ timeout: 60_000 });
   const live = await operation.locator('.live-responses-table').first().innerText();
   t.equal((await status.innerText()).trim(), '200', `Try it out answers 200: ${live.slice(0, 300)}`);
   t.match(await operation.locator('.live-responses-table tbody .response-col_description').first().innerText(), /"docs-demo"/, 'with the match');

@@ -5,6 +5,7 @@ import { fixtureText } from '../helpers/fixtures.js';
 import { NO_MONGODB, testMongoUrl } from '../helpers/mongo.js';
 import { startServerProcess } from '../helpers/serverProcess.js';
 import { json, tempDataDir } from '../helpers/testApp.js';
+import { until } from '../helpers/until.js';
 import { startWorkerProcess } from '../helpers/workerProcess.js';
 
 /**
@@ -48,13 +49,13 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     const browser = await launchChromium(t);
     const page = await browser.newPage();
     // The upload went to the other process: wait until this one's read side has it.
-    for (let i = 0; i < 100 && (await fetch(`${viewer}/match/live-x`)).status !== 200; i += 1) await new Promise((r) => setTimeout(r, 100));
+    await until(async () => (await fetch(`${viewer}/match/live-x`)).status === 200);
     await page.goto(`${viewer}/match/live-x`);
     // Connected to the live stream (a final match shows no live dot, but updates all the same).
     await page.waitForSelector('.livebar[data-connected]');
     await page.evaluate('window.stayed = true');
     t.equal(await put(7), 200);
-    await page.locator('#match-main[data-revision="1"]').waitFor({ timeout: 10_000 });
+    await page.locator('#match-main[data-revision="1"]').waitFor({ timeout: 60_000 });
     t.equal(await page.getByTestId('score').innerText(), `7 : ${payload.awayTeam.setsWon}`, 'the open page shows the new score');
     t.equal(await page.evaluate('window.stayed'), true, 'without a navigation');
   });

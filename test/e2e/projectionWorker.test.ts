@@ -11,6 +11,7 @@ import { fixtureText } from '../helpers/fixtures.js';
 import { NO_MONGODB, servesFerretDb, testMongoUrl } from '../helpers/mongo.js';
 import { startServerProcess, waitUntilReady } from '../helpers/serverProcess.js';
 import { json, tempDataDir } from '../helpers/testApp.js';
+import { until } from '../helpers/until.js';
 import { startWorkerProcess } from '../helpers/workerProcess.js';
 
 const quiet = { info: () => {}, error: () => {} };
@@ -173,7 +174,7 @@ for (const engine of ['sqlite', 'mongodb'] as const) {
     }
 
     const statusLogged = () => restarted.output.some((line) => line.includes('"msg":"projection status"') && line.includes('"lag":'));
-    for (let waited = 0; !statusLogged() && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(statusLogged);
     t.ok(statusLogged(), "the worker logs each projection's lag (every second here)");
     restarted.child.kill('SIGTERM');
     t.equal(await restarted.exited, 0, 'the worker stops cleanly on SIGTERM');

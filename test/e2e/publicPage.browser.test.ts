@@ -33,7 +33,7 @@ const upload = async (base: string, body: string, method = 'POST', id = '') => {
 };
 
 /** Waits until the open page shows revision `revision` (swapped in by the live script). */
-const waitForRevision = (page: Page, revision: number) => page.locator(`#match-main[data-revision="${revision}"]`).waitFor({ timeout: 10_000 });
+const waitForRevision = (page: Page, revision: number) => page.locator(`#match-main[data-revision="${revision}"]`).waitFor({ timeout: 60_000 });
 
 browserTest('the match page in Chromium: score, live update without navigation, 360 px layout, shapes, hostile payloads, axe', async (t) => {
   const { app } = await startTestApp(t);

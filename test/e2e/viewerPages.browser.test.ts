@@ -132,7 +132,7 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
   t.test('a final match has no live marker; an old revision of it is never live', async (t) => {
     const page = await open(browser, `${base}/match/vb-history`, 1280);
     t.equal(await page.locator('.scoreboard .badge').innerText(), 'FINAL');
-    await page.locator('.live-state', { hasText: 'Any change appears here by itself.' }).waitFor({ timeout: 10_000 });
+    await page.locator('.live-state', { hasText: 'Any change appears here by itself.' }).waitFor({ timeout: 60_000 });
     t.equal(await page.locator('.dot-live').count(), 0, 'no live dot');
     t.notMatch((await page.locator('.livebar, .scoreboard').allInnerTexts()).join(' '), /\bLive\b/i, 'no "Live" in the bar or on the scoreboard');
     await page.goto(`${base}/match/vb-history?revision=1`);
@@ -216,7 +216,7 @@ browserTest('viewer pages in Chromium: history timeline, self-sizing embed, matc
       const link = await inner.getByRole('link', { name: /Full match/ }).boundingBox();
       t.ok(link !== null && frameBox !== null && link.y + link.height <= frameBox.y + frameBox.height, `${id}: the "Full match" link is inside the frame`);
       if (id === 'vb-long') {
-        await page.frameLocator('iframe').locator('.livebar[data-connected]').waitFor({ timeout: 10_000 });
+        await page.frameLocator('iframe').locator('.livebar[data-connected]').waitFor({ timeout: 60_000 });
         t.match(await page.frameLocator('iframe').locator('.live-state').innerText(), /^\s*Live: updates appear here/, 'a live match’s widget says live');
       }
       await page.screenshot({

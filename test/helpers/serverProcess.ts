@@ -55,8 +55,8 @@ export async function startServerProcess(
   return { url, child, output, exited };
 }
 
-/** Polls /readyz until the server reports every projection caught up. */
-export async function waitUntilReady(url: string, timeoutMs = 30_000): Promise<void> {
+/** Polls /readyz until the server reports every projection caught up (for up to a generous minute by default). */
+export async function waitUntilReady(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

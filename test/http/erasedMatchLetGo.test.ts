@@ -7,6 +7,7 @@ import { runMatchlog } from '../helpers/cli.js';
 import { openLiveStream } from '../helpers/liveStreams.js';
 import { startServerProcess, waitUntilReady } from '../helpers/serverProcess.js';
 import { json, startTestApp, tempDataDir } from '../helpers/testApp.js';
+import { until } from '../helpers/until.js';
 
 // Issue 58: an erased match is gone from every answer, every open live stream and the process's memory.
 
@@ -135,9 +136,9 @@ t.test("`matchlog erase` run beside the server: the server's projections commit 
   t.ok(kept > 0, `${kept} bodies of the match kept`);
   const erased = await runMatchlog(['erase', 'cli-1', '--reason', 'uploaded by mistake'], { DATA_DIR: dataDir });
   t.equal(erased.code, 0, erased.stderr);
-  for (let i = 0; i < 100 && (await fetch(`${base}/api/matches/cli-1`)).status !== 410; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  await until(async () => (await fetch(`${base}/api/matches/cli-1`)).status === 410);
   t.equal((await fetch(`${base}/api/matches/cli-1`)).status, 410, 'the server sees the erasure');
   // The server reads the public view's checkpoint every 4 s (it runs the projection) for moves its own commits do not explain.
-  for (let i = 0; i < 100 && renderedCache.entries() > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  await until(() => renderedCache.entries() === 0);
   t.equal(renderedCache.entries(), 0, 'and keeps no body of the match any more');
 });

@@ -2,6 +2,7 @@ import t from 'tap';
 import { publicAddressWarning } from '../../src/runtime/publicAddressCheck.js';
 import { startServerProcess } from '../helpers/serverProcess.js';
 import { tempDataDir } from '../helpers/testApp.js';
+import { until } from '../helpers/until.js';
 
 t.test('a warning when listening beyond loopback with PUBLIC_BASE_URL unset or local', async (t) => {
   t.equal(publicAddressWarning({}, '127.0.0.1', 'http://localhost:3000'), null, 'loopback only: the default is right');
@@ -20,7 +21,7 @@ t.test('a warning when listening beyond loopback with PUBLIC_BASE_URL unset or l
 t.test('the server says so at start, once, and not when PUBLIC_BASE_URL is set', async (t) => {
   const warned = await startServerProcess({ HOST: '0.0.0.0', DATA_DIR: tempDataDir(t), PUBLIC_BASE_URL: '' });
   t.teardown(() => warned.child.kill('SIGKILL'));
-  for (let i = 0; i < 50 && !warned.output.some((line) => line.includes('PUBLIC_BASE_URL')); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  await until(() => warned.output.some((line) => line.includes('PUBLIC_BASE_URL')));
   const lines = warned.output.filter((line) => line.includes('PUBLIC_BASE_URL is not set'));
   t.equal(lines.length, 1, 'one warning line');
   t.equal((JSON.parse(lines[0]!) as { level: number }).level, 40, 'at level warn');
