@@ -23,6 +23,9 @@ export interface DispatchLog {
 const POLL_MS = 1000;
 /** A lease outlives its attempt by this, so a crashed sender's delivery is taken up again soon after. */
 const LEASE_MARGIN_MS = 5000;
+/** Deliveries done are kept this long in the delivery log (docs/limits.md), pruned hourly. */
+const DELIVERIES_KEPT_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** The Standard Webhooks headers for one attempt: the id is the log event's, the timestamp the attempt's. */
 function webhookHeaders(delivery: Pick<DueDelivery, 'eventId' | 'secrets' | 'body'>, at: Date): Record<string, string> {
@@ -64,8 +67,13 @@ export function startWebhookDispatch(store: WebhookStore, settings: DispatchSett
     if (!delivered) log.warn({ ...fields, error: describe(outcome), retryInMs: delay }, 'webhook not delivered');
   }
 
+  let prunedAt = 0;
   const running = (async () => {
     while (!closed) {
+      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+        prunedAt = Date.now();
+        store.prune(new Date(prunedAt - DELIVERIES_KEPT_MS).toISOString());
+      }
       const free = settings.concurrency - inFlight.size;
       const claimed = free > 0 ? store.claimDue(free, Date.now() + settings.timeoutMs + LEASE_MARGIN_MS) : [];
       for (const delivery of claimed) {

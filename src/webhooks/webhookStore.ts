@@ -282,6 +282,8 @@ export function openWebhookStore(file: string, writeTokenKey: Buffer) {
         });
       })();
     },
+    /** Forgets deliveries done (delivered or failed) that were queued before `before` (ISO): the delivery log keeps 30 days (src/webhooks/webhookDispatch.ts). */
+    prune: (before: string) => db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?").run(before).changes,
     /** When the next pending delivery is due (ms since the epoch), or null. */
     nextDueAt: () => statements.nextDue.get()?.at ?? null,
     /** What an attempt came to: delivered, tried again at `retryAt`, or failed for good (retryAt null). */
