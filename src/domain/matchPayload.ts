@@ -1,5 +1,6 @@
 import { type JsonSelection, selectJson, selectJsonAfter, type SkippedValues } from './jsonSelect.js';
-import { actionWords, type FootballEvent, footballEvent } from './statVocabulary.js';
+import { type LiveDetails, liveDetails } from './liveDetails.js';
+import { actionWords, type FootballEvent, footballEvent, sportOf } from './statVocabulary.js';
 
 /**
  * Reads what the service understands of a match payload: teams, score, players and their
@@ -38,6 +39,10 @@ export interface PlayerLine {
   starter: boolean | null;
   /** The feed's own short form of the name ("T. Haliburton"), when it has one. */
   shortName: string | null;
+  /** The feed's own box-score order (NBA `order`), when it gives one. */
+  order?: number | null;
+  /** Why a listed player did not play ("DNP — coach's decision"): NBA `played: "0"` with `notPlayingReason`. */
+  notPlaying?: string | null;
 }
 
 export interface ActionLine {
@@ -105,6 +110,8 @@ export interface MatchSummary {
   current?: string | null;
   /** Whether anything at all was understood (teams, score, lines, players or actions). */
   recognised?: boolean;
+  /** While live: the game clock or minute, fouls, bonus, timeouts, serving side (liveDetails.ts). */
+  live?: LiveDetails | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -327,7 +334,33 @@ function player(entry: unknown, index: number, keyedBy: string | null, side: str
     stats,
     starter: starterOf(entry),
     shortName: text(entry.nameI),
+    order: num(entry.order),
+    notPlaying: notPlayingOf(entry),
   };
+}
+
+/**
+ * Why a player did not play, as a box score says it: NBA `played: "0"` (or `didNotPlay: true`)
+ * with `notPlayingReason` and `notPlayingDescription`: "DNP — coach's decision", "Inactive —
+ * injury, Left Ankle; Sprain", "DNP" without a reason; null for a player who played.
+ */
+function notPlayingOf(entry: Obj): string | null {
+  const reason = text(entry.notPlayingReason) ?? text(entry.dnpReason);
+  const didNot = entry.played === '0' || entry.played === 0 || entry.played === false || entry.didNotPlay === true || entry.dnp === true;
+  if (!didNot && reason === null) return null;
+  const description = text(entry.notPlayingDescription);
+  const worded =
+    reason === null
+      ? ''
+      : /^dnp[_ ]coach/i.test(reason)
+        ? "coach's decision"
+        : reason
+            .replace(/^(dnp|inactive|nwt)[_ -]*/i, '')
+            .replace(/_/g, ' ')
+            .toLowerCase();
+  const what = [worded, description].filter(Boolean).join(', ');
+  const head = reason !== null && /^inactive/i.test(reason) ? 'Inactive' : 'DNP';
+  return `${head}${what ? ` — ${what}` : ''}`.slice(0, LABEL_MAX);
 }
 
 /** Whether a player started: `starter` ("1", true), `isStarter`, `lineup: "starting" | "bench"`, or `substitute: true`. */
@@ -611,6 +644,8 @@ const SUMMARY_FIELDS = [
   ...['score', 'home_score', 'homeScore', 'away_score', 'awayScore'],
   ...['status', 'gameStatusText', 'match_status', 'state', 'gameStatus'],
   ...['competition', 'season', 'category', 'venue', 'arena', 'stadium', 'location', 'startedAt', 'date', 'startTime', 'match_date', 'kick_off'],
+  // liveDetails.ts: the clock or minute, the serving side.
+  ...['gameClock', 'clock', 'minute', 'matchMinute', 'serving', 'servingTeam'],
 ] as const;
 const SUMMARY_GAME: { [field: string]: JsonSelection } = Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, true]));
 const SUMMARY_OF_TEXT: JsonSelection = { ...SUMMARY_GAME, game: { ...SUMMARY_GAME, game: 'kind' } };
@@ -679,6 +714,17 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     state.status !== 'live'
       ? null
       : first(nbaPeriod === null ? null : periodLabel(sport, nbaPeriod), lastPhase(rawActions, sport), lines.at(-1)?.label ?? null);
+  const live =
+    state.status !== 'live'
+      ? null
+      : liveDetails(
+          g,
+          sportOf(sport),
+          current,
+          objects(),
+          { side: (entry) => actionTeam(entry, keys), phase: (entry) => phaseOf(entry, sport), clock: (index) => actionAt(index).clock },
+          durationSeconds,
+        );
   const recognised =
     sides.home.name !== null ||
     sides.away.name !== null ||
@@ -716,5 +762,6 @@ export function summarizeMatch(payload: unknown): MatchSummary {
     venue: venue(g),
     current,
     recognised,
+    live,
   };
 }

@@ -150,4 +150,158 @@ browserTest('what a parent reads on a match page, at 360 and 1280 px (issue 62)'
       await page.context().close();
     }
   });
+
+  t.test('live: the basketball clock, fouls, bonus and timeouts; the football minute; volleyball set points, serve, timeouts, subs', async (t) => {
+    const side = (name: string, tricode: string, score: number, fouls: number, bonus: string, timeouts: number) => ({
+      teamName: name,
+      teamCity: 'Riverside',
+      teamTricode: tricode,
+      score,
+      inBonus: bonus,
+      timeoutsRemaining: timeouts,
+      statistics: { foulsTeam: fouls },
+    });
+    t.equal(
+      await upload(base, 'nba-live', {
+        sport: 'basketball',
+        gameStatus: 2,
+        gameStatusText: 'Q3 4:12',
+        period: 3,
+        gameClock: 'PT04M12.00S',
+        gameTimeUTC: now(),
+        homeTeam: side('Falcons', 'RIV', 61, 5, '1', 2),
+        awayTeam: { ...side('Wolves', 'OHW', 58, 3, '0', 3), teamCity: 'Old Harbour' },
+      }),
+      201,
+    );
+    t.equal(await upload(base, 'fb-live', { ...football(), minute: 67 }), 201);
+    t.equal(
+      await upload(base, 'vb-live', {
+        sport: 'volleyball',
+        status: 'live',
+        startedAt: now(),
+        homeTeam: { name: 'Hillcrest Herons', setsWon: 1 },
+        awayTeam: { name: 'Stonebridge Owls', setsWon: 1 },
+        sets: [
+          [25, 21],
+          [19, 25],
+          [14, 12],
+        ],
+        actions: [
+          { set: 2, team: 'home', type: 'timeout' },
+          { set: 3, team: 'away', skill: 'serve', evaluation: '+', score: { home: 13, away: 12 } },
+          { set: 3, team: 'away', type: 'timeout', score: { home: 13, away: 12 } },
+          { set: 3, team: 'away', type: 'substitution', playerIn: 'Mia Lang', playerOut: 'Ava Roth' },
+          { set: 3, team: 'home', skill: 'attack', evaluation: '#', score: { home: 14, away: 12 } },
+          { set: 3, team: 'home', skill: 'serve', evaluation: '+', score: { home: 14, away: 12 } },
+        ],
+      }),
+      201,
+    );
+    for (const width of WIDTHS) {
+      let page = await open(browser, `${base}/match/nba-live`, width);
+      t.equal(await page.locator('.scoreboard .badge').innerText(), 'LIVE · Q3 · 4:12', `at ${width} px the badge has the game clock`);
+      t.same(await page.locator('.live-facts ul.home li').allInnerTexts(), ['Fouls 5', 'Bonus', '2 timeouts left'], 'home: team fouls, bonus, timeouts');
+      t.same(await page.locator('.live-facts ul.away li').allInnerTexts(), ['Fouls 3', '3 timeouts left'], 'away: not in the bonus');
+      t.ok((await pageWidth(page)) <= width, 'no sideways scroll');
+      await page.context().close();
+
+      page = await open(browser, `${base}/match/fb-live`, width);
+      t.equal(await page.locator('.scoreboard .badge').innerText(), "LIVE · 2ND HALF · 67'", `at ${width} px football's badge has the minute`);
+      await page.context().close();
+
+      page = await open(browser, `${base}/match/vb-live`, width);
+      const points = page.locator('[data-testid=set-points]');
+      t.equal((await points.innerText()).replace(/\s+/g, ''), '14:12', `at ${width} px the current set's points`);
+      const size = async (selector: string) =>
+        Number.parseFloat(
+          await page
+            .locator(selector)
+            .first()
+            .evaluate((e) => getComputedStyle(e).fontSize),
+        );
+      t.ok((await size('[data-testid=set-points]')) >= 1.5 * (await size('.sets-inline span')), 'in large type, not small under the set count');
+      t.same(await page.locator('.live-facts ul.home li').allInnerTexts(), ['Serving'], 'the home side serves (the last serve)');
+      t.same(await page.locator('.live-facts ul.away li').allInnerTexts(), ['1 timeout', '1 sub'], "this set's timeouts and subs, not set 2's");
+      t.ok((await pageWidth(page)) <= width, 'no sideways scroll');
+      await page.context().close();
+    }
+  });
+
+  t.test("basketball box score: DNP and inactive players say so, the feed's order, every column in view at 1280 px", async (t) => {
+    const line = (i: number) => ({
+      minutes: 'PT34M12.00S',
+      points: '112',
+      fieldGoalsMade: '14',
+      fieldGoalsAttempted: '25',
+      threePointersMade: '10',
+      threePointersAttempted: '15',
+      freeThrowsMade: '10',
+      freeThrowsAttempted: '12',
+      reboundsOffensive: '10',
+      reboundsDefensive: '13',
+      reboundsTotal: '23',
+      assists: '11',
+      steals: '2',
+      blocks: '3',
+      turnovers: '4',
+      foulsPersonal: '5',
+      plusMinusPoints: `-${10 + i}.0`,
+    });
+    const names = [
+      'Shai Gilgeous-Alexander',
+      'Giannis Antetokounmpo',
+      'Karl-Anthony Towns',
+      'Jaren Jackson Jr.',
+      'Nickeil Alexander-Walker',
+      'Jonas Valančiūnas',
+    ];
+    const players = names.map((name, i) => ({
+      personId: 100 + i,
+      name,
+      jerseyNum: String(40 - i * 5),
+      position: ['PG', 'SG', 'SF', 'PF', 'C', ''][i],
+      starter: i < 5 ? '1' : '0',
+      order: i + 1,
+      played: '1',
+      statistics: line(i),
+    }));
+    const inactive = { personId: 200, name: 'Bench Player', jerseyNum: '0', starter: '0', order: 7, played: '0', notPlayingReason: 'INACTIVE_INJURY' };
+    const coach = {
+      personId: 201,
+      name: 'Coach Choice',
+      jerseyNum: '1',
+      starter: '0',
+      order: 8,
+      played: '0',
+      notPlayingReason: 'DNP_COACH',
+      statistics: { points: '0' },
+    };
+    t.equal(
+      await upload(base, 'nba-box', {
+        sport: 'basketball',
+        gameStatus: 3,
+        gameStatusText: 'Final',
+        homeTeam: { teamCity: 'Riverside', teamName: 'Falcons', score: 120, players: [...players, inactive, coach] },
+        awayTeam: { teamCity: 'Old Harbour', teamName: 'Wolves', score: 110, players: [] },
+      }),
+      201,
+    );
+    for (const width of WIDTHS) {
+      const page = await open(browser, `${base}/match/nba-box`, width);
+      const rows = page.locator('.player-stats tbody tr:not(.group)');
+      const starters = await page.locator('.player-stats tbody:not(.bench) th.player .name.full').allInnerTexts();
+      t.same(starters, names.slice(0, 5), `at ${width} px starters in the feed's order (PG, SG, SF, PF, C), not by shirt`);
+      t.equal(await rows.filter({ hasText: 'Bench Player' }).locator('td').innerText(), 'Inactive — injury', 'an inactive player says so');
+      t.equal(await rows.filter({ hasText: 'Coach Choice' }).locator('td').innerText(), "DNP — coach's decision", 'a DNP says why, not a row of zeros');
+      if (width === 1280) {
+        const scroll = page.locator('.box .scroll').first();
+        const over = await scroll.evaluate((e) => e.scrollWidth - e.clientWidth);
+        t.ok(over <= 1, `at 1280 px the whole box (PF and +/− too) is in view: ${over} px over`);
+        t.ok(await page.locator('.player-stats thead abbr[title="Plus-minus"], .player-stats thead th:last-child').last().isVisible(), '+/− shows');
+      }
+      t.ok((await pageWidth(page)) <= width, 'no sideways scroll of the page');
+      await page.context().close();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import type { SideDetails } from '../../../domain/liveDetails.js';
 import type { ActionLine, MatchSummary, PlayerLine, ScoreLine, TeamSummary } from '../../../domain/matchPayload.js';
 import { clip } from '../../../domain/clippedText.js';
 import { familyName, shortNames, teamShortNames } from '../../../domain/shortNames.js';
@@ -75,7 +76,47 @@ function statusBadge(view: MatchPageView): SafeHtml | string {
   if (shown === null) return '';
   const s = view.summary;
   const current = (shown === 'live' || shown === 'then') && s.current ? html` · ${s.current}` : '';
-  return html`<span class="badge ${shown}">${SHOWN_STATUS_WORDS[shown]}${current}</span>`;
+  // The game clock (basketball) or minute (football) while live, as broadcasters show it beside the period.
+  const clock = shown === 'live' && s.live?.clock ? html` · <span class="clock">${s.live.clock}</span>` : '';
+  return html`<span class="badge ${shown}">${SHOWN_STATUS_WORDS[shown]}${current}${clock}</span>`;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** One side's live facts: basketball's fouls, bonus and timeouts left; volleyball's serve, timeouts and substitutions this set. */
+function sideFacts(d: SideDetails, serving: boolean): string[] {
+  return [
+    serving ? 'Serving' : '',
+    d.fouls === null ? '' : `Fouls ${d.fouls}`,
+    d.bonus === true ? 'Bonus' : '',
+    d.timeoutsLeft === null ? '' : `${plural(d.timeoutsLeft, 'timeout', 'timeouts')} left`,
+    d.timeouts === null || d.timeouts === 0 ? '' : plural(d.timeouts, 'timeout', 'timeouts'),
+    d.substitutions === null || d.substitutions === 0 ? '' : plural(d.substitutions, 'sub', 'subs'),
+  ].filter(Boolean);
+}
+
+/**
+ * What a parent looks at while the match is live, under the score: the current set's points in
+ * large type (volleyball), and each side's serve, fouls, bonus, timeouts and substitutions.
+ */
+function liveFacts(view: MatchPageView): SafeHtml | string {
+  const s = view.summary;
+  const d = s.live;
+  if (d == null || statusOf(view) !== 'live') return '';
+  const set = s.scoreUnit === 'sets' && s.current ? s.lines.find((l) => l.label === s.current) : undefined;
+  const setScore =
+    set === undefined
+      ? ''
+      : html`<p class="current-set"><span class="label">${set.label}</span> \
+<span class="points" data-testid="set-points">${scoreText(set.home)}<span class="colon"> : </span>${scoreText(set.away)}</span></p>`;
+  const facts = (side: 'home' | 'away') => sideFacts(d[side], d.serving === side);
+  const home = facts('home');
+  const away = facts('away');
+  const list = (side: 'home' | 'away', items: string[]) =>
+    html`<ul class="facts ${side}" aria-label="${side === 'home' ? teamName(s.home.name, 'Home') : teamName(s.away.name, 'Away')}">\
+${items.map((f) => html`<li${f === 'Serving' ? html` class="serving"` : ''}>${f}</li>`)}</ul>`;
+  const sides = home.length + away.length > 0 ? html`<div class="live-facts">${list('home', home)}${list('away', away)}</div>` : '';
+  return html`${setScore}${sides}`;
 }
 
 /** Football: how many players each side had sent off (a red card, or a second yellow), so a reader sees 11 v 10. */
@@ -115,6 +156,7 @@ ${team(s.home, 'home', 'Home')}
 <span>${scoreText(s.home.score)}</span><span class="colon"> : </span><span>${scoreText(s.away.score)}</span></div>
 ${team(s.away, 'away', 'Away')}
 </div>
+${liveFacts(view)}
 ${sportOf(s.sport) === 'football' ? goalsUnderScore(view) : ''}
 ${
   unit === 'sets' && s.lines.length > 0
@@ -240,7 +282,8 @@ const byName = new Intl.Collator().compare;
 
 /**
  * A side's players in box-score order: starters, then the bench, when the payload says who
- * started; in football the goalkeeper first in each; else by shirt number, then name. Each
+ * started; in the feed's own `order` when it gives one (NBA: starters by position); in football
+ * the goalkeeper first in each; else by shirt number, then name. Each
  * player's sort key is made once (a side of thousands sorts without a pattern per comparison).
  */
 function lineUp(sport: string | null, players: PlayerLine[]): { starters: PlayerLine[]; bench: PlayerLine[] } {
@@ -250,10 +293,11 @@ function lineUp(sport: string | null, players: PlayerLine[]): { starters: Player
       .map((p) => ({
         p,
         keeper: football && p.position !== null && KEEPER.test(p.position.trim()) ? 0 : 1,
+        order: p.order ?? Number.POSITIVE_INFINITY,
         shirt: p.number !== null && /^\d+$/.test(p.number) ? Number(p.number) : Number.POSITIVE_INFINITY,
         name: p.name ?? '',
       }))
-      .sort((a, b) => a.keeper - b.keeper || a.shirt - b.shirt || byName(a.name, b.name))
+      .sort((a, b) => a.keeper - b.keeper || a.order - b.order || a.shirt - b.shirt || byName(a.name, b.name))
       .map(({ p }) => p);
   if (!players.some((p) => p.starter === true)) return { starters: sorted(players), bench: [] };
   return { starters: sorted(players.filter((p) => p.starter === true)), bench: sorted(players.filter((p) => p.starter !== true)) };
@@ -265,6 +309,12 @@ function nameCell(full: string, short: string | null): SafeHtml {
   return short === null || short === full
     ? html`<span class="name">${full}</span>`
     : html`<span class="name full">${full}</span><span class="name short">${short.replace(/(?<=^|[\s-])(\p{L}\.)-(?=\p{L}\.)/gu, '$1\u2011')}</span>`;
+}
+
+/** A player listed but not played, as box scores show one: "DNP — coach's decision" across the stat columns, not a row of zeros or blanks. */
+function notPlayed(p: PlayerLine, cells: readonly BoxCell[], columns: number): SafeHtml | null {
+  if (p.notPlaying == null || cells.some((c) => c.sort !== null && c.sort !== 0)) return null;
+  return html`<td class="dnp muted" colspan="${columns}">${p.notPlaying}</td>`;
 }
 
 function playerTable(view: MatchPageView, title: string, side: string, players: PlayerLine[], order: StatKeyOrder): SafeHtml {
@@ -284,7 +334,7 @@ function playerTable(view: MatchPageView, title: string, side: string, players: 
   const playerRow = (p: PlayerLine, i: number) =>
     html`<tr><th scope="row" class="player" data-sort="${i}"><span class="no">${p.number === null ? '' : clip(p.number, SHORT_SHOWN)}</span> \
 ${nameCell(playerName(p), shorts[i] ?? null)}${p.position ? html` <span class="pos muted">${clip(p.position, SHORT_SHOWN)}</span>` : ''}</th>\
-${(box.rows[i] ?? []).map(cell)}</tr>`;
+${notPlayed(p, box.rows[i] ?? [], box.columns.length) ?? (box.rows[i] ?? []).map(cell)}</tr>`;
   const rows = shown.map(playerRow);
   const startersShown = Math.min(starters.length, shown.length);
   const notes = [
@@ -393,9 +443,9 @@ function playByPlay(view: MatchPageView, number = 1): SafeHtml | null {
   const rowBytes = (a: ActionLine) => {
     const w = whoBytes.get(a.playerId) ?? escapedLength(who(a));
     whoBytes.set(a.playerId, w);
-    const t =
-      sideBytes.get(a.team) ??
-      escapedLength(side(a.team)) + (a.team === 'home' ? escapedLength(homeFull) : a.team === 'away' ? escapedLength(awayFull) : 0) + 60;
+    // The whole name beside the short one (sideCell): its bytes and two spans' (46).
+    const full = a.team === 'home' ? homeFull : a.team === 'away' ? awayFull : null;
+    const t = sideBytes.get(a.team) ?? escapedLength(side(a.team)) + (full === null || full === side(a.team) ? 0 : escapedLength(full) + 46);
     sideBytes.set(a.team, t);
     return 200 + escapedLength(a.description) + w + t;
   };
