@@ -282,7 +282,7 @@ export function openWebhookStore(file: string, writeTokenKey: Buffer) {
         });
       })();
     },
-    /** Forgets deliveries done (delivered or failed) that were queued before `before` (ISO): the delivery log keeps 30 days (src/webhooks/webhookDispatch.ts). */
+    /** Forgets deliveries done (delivered or failed) queued before `before` (ISO): the log keeps 30 days (./webhookDispatch.ts). */
     prune: (before: string) => db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?").run(before).changes,
     /** When the next pending delivery is due (ms since the epoch), or null. */
     nextDueAt: () => statements.nextDue.get()?.at ?? null,

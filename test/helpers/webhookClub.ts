@@ -38,7 +38,7 @@ export async function clubWithAppKey(base: string, email = 'admin@lakeside.test'
         endpointId: /action="\/dashboard\/connect\/webhooks\/(ep_[A-Za-z0-9_-]+)\/rotate"/.exec(body)?.[1] ?? '',
       };
     },
-    /** Uploads a version of a match of the club (live unless `status` says otherwise; with the app key unless `withKey` is false; to `base`, a restarted server). */
+    /** Uploads a version of a club's match: live unless `status` says otherwise, with the app key unless `withKey` is false, to `base` (a restarted server). */
     async upload(id: string, options: { status?: string; version?: number; withKey?: boolean; base?: string } = {}) {
       const payload = clubPayload(clubId, teamId, {
         id,
