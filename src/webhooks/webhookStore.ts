@@ -293,9 +293,10 @@ export function openWebhookStore(file: string, writeTokenKey: Buffer) {
     ) {
       const state: DeliveryState = outcome.delivered ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
       db.prepare(
-        `UPDATE deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = 0, last_attempt_at = ?, last_status = ?, last_error = ?
-         WHERE endpoint_id = ? AND event_id = ?`,
-      ).run(state, outcome.retryAt ?? 0, new Date().toISOString(), outcome.status, outcome.error, d.endpointId, d.eventId);
+        // A match erased while this attempt was in flight: its body is gone, so it is not tried again.
+        `UPDATE deliveries SET state = CASE WHEN body = ? AND ? = 'pending' THEN 'failed' ELSE ? END, attempts = attempts + 1, next_attempt_at = ?,
+         lease_until = 0, last_attempt_at = ?, last_status = ?, last_error = ? WHERE endpoint_id = ? AND event_id = ?`,
+      ).run(ERASED_BODY, state, state, outcome.retryAt ?? 0, new Date().toISOString(), outcome.status, outcome.error, d.endpointId, d.eventId);
     },
   };
 }

@@ -208,3 +208,29 @@ t.test("another club's admin, and forms without CSRF, are refused and change not
   t.equal((await w.club.client.get('/dashboard/connect/webhooks/ep_nosuchendpoint')).statusCode, 404);
   t.equal((await w.club.client.get(path)).statusCode, 200, 'still there');
 });
+
+t.test("a match erased from the dashboard takes its webhooks' bodies along: pending ones fail, none can be redelivered", async (t) => {
+  const w = await world(t);
+  const endpoint = await w.club.addEndpoint(w.receiver.url, ['match.synced']);
+  w.receiver.state.answer = () => 503;
+  await w.club.upload('wh-erased', { version: 1 });
+  await eventually('tried once', () => w.receiver.received.length >= 1);
+  await w.club.client.get('/dashboard/matches/wh-erased/erase');
+  const erased = await w.club.client.post('/dashboard/matches/wh-erased/erase', { reason: 'a parent asked', confirm: 'yes' });
+  t.equal(erased.statusCode, 303);
+  const path = `/dashboard/connect/webhooks/${endpoint.endpointId}`;
+  const page = await eventually('the delivery failed, its body forgotten', async () => {
+    const body = (await w.club.client.get(path)).body;
+    return body.includes('data-state="failed"') && body;
+  });
+  const id = /data-webhook-id="([^"]+)"/.exec(page)?.[1] ?? '';
+  t.equal((await w.club.client.post(`${path}/deliveries/${id}/redeliver`, {})).statusCode, 404, 'nothing left to redeliver');
+  w.receiver.state.answer = () => 200;
+  const tried = w.receiver.received.length;
+  await w.club.upload('wh-other', { version: 1 });
+  await eventually('the next match delivered', () => w.receiver.acknowledged().size === 1);
+  t.notOk(
+    w.receiver.received.slice(tried).some((r) => r.body.includes('wh-erased')),
+    'the erased match is never sent again',
+  );
+});
