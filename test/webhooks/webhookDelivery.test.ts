@@ -25,8 +25,10 @@ t.test('each sync reaches the endpoint signed (Standard Webhooks), its webhook-i
   await w.club.upload('wh-match-1', { version: 1 });
   await w.club.upload('wh-match-1', { version: 2 });
   await w.club.upload('wh-match-1', { version: 3, status: 'final' });
+  const answered = Date.now();
   await w.club.upload('wh-match-2', { version: 1, withKey: false });
   const got = await eventually('four webhooks', () => w.receiver.received.length >= 4 && w.receiver.received);
+  t.comment(`the last upload's answer to its webhook's arrival: ${(got[3]?.at ?? 0) - answered} ms (upload included)`);
   t.same(
     got.map((r) => bodyOf(r.body).type),
     ['match.synced', 'match.changed', 'match.final', 'sync.flagged'],
