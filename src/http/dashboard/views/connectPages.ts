@@ -144,7 +144,7 @@ aria-label="new app key" autocomplete="off" spellcheck="false">\
 <p class="copy-status" id="copy-status" role="status" data-testid="copy-status"></p>
 <p>Key id <code class="id">${issued.keyId}</code>. Your app sends the key in the <code>X-App-Key</code> header with each match \
 that carries your <code>clubId</code> and a <code>teamId</code>, for example:</p>
-<pre class="example">curl -X POST ${publicBaseUrl}/api/matches \\
+<pre class="example" tabindex="0">curl -X POST ${publicBaseUrl}/api/matches \\
   -H 'Content-Type: application/json' \\
   -H 'X-App-Key: ${issued.key}' \\
   -d '{"clubId": "${club.clubId}", "teamId": "${teamId}", "playerStats": [...], "actions": [...]}'</pre>
