@@ -71,6 +71,9 @@ export interface ClubMatchDoc {
   actionCount: number;
   /** Left out of players and stats by the admin. */
   excluded: boolean;
+  /** The payload's state (scheduled, live, final) and venue, for the public team pages (absent on copies made before them). */
+  status?: MatchSummary['status'];
+  venue?: string | null;
 }
 
 /**
@@ -135,6 +138,8 @@ function clubMatchCopy(source: SyncSource, event: ProcessedSync, recorded: Pick<
     players: keptPlayers(source, side),
     actionCount: summary.actionCount,
     excluded,
+    status: summary.status ?? null,
+    venue: summary.venue ?? null,
   };
   return match;
 }

@@ -17,6 +17,8 @@ import { renderMatchErrorPage } from '../http/public/views/matchPage.js';
 import { health, maxReadyLag } from '../http/health.js';
 import { historyApi } from '../http/api/historyApi.js';
 import { createMatchPrivacy } from '../http/matchPrivacy.js';
+import { clubPage } from '../http/public/clubPageRoutes.js';
+import { teamPage } from '../http/public/teamPageRoutes.js';
 import { registerJsonBody } from '../http/api/jsonBody.js';
 import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
@@ -299,6 +301,10 @@ export async function buildApp({
     cache: renderedCache,
     privacy,
   });
+  // A club's public pages (issue 61, docs/public-pages.md): off until the club switches them on.
+  const publicPages = { loadClub: clubs.loadClub, readModel: engine.readModel, cache: renderedCache, compress: true };
+  await app.register(clubPage, publicPages);
+  await app.register(teamPage, publicPages);
   await app.register(assets, { compress: true });
   const matchFeed = createMatchFeed({
     signal: checkpointSignal({

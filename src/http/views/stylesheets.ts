@@ -12,6 +12,7 @@ const SHEETS = {
   embed: ['site', 'match', 'embed'],
   history: ['site', 'history'],
   dashboard: ['site', 'dashboard'],
+  club: ['site', 'match', 'club'],
 } as const;
 
 export type StylesheetName = keyof typeof SHEETS;
@@ -37,4 +38,5 @@ export const STYLESHEETS: Record<StylesheetName, Stylesheet> = {
   embed: stylesheet('embed'),
   history: stylesheet('history'),
   dashboard: stylesheet('dashboard'),
+  club: stylesheet('club'),
 };
