@@ -37,6 +37,7 @@ const BENCHES: { script: string; args?: string[]; printed: RegExp }[] = [
   },
   { script: 'liveMatchDisk.mjs', printed: /\d+ created matches: file [\d,]+ bytes stored whole/ },
   { script: 'deltaCandidates.mjs', printed: /\| fossil delta \| 32 \|/ },
+  { script: 'liveUploadCpu.mjs', printed: /\| growth, play 800 \/ play 200 \(matchlog\) \|/ },
 ];
 
 // A few at a time: each starts a server or two under the TypeScript loader.

@@ -7,6 +7,7 @@ import { createRepeatedBodies } from './repeatedBodies.js';
 import { type ReparseBasis, reparse } from '../../domain/jsonReparse.js';
 import { isSpace } from '../../domain/jsonScan.js';
 import { createLiveBases, uploadKey } from './liveBases.js';
+import { noteInAccessLog } from '../accessLog.js';
 
 /** A JSON body's text as received (trimmed), for storing without re-serialising. */
 interface RawJson {
@@ -100,6 +101,8 @@ export function registerJsonBody(
     const basis = trimmedOnlyJsonSpace(decoded.text, decoded.trimmed) ? live?.get(key) : undefined;
     const answer = basis === undefined ? null : reparse(basis, decoded.trimmed, shape);
     request.liveBasis = { key, text: decoded.trimmed, value: answer?.value, basis: answer?.basis ?? null };
+    // Told in the access log: an operator sees whether LIVE_PARSE_BYTES holds the live matches.
+    noteInAccessLog(request, { parse: answer === null ? 'whole' : 'incremental' });
     return answer === null ? undefined : answer.value;
   }
 
