@@ -139,8 +139,17 @@
       return open;
     }
 
+    // A failed fetch of the update is retried (2 s, 4 s, 8 s… up to 30 s) until it lands; the
+    // page says so and shows its reload link meanwhile. A fetch that finds no newer revision
+    // changes nothing, so a re-sync (after the phone was offline, the tab hidden) is one fetch.
+    var retryTimer = null;
+    var retries = 0;
     function swap() {
       if (fetching) return;
+      if (retryTimer !== null) {
+        clearTimeout(retryTimer);
+        retryTimer = null;
+      }
       var target = wanted;
       fetching = fetch(bar.getAttribute('data-part'), { headers: { accept: 'text/html' }, cache: 'no-store' })
         .then(function (response) {
@@ -148,12 +157,18 @@
           return response.text();
         })
         .then(function (text) {
+          retries = 0;
+          reload.hidden = bar.hasAttribute('data-connected');
           var parsed = new DOMParser().parseFromString(text, 'text/html');
           var next = parsed.getElementById('match-main');
           var current = document.getElementById('match-main');
           if (!next || !current) return;
           var got = Number(next.getAttribute('data-revision'));
-          if (!(got > revision)) return;
+          if (got > wanted) wanted = got;
+          if (!(got > revision)) {
+            if (bar.hasAttribute('data-connected')) status();
+            return;
+          }
           var wasOpen = openDetails(current);
           var fresh = document.importNode(next, true);
           fresh.querySelectorAll('details').forEach(function (d, i) {
@@ -167,12 +182,35 @@
           status();
         })
         .catch(function () {
-          say('Could not load the update; reload the page.', false);
+          reload.hidden = false;
+          if (!navigator.onLine) {
+            offline();
+            return;
+          }
+          var delay = Math.min(30, 2 * Math.pow(2, retries));
+          retries += 1;
+          say('Could not load the update; trying again in ' + delay + ' s, or reload the page.', false);
+          retryTimer = setTimeout(function () {
+            retryTimer = null;
+            swap();
+          }, delay * 1000);
         })
         .then(function () {
           fetching = null;
-          if (wanted > revision && wanted !== target) swap();
+          if (wanted > revision && wanted !== target && retryTimer === null) swap();
         });
+    }
+
+    // No network: say so (not "the server is busy"), and catch up when it is back.
+    function offline() {
+      reload.hidden = false;
+      say('Offline: the score updates when you are back online.', false);
+    }
+
+    // Catch up: fetch the current rendering, whatever events were missed.
+    function resync() {
+      if (gone || !navigator.onLine) return;
+      swap();
     }
 
     if (!window.EventSource) return;
@@ -181,12 +219,19 @@
     // one is retried by the browser every few seconds. Neither may become thousands of browsers
     // knocking every 3 s: after a refusal, or a few failed retries in a row, the page shows its
     // reload link and tries again itself, later each time (30 s, 1 min, 2 min... up to 10 min, jittered).
+    // Offline, nothing is counted against the server: the page waits for the `online` event.
     var failures = 0;
     var pauses = 0;
     var gone = false;
     var source = null;
+    var pauseTimer = null;
+    var opened = false;
 
     function connect() {
+      if (pauseTimer !== null) {
+        clearTimeout(pauseTimer);
+        pauseTimer = null;
+      }
       source = new EventSource(bar.getAttribute('data-live'));
       source.addEventListener('open', function () {
         bar.setAttribute('data-connected', 'true');
@@ -194,6 +239,9 @@
         pauses = 0;
         reload.hidden = true;
         status();
+        // A reopened stream may have missed revisions (or their fetch failed): catch up.
+        if (opened) resync();
+        opened = true;
       });
       source.addEventListener('revision', function (event) {
         var data = JSON.parse(event.data);
@@ -216,8 +264,14 @@
       source.addEventListener('error', function () {
         if (gone) return;
         bar.removeAttribute('data-connected');
-        failures += 1;
         reload.hidden = false;
+        if (!navigator.onLine) {
+          // Not the server's doing: stop knocking until the phone is back online.
+          source.close();
+          offline();
+          return;
+        }
+        failures += 1;
         if (source.readyState !== EventSource.CLOSED && failures < 4) {
           // EventSource reconnects by itself, sending Last-Event-ID.
           say('Reconnecting…', false);
@@ -228,12 +282,27 @@
         pauses += 1;
         failures = 0;
         say('Live updates paused: the server is busy. Reload the page for the latest; updates resume by themselves.', false);
-        setTimeout(connect, delay * 1000);
+        pauseTimer = setTimeout(connect, delay * 1000);
       });
     }
     connect();
+    window.addEventListener('offline', function () {
+      if (!gone) offline();
+    });
+    window.addEventListener('online', function () {
+      if (gone) return;
+      // Back online: reopen a closed stream at once (its open re-syncs), and catch up now either way.
+      if (source === null || source.readyState === EventSource.CLOSED) {
+        failures = 0;
+        connect();
+      }
+      resync();
+    });
+    document.addEventListener('visibilitychange', function () {
+      if (document.visibilityState === 'visible') resync();
+    });
     setInterval(function () {
-      if (updatedAt !== null) status();
+      if (updatedAt !== null && bar.hasAttribute('data-connected')) status();
     }, 20000);
   }
 
