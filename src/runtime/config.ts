@@ -322,7 +322,7 @@ export function loadConfig(env: Env = process.env, { hashesWriteTokens = true, o
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 1000),
     maxJsonValues: integer(env, 'MAX_JSON_VALUES', 300_000, 100, 10_000_000),
     helperThreadBytes: integer(env, 'HELPER_THREAD_BYTES', 256 * 1024, 0, 1024 * 1024 * 1024),
-    liveParseBytes: integer(env, 'LIVE_PARSE_BYTES', 64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
+    liveParseBytes: integer(env, 'LIVE_PARSE_BYTES', 32 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 3_600_000),
