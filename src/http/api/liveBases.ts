@@ -5,8 +5,9 @@ import type { ReparseBasis } from '../../domain/jsonReparse.js';
  * The last accepted upload of each live match, its text and parsed value, for the next upload to
  * be parsed against (src/domain/jsonReparse.ts, issue 60). Weighed at three bytes a character
  * (the text and its value measured 2.3 together, the index beside them), within LIVE_PARSE_BYTES
- * (32 MiB by default: ~300 matches of 35 KB). A match is re-uploaded every few seconds while it is played; when the budget is full, a basis unused for IDLE_MS makes
- * room, and otherwise the newcomer is not kept: with more live matches than the budget holds,
+ * (32 MiB by default: ~300 matches of 35 KB). A match is re-uploaded every few seconds while
+ * it is played; when the budget is full, a basis unused for IDLE_MS makes room, and otherwise
+ * the newcomer is not kept: with more live matches than the budget holds,
  * letting the least recently used go would let every one go before its next upload (they come
  * round in turn), so the ones kept stay kept and the others take the full parse.
  */
