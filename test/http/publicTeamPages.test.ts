@@ -61,3 +61,13 @@ t.test('the team page: next matches, results with W/L, live marked, season recor
   t.match(club.text, /Riverside Rockets U14/, 'and its next match');
   t.match(club.text, /href="\/match\/u14-w1"/, 'and its latest results');
 });
+
+t.test('a match announced ahead (status scheduled, start time, venue) is listed under next matches; its page says when it starts', async (t) => {
+  const w = await publicClubWorld(t);
+  await u14Season(w);
+  const page = await get(w.base, '/match/u14-next');
+  t.equal(page.status, 200);
+  t.match(page.text, /Starts <time datetime="2026-12-05T09:30:00.000Z"/, 'the match page says when it starts');
+  t.match(page.text, /Riverside Arena/, 'and where');
+  t.match(page.text, /Scheduled/);
+});

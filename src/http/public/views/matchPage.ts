@@ -146,7 +146,8 @@ export function scoreboard(view: MatchPageView): SafeHtml {
 ${short !== name ? html`<span class="short chars-${Math.max([...shown].length, 4)}" aria-hidden="true">${shown}</span>` : ''}${sentOffMark(off[side])}</div>`;
   };
   const unit = s.scoreUnit === 'sets' ? 'sets' : s.scoreUnit === 'goals' ? 'goals' : s.scoreUnit === 'points' ? 'points' : '';
-  const when = s.startedAt ? timeTag(s.startedAt) : '';
+  // A match announced ahead says when it starts (issue 61: schedules).
+  const when = s.startedAt ? (s.status === 'scheduled' ? html`Starts ${timeTag(s.startedAt)}` : timeTag(s.startedAt)) : '';
   const meta = [s.competition, s.category].filter((x): x is string => x !== null);
   return html`<section class="scoreboard" aria-label="Score">
 <div class="meta">${statusBadge(view)}${meta.length > 0 ? html`<span>${meta.join(' · ')}</span>` : ''}</div>
