@@ -78,9 +78,14 @@ export function startWebhookQueue(deps: WebhookQueueDeps) {
 
   async function follow() {
     let after: Position | null = deps.store.position();
+    const head = await deps.eventStore.headPosition();
     if (after === null) {
-      after = await deps.eventStore.headPosition();
+      after = head;
       if (after !== null) deps.store.enqueue([], [], [], after);
+    } else if (head === null || after > head) {
+      // The log is behind what was read (restored from an older backup): read on from its head, or new events would be skipped.
+      after = head;
+      deps.store.rewind(after);
     }
     const subscription = deps.eventStore.subscribeToAll({ after });
     current.subscription = subscription;

@@ -229,6 +229,8 @@ export function openWebhookStore(file: string, writeTokenKey: Buffer) {
     // The queue (the worker)
 
     position: (): Position | null => statements.position.get()?.position ?? null,
+    /** Moves the position back (a log restored from an older backup is behind it); enqueue only ever moves it forward. */
+    rewind: (position: Position | null) => db.prepare('UPDATE log_position SET position = ? WHERE id = 1').run(position),
     memory(clubId: string, matchId: string): ClubMatchMemory {
       const row = statements.memory.get(clubId, matchId);
       return row === undefined ? FORGOTTEN : { synced: row.synced === 1, final: row.final === 1 };
