@@ -14,14 +14,29 @@ export interface MatchDiff {
   players: { player: string; change: 'renamed' | 'renumbered'; from: string | null; to: string | null }[];
   lines: { label: string; home: Change<number | null>; away: Change<number | null> }[];
   stats: { player: string; stat: string; from: number | null; to: number | null }[];
-  actions: { before: number; after: number; added: number; removed: number; changed: number };
-  fields: { field: string; change: 'added' | 'removed' | 'changed' }[];
+  /** `edited`: where the first EDITED_NAMED edited actions are in the new version's list (0-based; absent in diffs made before). */
+  actions: { before: number; after: number; added: number; removed: number; changed: number; edited?: number[] };
+  /** `from` and `to`: the field's value where it is a short scalar (FIELD_VALUE_CHARS), on the side it has one. */
+  fields: { field: string; change: 'added' | 'removed' | 'changed'; from?: FieldValue; to?: FieldValue }[];
   /** Items left out of the lists above, which hold at most DIFF_LIST_MAX each. */
   omitted: number;
 }
 
 /** Longest list a diff carries, so that one history entry stays small whatever the payload. */
 export const DIFF_LIST_MAX = 100;
+
+/** Edited actions a diff names by their place; the others are counted. */
+export const EDITED_NAMED = 5;
+
+/** A top-level field's value a basis keeps to show from → to: JSON scalars, strings of at most FIELD_VALUE_CHARS. */
+type FieldValue = string | number | boolean | null;
+const FIELD_VALUE_CHARS = 80;
+
+/** `value` when a diff may show it (a scalar, a short string), else undefined: a long text or an object is only said to have changed. */
+const fieldValue = (value: unknown): FieldValue | undefined =>
+  value === null || typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= FIELD_VALUE_CHARS)
+    ? value
+    : undefined;
 
 interface Change<T> {
   from: T;
@@ -55,14 +70,14 @@ export interface DiffBasis extends Scored {
    * match: one more rally) keeps those actions' fingerprints and fingerprints only the ones after.
    */
   actionsText: { chars: number; digest: string };
-  /** The first DIFF_BASIS_FIELDS other top-level fields, each with its fingerprint. */
-  fields: [field: string, fingerprint: string][];
+  /** The first DIFF_BASIS_FIELDS other top-level fields, each with its fingerprint, and its value when a scalar (fieldValue). */
+  fields: [field: string, fingerprint: string, value?: FieldValue][];
   /** Digests of the fields past those, REST_BUCKETS of DIGEST_CHARS each by field name; null when there are none. */
   rest: string | null;
 }
 
 /** Version of the basis's layout: a stored basis of another version is made again from its payload. */
-export const DIFF_BASIS_FORMAT = 5;
+export const DIFF_BASIS_FORMAT = 6;
 
 /** Other top-level fields a basis names one by one; the rest are compared by bucket digests (a wide payload's basis stays small). */
 export const DIFF_BASIS_FIELDS = 10_000;
@@ -223,12 +238,15 @@ export function diffBasis(payload: unknown, summary: MatchSummary = summarizeMat
 export function basisWith(payload: unknown, summary: MatchSummary, actions: ActionsPart): DiffBasis {
   const { home, away, lines, players } = summary;
   const obj = isObj(payload) ? payload : {};
-  const fields: [string, string][] = [];
+  const fields: DiffBasis['fields'] = [];
   const rest = restDigests();
   for (const field of Object.keys(obj)) {
     if (DESCRIBED.has(field)) continue;
-    if (fields.length < DIFF_BASIS_FIELDS) fields.push([field, jsonFingerprint(obj[field])]);
-    else rest.add(field, obj[field]);
+    if (fields.length >= DIFF_BASIS_FIELDS) rest.add(field, obj[field]);
+    else {
+      const value = fieldValue(obj[field]);
+      fields.push(value === undefined ? [field, jsonFingerprint(obj[field])] : [field, jsonFingerprint(obj[field]), value]);
+    }
   }
   return { home, away, lines, players, ...actions, fields, rest: rest.digests() };
 }
@@ -376,25 +394,45 @@ function actionFingerprints(basis: Pick<DiffBasis, 'actions'>): Map<string, stri
  * match's version is compared without going through every action the match had.
  */
 function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] {
+  const counted = countedActions(before, after);
+  if (counted.changed === 0) return counted.diff;
+  // The few edited keys named by where their last entry is in the new list (a native search each).
+  const edited = counted.keys.map((key) => lastEntryOf(after.actions, key) / ENTRY_CHARS).sort((x, y) => x - y);
+  return { ...counted.diff, edited };
+}
+
+/** actionsDiff's counts, and the first EDITED_NAMED keys it found edited. */
+function countedActions(before: DiffBasis, after: DiffBasis): { diff: MatchDiff['actions']; changed: number; keys: string[] } {
+  const keys: string[] = [];
+  const edit = (key: string) => {
+    if (keys.length < EDITED_NAMED) keys.push(key);
+  };
+  const result = (diff: MatchDiff['actions']) => ({ diff, changed: diff.changed, keys });
   if (startsWith(after.actions, before.actions)) {
     const tail = actionFingerprints({ actions: after.actions.slice(before.actions.length) });
     // The keys the old list lacks are the new distinct ones; the others, if any, are looked up.
     const added = after.keys - before.keys;
     const grown = { before: before.keys, after: after.keys, added, removed: 0, changed: 0 };
-    if (tail.size === added) return grown;
+    if (tail.size === added) return result(grown);
     if (tail.size <= LOOKUPS_MAX) {
       for (const [key, fingerprint] of tail) {
         const at = lastEntryOf(before.actions, key);
-        if (at >= 0 && before.actions.slice(at + FINGERPRINT_CHARS, at + ENTRY_CHARS) !== fingerprint) grown.changed += 1;
+        if (at >= 0 && before.actions.slice(at + FINGERPRINT_CHARS, at + ENTRY_CHARS) !== fingerprint) {
+          grown.changed += 1;
+          edit(key);
+        }
       }
-      return grown;
+      return result(grown);
     }
     const a = actionFingerprints(before);
     for (const [key, fingerprint] of tail) {
       const old = a.get(key);
-      if (old !== undefined && old !== fingerprint) grown.changed += 1;
+      if (old !== undefined && old !== fingerprint) {
+        grown.changed += 1;
+        edit(key);
+      }
     }
-    return grown;
+    return result(grown);
   }
   const a = actionFingerprints(before);
   const b = actionFingerprints(after);
@@ -403,10 +441,13 @@ function actionsDiff(before: DiffBasis, after: DiffBasis): MatchDiff['actions'] 
   for (const [key, fingerprint] of b) {
     const old = a.get(key);
     if (old === undefined) added += 1;
-    else if (old !== fingerprint) changedCount += 1;
+    else if (old !== fingerprint) {
+      changedCount += 1;
+      edit(key);
+    }
   }
   const removed = [...a.keys()].filter((key) => !b.has(key)).length;
-  return { before: a.size, after: b.size, added, removed, changed: changedCount };
+  return result({ before: a.size, after: b.size, added, removed, changed: changedCount });
 }
 
 /** A capped list: at most DIFF_LIST_MAX items, and how many more there were. */
@@ -440,25 +481,30 @@ function fieldsDiff(before: DiffBasis, after: DiffBasis): Capped<MatchDiff['fiel
   const b = after.fields;
   const listed: MatchDiff['fields'] = [];
   let more = 0;
-  const note = (field: string, change: 'added' | 'removed' | 'changed') => {
-    if (listed.length < DIFF_LIST_MAX) listed.push({ field, change });
-    else more += 1;
+  type Entry = DiffBasis['fields'][number];
+  const note = (field: string, change: 'added' | 'removed' | 'changed', from?: Entry, to?: Entry) => {
+    if (listed.length >= DIFF_LIST_MAX) {
+      more += 1;
+      return;
+    }
+    const values = { ...(from?.[2] !== undefined && { from: from[2] }), ...(to?.[2] !== undefined && { to: to[2] }) };
+    listed.push({ field, change, ...values });
   };
   let i = 0;
   for (; i < a.length && i < b.length && a[i]![0] === b[i]![0]; i += 1) {
-    if (a[i]![1] !== b[i]![1]) note(a[i]![0], 'changed');
+    if (a[i]![1] !== b[i]![1]) note(a[i]![0], 'changed', a[i], b[i]);
   }
   // Past the common start, no field of `b` is among a's first i fields (their names are b's first i).
-  const rest = new Map<string, string>();
-  for (let j = i; j < a.length; j += 1) rest.set(a[j]![0], a[j]![1]);
+  const rest = new Map<string, Entry>();
+  for (let j = i; j < a.length; j += 1) rest.set(a[j]![0], a[j]!);
   for (let j = i; j < b.length; j += 1) {
-    const [field, fingerprint] = b[j]!;
-    const old = rest.get(field);
-    if (old === undefined) note(field, 'added');
-    else if (old !== fingerprint) note(field, 'changed');
-    rest.delete(field);
+    const entry = b[j]!;
+    const old = rest.get(entry[0]);
+    if (old === undefined) note(entry[0], 'added', undefined, entry);
+    else if (old[1] !== entry[1]) note(entry[0], 'changed', old, entry);
+    rest.delete(entry[0]);
   }
-  for (const field of rest.keys()) note(field, 'removed');
+  for (const [field, old] of rest) note(field, 'removed', old);
   return { listed: listed.sort(byField), more: more + restChanges(before.rest, after.rest) };
 }
 
@@ -506,10 +552,28 @@ export function diffItems(diff: MatchDiff, stats: 'count' | 'each'): string[] {
   const { added, removed, changed: edited } = diff.actions;
   if (added) parts.push(`+${added} action${added === 1 ? '' : 's'}`);
   if (removed) parts.push(`−${removed} action${removed === 1 ? '' : 's'}`);
-  if (edited) parts.push(`${edited} action${edited === 1 ? '' : 's'} edited`);
-  for (const f of diff.fields) parts.push(`${f.field} ${f.change}`);
+  if (edited) parts.push(`${edited} action${edited === 1 ? '' : 's'} edited${editedPlaces(diff.actions)}`);
+  for (const f of diff.fields) parts.push(fieldItem(f));
   if (diff.omitted > 0) parts.push(`and ${diff.omitted} more change${diff.omitted === 1 ? '' : 's'}`);
   return parts;
+}
+
+/** A field's value as an item shows it: text in quotes, numbers, true, false and null as JSON has them. */
+const shown = (value: FieldValue) => (typeof value === 'string' ? `“${value}”` : String(value));
+
+/** "status “live” → “final”", "venue added: “Hall 2”", "referee removed (was “K. Weber”)"; without values, "status changed". */
+function fieldItem(f: MatchDiff['fields'][number]): string {
+  if (f.change === 'changed' && 'from' in f && 'to' in f) return `${f.field} ${shown(f.from ?? null)} → ${shown(f.to ?? null)}`;
+  if (f.change === 'added' && 'to' in f) return `${f.field} added: ${shown(f.to ?? null)}`;
+  if (f.change === 'removed' && 'from' in f) return `${f.field} removed (was ${shown(f.from ?? null)})`;
+  return `${f.field} ${f.change}`;
+}
+
+/** " (actions[3], actions[17])": where the edited actions named are in the new version, and how many more were. */
+function editedPlaces({ changed, edited }: MatchDiff['actions']): string {
+  if (edited === undefined || edited.length === 0) return '';
+  const more = changed - edited.length;
+  return ` (${edited.map((at) => `actions[${at}]`).join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
 }
 
 /** One line a person can read: "score 2:1 → 3:1; Set 4 25–23; 3 stats changed; +12 actions". */

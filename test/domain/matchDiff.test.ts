@@ -1,11 +1,17 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { DIFF_BASIS_FIELDS, DIFF_LIST_MAX, diffBases, diffBasis, diffMatch, type MatchDiff } from '../../src/domain/matchDiff.js';
+import { DIFF_BASIS_FIELDS, DIFF_LIST_MAX, describeDiff, diffBases, diffBasis, diffMatch, EDITED_NAMED, type MatchDiff } from '../../src/domain/matchDiff.js';
 import { liveMatchUploads } from '../fixtures/liveMatch.mjs';
 import { holds, numRuns } from '../helpers/properties.js';
 import { diffMatch as diffMatchBefore } from './matchDiffBefore.js';
 
 type Payload = Record<string, unknown>;
+
+/** A diff without what the diff before (./matchDiffBefore.ts) did not give: fields' values, edited actions' places. */
+const counted = (diff: MatchDiff): MatchDiff => {
+  const { edited: _places, ...actions } = diff.actions;
+  return { ...diff, actions, fields: diff.fields.map(({ field, change }) => ({ field, change })) };
+};
 
 const player = fc.record(
   {
@@ -52,7 +58,7 @@ const nextVersion = fc
 t.test('on ordinary matches the bounded diff is the diff as it was: same lists, same order, same counts', async (t) => {
   fc.assert(
     fc.property(nextVersion, ({ before, after }) => {
-      holds.same(diffMatch(before, after), diffMatchBefore(before, after));
+      holds.same(counted(diffMatch(before, after)), diffMatchBefore(before, after));
     }),
     { numRuns: numRuns(2_000) },
   );
@@ -62,7 +68,7 @@ t.test('on ordinary matches the bounded diff is the diff as it was: same lists, 
 t.test('any two JSON values give the same diff as before, never an exception', async (t) => {
   fc.assert(
     fc.property(fc.jsonValue({ maxDepth: 3 }), fc.jsonValue({ maxDepth: 3 }), (before, after) => {
-      holds.same(diffMatch(before, after), diffMatchBefore(before, after));
+      holds.same(counted(diffMatch(before, after)), diffMatchBefore(before, after));
     }),
     { numRuns: numRuns(500) },
   );
@@ -127,7 +133,7 @@ t.test('wide payloads of any mix of changes: counts as the diff before gave them
       const changes = allFieldChanges(before, after);
       holds.equal(diff.omitted, was.omitted);
       holds.equal(diff.fields.length, Math.min(changes.size, DIFF_LIST_MAX));
-      if (changes.size <= DIFF_LIST_MAX) holds.same(diff.fields, was.fields);
+      if (changes.size <= DIFF_LIST_MAX) holds.same(counted(diff).fields, was.fields);
       for (const { field, change } of diff.fields) holds.equal(changes.get(field), change, `${field} ${change}`);
     }),
     { numRuns: numRuns(200) },
@@ -139,8 +145,8 @@ t.test('many unnamed players renamed, and many periods: paired and compared as b
     Array.from({ length: 3_000 }, (_, i) => ({ name: `${names}${i}`, number: (i % 99) + 1, team: teams(i), stats: { kills: i % 7 } }));
   const before = { players: roster('a', (i) => (i % 2 ? 'home' : 'away')), sets: Array.from({ length: 3_000 }, (_, i) => ({ set: i + 1, home: i, away: 0 })) };
   const after = { players: roster('b', () => 'away'), sets: Array.from({ length: 3_000 }, (_, i) => ({ set: i + 1, home: i % 3 ? i : -1, away: 0 })) };
-  t.same(diffMatch(before, after), diffMatchBefore(before, after));
-  t.same(diffBases(diffBasis(after), diffBasis(before)), diffMatchBefore(after, before), 'and the other way round');
+  t.same(counted(diffMatch(before, after)), diffMatchBefore(before, after));
+  t.same(counted(diffBases(diffBasis(after), diffBasis(before))), diffMatchBefore(after, before), 'and the other way round');
 });
 
 /** A next version that grows the actions (a rally), edits or drops some, or keeps them; other fields as nextVersion. */
@@ -159,7 +165,7 @@ t.test('a basis made with the previous one is the basis made from scratch, so th
       const previous = diffBasis(before);
       const next = diffBasis(after, undefined, previous);
       holds.same(next, diffBasis(after));
-      holds.same(diffBases(previous, next), diffMatchBefore(before, after));
+      holds.same(counted(diffBases(previous, next)), diffMatchBefore(before, after));
     }),
     { numRuns: numRuns(2_000) },
   );
@@ -184,7 +190,7 @@ t.test(
           const after: Payload = { actions: [...(before.actions as unknown[]), ...tail] };
           const next = diffBasis(after, undefined, previous);
           holds.same(next, diffBasis(after), 'the basis from the one before is the one from scratch');
-          holds.same(diffBases(previous, next), diffMatchBefore(before, after));
+          holds.same(counted(diffBases(previous, next)), diffMatchBefore(before, after));
           before = after;
           previous = next;
         }
@@ -204,7 +210,7 @@ t.test('a live match: the basis of each upload, made from the one before, is the
     const scratch = diffBasis(upload);
     if (JSON.stringify(next) !== JSON.stringify(scratch)) t.fail(`upload ${i}: the bases differ`);
     const diff = diffBases(previous, next);
-    if (JSON.stringify(diff) !== JSON.stringify(diffMatchBefore(uploads[i - 1], upload))) t.fail(`upload ${i}: the diffs differ`);
+    if (JSON.stringify(counted(diff)) !== JSON.stringify(diffMatchBefore(uploads[i - 1], upload))) t.fail(`upload ${i}: the diffs differ`);
     previous = next;
   }
   t.pass(`${uploads.length} uploads`);
@@ -246,4 +252,44 @@ t.test('actions nested too deep for JSON.stringify (stored before MAX_JSON_DEPTH
   const next = diffBasis(after, undefined, previous);
   t.same(next, diffBasis(after));
   t.match(diffBases(previous, next).actions, { before: 2, after: 3, added: 1, removed: 0, changed: 0 });
+});
+
+t.test('a changed scalar field reads from → to; a long text or an object only "changed"; added and removed say their value', async (t) => {
+  const long = 'x'.repeat(81);
+  const diff = diffMatch(
+    { status: 'live', venue: 'Hall 1', attendance: 120, note: long, meta: { a: 1 }, referee: 'K. Weber' },
+    { status: 'final', venue: 'Hall 1', attendance: null, note: `${long}y`, meta: { a: 2 }, overtime: true },
+  );
+  t.same(diff.fields, [
+    { field: 'attendance', change: 'changed', from: 120, to: null },
+    { field: 'meta', change: 'changed' },
+    { field: 'note', change: 'changed' },
+    { field: 'overtime', change: 'added', to: true },
+    { field: 'referee', change: 'removed', from: 'K. Weber' },
+    { field: 'status', change: 'changed', from: 'live', to: 'final' },
+  ]);
+  t.equal(
+    describeDiff(diff),
+    'attendance 120 → null; meta changed; note changed; overtime added: true; referee removed (was “K. Weber”); status “live” → “final”',
+  );
+});
+
+t.test('edited actions are named by their place in the new version, at most EDITED_NAMED, the rest counted', async (t) => {
+  const rallies = (n: number) => Array.from({ length: n }, (_, i) => ({ seq: i + 1, type: 'point', team: i % 2 ? 'away' : 'home' }));
+  const before = { actions: rallies(12) };
+  const edited = { actions: rallies(12).map((a, i) => (i === 3 || i === 7 ? { ...a, team: a.team === 'home' ? 'away' : 'home' } : a)) };
+  const diff = diffMatch(before, edited);
+  t.match(diff.actions, { added: 0, removed: 0, changed: 2, edited: [3, 7] });
+  t.equal(describeDiff(diff), '2 actions edited (actions[3], actions[7])');
+
+  // A live match's next upload: one rally more and an old one corrected, from the stored basis.
+  const next = { actions: [...edited.actions.slice(0, 5), { ...edited.actions[5]!, type: 'ace' }, ...edited.actions.slice(6), ...rallies(13).slice(12)] };
+  const live = diffBases(diffBasis(edited), diffBasis(next, undefined, diffBasis(edited)));
+  t.equal(describeDiff(live), '+1 action; 1 action edited (actions[5])');
+
+  const many = { actions: rallies(12).map((a) => ({ ...a, type: 'error' })) };
+  const all = diffMatch(before, many);
+  t.same(all.actions.edited, [0, 1, 2, 3, 4], `the first ${EDITED_NAMED}`);
+  t.equal(describeDiff(all), '12 actions edited (actions[0], actions[1], actions[2], actions[3], actions[4] and 7 more)');
+  t.notOk('edited' in diffMatch(before, { actions: rallies(14) }).actions, 'none edited: no list');
 });

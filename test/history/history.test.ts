@@ -83,8 +83,8 @@ t.test('history of a protected match updated many times, with rejected writes in
   t.equal(fifth.stats.length, 1);
   t.match(fifth.stats[0], { stat: 'kills', from: 3, to: 4 }, 'stat change');
   t.same(fifth.actions, { before: 13, after: 14, added: 1, removed: 0, changed: 0 }, 'one action appended');
-  t.same(fifth.fields, [{ field: 'note', change: 'changed' }]);
-  t.equal(fifth.summary, 'score 0:0 → 1:0; Set 1 13–8 → 14–8; 1 stat changed; +1 action; note changed');
+  t.same(fifth.fields, [{ field: 'note', change: 'changed', from: 3, to: 4 }], 'a scalar field: from and to');
+  t.equal(fifth.summary, 'score 0:0 → 1:0; Set 1 13–8 → 14–8; 1 stat changed; +1 action; note 3 → 4');
   t.same([fifth.teams, fifth.players, fifth.omitted], [[], [], 0], 'no renames');
 });
 

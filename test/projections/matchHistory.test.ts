@@ -62,7 +62,7 @@ t.test('a replacement is an entry with what changed since the version before it'
       t.match(entry?.diff, {
         score: { home: { from: 1, to: 3 }, away: { from: 3, to: 1 } },
         teams: [{ side: 'home', from: 'Herons', to: 'Lakeside Herons' }],
-        fields: [{ field: 'note', change: 'changed' }],
+        fields: [{ field: 'note', change: 'changed', from: 'first', to: 'corrected' }],
       });
     });
 });
@@ -92,7 +92,7 @@ t.test('each version is compared with the one just before it, not with the first
       t.equal(entries.length, 3);
       t.equal(entries[2]?.diff?.score, null, 'the score did not change since v2');
       t.same(entries[2]?.diff?.teams, [], 'nor the team names');
-      t.same(entries[2]?.diff?.fields, [{ field: 'note', change: 'changed' }]);
+      t.same(entries[2]?.diff?.fields, [{ field: 'note', change: 'changed', from: 'corrected', to: 'final' }]);
     });
 });
 

@@ -80,6 +80,7 @@ export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.m
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NumberChange = Type.Object({ from: Nullable(Type.Number()), to: Nullable(Type.Number()) });
+const FieldValueSchema = (description: string) => Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description });
 
 const MatchDiffSchema = Type.Object(
   {
@@ -101,8 +102,25 @@ const MatchDiffSchema = Type.Object(
     ),
     lines: Type.Array(Type.Object({ label: Type.String(), home: NumberChange, away: NumberChange })),
     stats: Type.Array(Type.Object({ player: Type.String(), stat: Type.String(), from: Nullable(Type.Number()), to: Nullable(Type.Number()) })),
-    actions: Type.Object({ before: Type.Integer(), after: Type.Integer(), added: Type.Integer(), removed: Type.Integer(), changed: Type.Integer() }),
-    fields: Type.Array(Type.Object({ field: Type.String(), change: Type.String() })),
+    actions: Type.Object({
+      before: Type.Integer(),
+      after: Type.Integer(),
+      added: Type.Integer(),
+      removed: Type.Integer(),
+      changed: Type.Integer(),
+      edited: Type.Optional(
+        Type.Array(Type.Integer(), { description: "Where the first 5 edited actions are in this version's actions (0-based); the rest are counted." }),
+      ),
+    }),
+    fields: Type.Array(
+      Type.Object({
+        field: Type.String(),
+        change: Type.String(),
+        from: Type.Optional(FieldValueSchema('The value before, when a number, true, false, null or text of at most 80 characters.')),
+        to: Type.Optional(FieldValueSchema('The value after, likewise.')),
+      }),
+      { description: 'Other top-level fields added, removed or changed.' },
+    ),
     omitted: Type.Integer({ description: 'Changes left out of the lists above (each holds at most 100).' }),
     summary: Type.String({ description: 'The diff in one readable line.' }),
   },
