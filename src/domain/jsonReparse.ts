@@ -19,7 +19,7 @@ import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJE
  */
 
 /** One container of a text, indexed one level deep. Offsets are relative to its opening bracket. */
-export interface ContainerIndex {
+interface ContainerIndex {
   /** An object's member names, decoded; null for an array. */
   readonly keys: readonly string[] | null;
   /** Each member's or item's value: where it starts and ends (just past it). */

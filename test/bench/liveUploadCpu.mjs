@@ -6,8 +6,9 @@
 // Usage: npm run bench:live-cpu [-- --matches 40 --rounds 3 --smoke]
 // For each point p of a match: M matches' versions p−3, p−2 and p−1 are uploaded (not measured:
 // as during a match, the server has seen its last uploads), then their version p, one more rally
-// or play (measured: the server's CPU from before the first to after the last answer, divided by M). Volleyball: the generator's live match (seed 7, 135 rallies, up
-// to 58 KB); basketball: a generated game cut after n plays (400 KB at 2,100 plays).
+// or play (measured: the server's CPU from before the first to after the last answer, divided by
+// M). Volleyball: the generator's live match (seed 7, 135 rallies, up to 58 KB); basketball: a
+// generated game cut after n plays (390 KB at 2,100 plays).
 // Targets: volleyball ≤ 0.6× the baseline's CPU per request, basketball at 400 KB ≤ 0.3×, and the
 // growth from play 200 to play 800 ≤ 1.3×. Exits 1 when a target is missed (not with --smoke).
 import { execFileSync } from 'node:child_process';
@@ -109,7 +110,8 @@ for (const point of points) {
   const [a, w, b] = servers.map((s) => results.get(`${s.name}|${point.sport}|${point.at}`));
   console.log(
     `| ${point.sport} | ${point.sport === 'volleyball' ? `rally ${point.at}` : `play ${point.at}`} | ${sizeOf(point)} | ${ms(a.server)} / ${ms(a.main)} | ` +
-      `${ms(w.server)} / ${ms(w.main)} | ${ms(b.server)} / ${ms(b.main)} | ${ratio(point, 'matchlog').toFixed(2)} | ${ratio(point, servers[1].name).toFixed(2)} |`,
+      `${ms(w.server)} / ${ms(w.main)} | ${ms(b.server)} / ${ms(b.main)} | ` +
+      `${ratio(point, 'matchlog').toFixed(2)} | ${ratio(point, servers[1].name).toFixed(2)} |`,
   );
 }
 
@@ -121,7 +123,8 @@ const targets = [
   { name: 'growth, play 800 / play 200 (matchlog)', value: growth('matchlog'), limit: 1.3 },
 ];
 console.log(
-  `\ngrowth play 800 / play 200: matchlog ${growth('matchlog').toFixed(2)}, whole parse ${growth(servers[1].name).toFixed(2)}, baseline ${growth('baseline').toFixed(2)}\n`,
+  `\ngrowth play 800 / play 200: matchlog ${growth('matchlog').toFixed(2)}, ` +
+    `whole parse ${growth(servers[1].name).toFixed(2)}, baseline ${growth('baseline').toFixed(2)}\n`,
 );
 console.log('| target | measured | limit | |\n|---|---:|---:|---|');
 for (const target of targets)

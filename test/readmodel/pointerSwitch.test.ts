@@ -17,15 +17,16 @@ const ROUNDS = 20;
 function busyWorker(store: ReadModelStore) {
   let stopped = false;
   let position = 0;
-  let held: { release: () => void; promise: Promise<void> } | null = null;
-  let idle: (() => void) | null = null;
+  // Set by hold() and resume(), read by the loop: an object, so the loop never sees a narrowed copy.
+  const gate: { held: { release: () => void; promise: Promise<void> } | null; idle: (() => void) | null } = { held: null, idle: null };
   const done = (async () => {
     let expected = await store.getCheckpoint('p');
     while (!stopped) {
       // A store that answers at once (SQLite) would otherwise hold the event loop.
       await new Promise((resolve) => setImmediate(resolve));
+      const held = gate.held;
       if (held !== null) {
-        idle?.();
+        gate.idle?.();
         await held.promise;
         expected = await store.getCheckpoint('p');
         continue;
@@ -47,15 +48,15 @@ function busyWorker(store: ReadModelStore) {
       const promise = new Promise<void>((resolve) => {
         release = resolve;
       });
-      held = { release, promise };
+      gate.held = { release, promise };
       return new Promise<void>((resolve) => {
-        idle = resolve;
+        gate.idle = resolve;
       });
     },
     resume() {
-      const current = held;
-      held = null;
-      idle = null;
+      const current = gate.held;
+      gate.held = null;
+      gate.idle = null;
       current?.release();
     },
     async stop() {

@@ -65,8 +65,6 @@ export function createLiveBases(maxBytes: number, now: () => number = Date.now) 
   };
 }
 
-export type LiveBases = ReturnType<typeof createLiveBases>;
-
 /** A POST's match id when the body names it first (as scoring apps send it); read from the first characters only. */
 const LEADING_ID = /^\{\s*"id"\s*:\s*"([^"\\]{1,200})"/;
 
