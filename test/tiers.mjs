@@ -6,7 +6,8 @@
 //               port, real SQLite files, FerretDB when MONGODB_URL is set
 //   contract    the event store and read model contracts over each engine (test/contract)
 //   e2e         tests that start other processes: the server, the worker, the `matchlog`
-//               commands, a crash, the Go verifier, schemathesis
+//               commands, a crash, the Go verifier, schemathesis; and the adversarial corpus
+//               read through every route
 //   browser     pages in Chromium (test/e2e/*.browser.test.ts)
 //   bench-smoke every benchmark in its smoke mode (test/bench/smoke.test.ts)
 import { spawn } from 'node:child_process';
@@ -36,11 +37,14 @@ const STARTS_PROCESSES = new Set([
   'test/runtime/publicAddressCheck.test.ts',
 ]);
 
+/** In tap's process, but minutes of CPU: every adversarial payload through every route (10 minutes on a loaded machine). */
+const HEAVY = new Set(['test/http/adversarialCorpus.test.ts']);
+
 /** The tier of a test file: every file has one. */
 function tierOf(file) {
   if (file === 'test/bench/smoke.test.ts') return 'bench-smoke';
   if (file.endsWith('.browser.test.ts')) return 'browser';
-  if (/^test\/(?:e2e|cli|fuzz|witness)\//.test(file) || STARTS_PROCESSES.has(file)) return 'e2e';
+  if (/^test\/(?:e2e|cli|fuzz|witness)\//.test(file) || STARTS_PROCESSES.has(file) || HEAVY.has(file)) return 'e2e';
   if (file.startsWith('test/contract/')) return 'contract';
   return 'unit';
 }
@@ -49,7 +53,7 @@ const files = readdirSync(`${root}/test`, { recursive: true })
   .map((path) => `test/${String(path)}`)
   .filter((file) => file.endsWith('.test.ts') && !file.includes('/fixtures/'))
   .sort();
-const missing = [...STARTS_PROCESSES].filter((file) => !files.includes(file));
+const missing = [...STARTS_PROCESSES, ...HEAVY].filter((file) => !files.includes(file));
 if (missing.length > 0) throw new Error(`test/tiers.mjs names files that are not there: ${missing.join(', ')}`);
 
 const [named = '', ...tapArgs] = process.argv.slice(2);
