@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// preinstall: better-sqlite3 builds from source when no prebuilt binary fits, and node-gyp then
-// needs Node's headers. Where it cannot download them it fails with a "proxy" or network message
-// that never mentions headers; this says beforehand where the fix is. It never fails the install.
+// Run before npm ci (it needs nothing installed): better-sqlite3 builds from source when no
+// prebuilt binary fits, and node-gyp then needs Node's headers. Where it cannot download them it
+// fails with a "proxy" or network message that never mentions headers; this says beforehand where
+// the fix is. Not a preinstall: npm 7+ runs a root preinstall after the dependencies build.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,7 @@ export function headersAdvice(env, execPath = process.execPath, version = proces
     return hasHeaders(nodedir)
       ? null
       : `matchlog: npm_config_nodedir=${nodedir} has no include/node/node.h: the native build of better-sqlite3 will fail. ` +
-          'Point npm_config_nodedir at a Node install with its headers (README, "Install").';
+          'Point npm_config_nodedir at a Node install with its headers (README, "Set-up on a fresh machine").';
   }
   const devdir = env.npm_config_devdir || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'node-gyp');
   if (hasHeaders(join(devdir, version))) return null;
@@ -25,8 +26,8 @@ export function headersAdvice(env, execPath = process.execPath, version = proces
     ? `export npm_config_nodedir=${prefix} (this Node's own headers), then run npm ci again`
     : "install Node's headers (the Node.js tarball, or your distribution's nodejs-dev package) and set npm_config_nodedir to the folder holding include/node";
   return (
-    'matchlog: if the native build of better-sqlite3 below fails with a "proxy" or network error, ' +
-    `node-gyp could not download Node's headers: ${fix} (README, "Install").`
+    'matchlog: if npm ci fails to build better-sqlite3 with a "proxy" or network error, ' +
+    `node-gyp could not download Node's headers: ${fix} (README, "Set-up on a fresh machine").`
   );
 }
 

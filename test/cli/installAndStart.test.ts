@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { staleReason } from '../../src/bin/build-if-stale.mjs';
@@ -40,7 +40,7 @@ t.test('npm start skips the build when the build is newer than every source (src
   );
 });
 
-t.test('the preinstall check names npm_config_nodedir where node-gyp would fail for want of headers, and never fails the install', async (t) => {
+t.test('the headers check, run before npm ci, names npm_config_nodedir where node-gyp would fail for want of headers', async (t) => {
   const withHeaders = tempDataDir(t);
   mkdirSync(join(withHeaders, 'include', 'node'), { recursive: true });
   writeFileSync(join(withHeaders, 'include', 'node', 'node.h'), '');
@@ -74,9 +74,14 @@ t.test('the preinstall check names npm_config_nodedir where node-gyp would fail 
   t.match(failing.stderr, /npm_config_nodedir/, 'and prints the pointer');
   const fine = run({ npm_config_nodedir: withHeaders });
   t.same([fine.status, fine.stderr], [0, ''], 'silent where the build will find its headers');
-  t.match(
+  t.equal(
     execFileSync('node', ['-p', "require('./package.json').scripts.preinstall"], { encoding: 'utf8' }),
-    /^node src\/bin\/check-node-headers\.mjs\n$/,
-    'npm runs it before installing',
+    'undefined\n',
+    'not a preinstall: npm 7 and later run a root preinstall after the dependencies build, too late to print',
+  );
+  t.match(
+    readFileSync(new URL('../../README.md', import.meta.url), 'utf8'),
+    /`node src\/bin\/check-node-headers\.mjs` needs nothing installed: run it before\n`npm ci`/,
+    'the README says to run it before npm ci',
   );
 });
