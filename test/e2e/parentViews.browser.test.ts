@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { browserTest, launchChromium } from '../helpers/browser.js';
 import { json, startTestApp } from '../helpers/testApp.js';
@@ -213,13 +215,8 @@ browserTest('what a parent reads on a match page, at 360 and 1280 px (issue 62)'
       page = await open(browser, `${base}/match/vb-live`, width);
       const points = page.locator('[data-testid=set-points]');
       t.equal((await points.innerText()).replace(/\s+/g, ''), '14:12', `at ${width} px the current set's points`);
-      const size = async (selector: string) =>
-        Number.parseFloat(
-          await page
-            .locator(selector)
-            .first()
-            .evaluate((e) => getComputedStyle(e).fontSize),
-        );
+      const size = (selector: string) =>
+        page.evaluate(`parseFloat(getComputedStyle(document.querySelector(${JSON.stringify(selector)})).fontSize)`) as Promise<number>;
       t.ok((await size('[data-testid=set-points]')) >= 1.5 * (await size('.sets-inline span')), 'in large type, not small under the set count');
       t.same(await page.locator('.live-facts ul.home li').allInnerTexts(), ['Serving'], 'the home side serves (the last serve)');
       t.same(await page.locator('.live-facts ul.away li').allInnerTexts(), ['1 timeout', '1 sub'], "this set's timeouts and subs, not set 2's");
@@ -301,6 +298,76 @@ browserTest('what a parent reads on a match page, at 360 and 1280 px (issue 62)'
         t.ok(await page.locator('.player-stats thead abbr[title="Plus-minus"], .player-stats thead th:last-child').last().isVisible(), '+/− shows');
       }
       t.ok((await pageWidth(page)) <= width, 'no sideways scroll of the page');
+      await page.context().close();
+    }
+  });
+
+  t.test('the embed fits the snippet\'s 400 px frame without embed.js, whatever the football match; a status alone is not "nothing known"', async (t) => {
+    const worst = {
+      sport: 'football',
+      status: 'live',
+      startedAt: now(),
+      minute: 118,
+      venue: 'Sportplatz an der Weende, Göttingen-Weende, Niedersachsen, Deutschland',
+      competition: 'Kreisliga Göttingen-Osterode Staffel 2, Saison 2026/27',
+      category: 'Herren Ü32 Reserve',
+      homeTeam: { name: 'Sportgemeinschaft Göttingen-Weende-Nikolausberg 1905 e.V. Reserve', score: 8 },
+      awayTeam: { name: 'Spielvereinigung Lengede-Vallstedt-Broistedt-Woltwiesche II', score: 7 },
+      periods: [
+        [2, 3],
+        [4, 2],
+        [1, 1],
+        [1, 1],
+      ],
+      actions: Array.from({ length: 40 }, (_, i) => ({
+        period: 1 + (i % 4),
+        minute: 2 + i * 3,
+        team: i % 2 ? 'away' : 'home',
+        type: ['goal', 'yellow', 'second yellow', 'red', 'booking'][i % 5],
+        playerName: `Maximilian-Alexander Papadopoulos-Schmidt${String.fromCharCode(65 + i)}`,
+        penalty: i % 3 === 0,
+      })),
+    };
+    t.equal(await upload(base, 'embed-worst', worst), 201);
+    t.equal(await upload(base, 'embed-kreisliga', football()), 201);
+    const host = createServer((request, response) => {
+      const id = new URL(request.url ?? '/', 'http://host').searchParams.get('id');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="en"><title>Club</title><body style="margin:0">` +
+          `<iframe src="${base}/match/${id}/embed" title="Live score" width="360" height="400" style="border:0;max-width:100%"></iframe></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => host.close(() => resolve())));
+    const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    for (const width of WIDTHS) {
+      for (const id of ['embed-worst', 'embed-kreisliga']) {
+        const page = await open(browser, `${hostUrl}/?id=${id}`, width);
+        await page.frameLocator('iframe').locator('.board').waitFor();
+        const frame = page.frames().find((f) => f.url().includes('/embed'))!;
+        const content = (await frame.evaluate(
+          'Math.ceil(Math.max(document.body.scrollHeight, document.documentElement.getBoundingClientRect().height))',
+        )) as number;
+        t.ok(content <= 400, `${id} in a page ${width} px wide: the widget (${content} px) fits the 400 px frame`);
+        t.ok(
+          await page
+            .frameLocator('iframe')
+            .getByRole('link', { name: /Full match/ })
+            .isVisible(),
+          'its "Full match" link shows',
+        );
+        await page.context().close();
+      }
+    }
+
+    // The README's own example: a status and a sport, nothing else.
+    t.equal(await upload(base, 'readme-example', { sport: 'basketball', status: 'final' }), 201);
+    for (const width of WIDTHS) {
+      const page = await open(browser, `${base}/match/readme-example`, width);
+      t.equal(await page.locator('.scoreboard .badge').innerText(), 'FINAL');
+      t.equal(await page.getByText('none of its fields are ones matchlog knows').count(), 0, `at ${width} px: not "nothing known" under a badge it read`);
+      t.ok(await page.getByText('Only its sport (basketball) and its status so far').isVisible(), 'it says what it read and what is missing');
       await page.context().close();
     }
   });

@@ -220,7 +220,7 @@ export function lineScore(s: MatchSummary): SafeHtml | string {
   const isSets = s.scoreUnit === 'sets';
   const head = (l: ScoreLine) =>
     html`<th class="num${l.label === s.current ? ' current' : ''}" scope="col"\
-${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^Set /, 'S')}</th>`;
+${l.label === s.current ? html` aria-current="true"` : ''}>${phaseHead(l.label)}</th>`;
   const won = (l: ScoreLine, side: 'home' | 'away') => l.home !== null && l.away !== null && (side === 'home' ? l.home > l.away : l.away > l.home);
   const lines = shownLines(s);
   // Whole names from 640 px, the short ones on phones.
@@ -242,6 +242,16 @@ ${l.label === s.current ? html` aria-current="true"` : ''}>${l.label.replace(/^S
 ${row('home', s.home)}
 ${row('away', s.away)}
 </tbody></table></div>${lines.length < s.lines.length ? morePhases(s.lines.length - lines.length, s.scoreUnit) : ''}</section>`;
+}
+
+/** A line score's column head: "S3" for "Set 3"; football's "1st", "2nd", "ET1", "Pens", the whole label on hover and to screen readers. */
+function phaseHead(label: string): SafeHtml | string {
+  if (label.startsWith('Set ')) return label.replace(/^Set /, 'S');
+  const short = label
+    .replace(/^(\d)(st|nd) half$/, '$1$2')
+    .replace(/^Extra time (\d)$/, 'ET$1')
+    .replace(/^Penalties$/, 'Pens');
+  return short === label ? label : html`<abbr title="${label}">${short}</abbr>`;
 }
 
 function morePhases(count: number, unit: MatchSummary['scoreUnit']): SafeHtml {
@@ -544,6 +554,13 @@ function provenance(view: MatchPageView): SafeHtml {
 }
 
 function unrecognised(view: MatchPageView): SafeHtml {
+  const s = view.summary;
+  // A status (or sport) alone is read, and shown in the badge: the notice says what is missing, not that nothing was known.
+  const known = [s.sport === null ? null : html`its sport (${s.sport})`, s.status == null ? null : html`its status`].filter((x) => x !== null);
+  if (known.length > 0)
+    return html`<section class="notice" role="note"><h2>Only ${known.length === 2 ? html`${known[0]} and ${known[1]}` : known[0]} so far</h2>
+<p>The upload has no teams, score, sets or periods, players or actions yet, so there is no scoreboard to show.
+<a href="/api/matches/${view.id}">See the match as JSON</a>, or read <a href="/docs">the upload format</a>.</p></section>`;
   return html`<section class="notice" role="note"><h2>matchlog cannot read this match</h2>
 <p>The upload is stored, but none of its fields are ones matchlog knows (teams, score, sets or periods, players, actions), so there is nothing to show here.
 <a href="/api/matches/${view.id}">See the match as JSON</a>, or read <a href="/docs">the upload format</a>.</p></section>`;
@@ -553,9 +570,11 @@ function unrecognised(view: MatchPageView): SafeHtml {
 const baseOf = (publicUrl: string) => publicUrl.slice(0, publicUrl.lastIndexOf('/match/'));
 
 /**
- * Height of the embed snippet's frame: at 360 px wide the widget is 342 px with five sets and
- * long team names, 378 px for a football match with its scorers and cards
- * (test/e2e/viewerPages.browser.test.ts); the snippet's script then sizes it to the widget exactly.
+ * Height of the embed snippet's frame: at 360 px wide every part of the widget has a bounded
+ * height (embed.css: names on two lines, scorers and cards on three a side, venue on one), so
+ * the widget fits with five sets or extra time, long names and 40 goals and cards
+ * (test/e2e/parentViews.browser.test.ts, viewerPages.browser.test.ts); the snippet's script
+ * then sizes the frame to the widget exactly.
  */
 export const EMBED_HEIGHT = 400;
 
