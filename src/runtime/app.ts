@@ -22,6 +22,7 @@ import { teamPage } from '../http/public/teamPageRoutes.js';
 import { registerJsonBody } from '../http/api/jsonBody.js';
 import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
+import { homePage } from '../http/public/homeRoutes.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
 import { createLiveStreamSlots, earlyStreamRefusal } from '../http/public/liveStreamSlots.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
@@ -359,7 +360,8 @@ export async function buildApp({
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  // The home page for people who type the bare address; /docs stays the developers' API console.
+  await app.register(homePage);
   if (metrics) {
     watchCache(metrics, renderedCache);
     watchProjections(metrics, engine);
