@@ -257,6 +257,9 @@ export function openWebhookStore(file: string, writeTokenKey: Buffer) {
          last_error = coalesce(last_error, 'match erased') WHERE match_id = ?`,
       );
       db.transaction(() => {
+        // Another process sharing the file committed this batch already: what it learnt is newer than ours.
+        const reached = statements.position.get()?.position ?? null;
+        if (reached !== null && position <= reached) return;
         const now = Date.now();
         for (const d of deliveries) insert.run(d.endpointId, d.eventId, d.matchId, d.type, d.body, d.createdAt, now);
         for (const { clubId, matchId, memory } of memories) remember.run(clubId, matchId, memory.synced ? 1 : 0, memory.final ? 1 : 0);
