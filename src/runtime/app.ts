@@ -19,10 +19,10 @@ import { historyApi } from '../http/api/historyApi.js';
 import { createMatchPrivacy } from '../http/matchPrivacy.js';
 import { clubPage } from '../http/public/clubPageRoutes.js';
 import { teamPage } from '../http/public/teamPageRoutes.js';
+import { teamFeeds } from '../http/public/teamFeedRoutes.js';
 import { registerJsonBody } from '../http/api/jsonBody.js';
 import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
-import { homePage } from '../http/public/homeRoutes.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
 import { createLiveStreamSlots, earlyStreamRefusal } from '../http/public/liveStreamSlots.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
@@ -306,6 +306,7 @@ export async function buildApp({
   const publicPages = { loadClub: clubs.loadClub, readModel: engine.readModel, cache: renderedCache, compress: true };
   await app.register(clubPage, publicPages);
   await app.register(teamPage, publicPages);
+  await app.register(teamFeeds, { ...publicPages, publicBaseUrl: config.publicBaseUrl });
   await app.register(assets, { compress: true });
   const matchFeed = createMatchFeed({
     signal: checkpointSignal({
@@ -360,8 +361,7 @@ export async function buildApp({
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });
-  // The home page for people who type the bare address; /docs stays the developers' API console.
-  await app.register(homePage);
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   if (metrics) {
     watchCache(metrics, renderedCache);
     watchProjections(metrics, engine);

@@ -56,3 +56,36 @@ browserTest('club and team pages in Chromium at 360 and 1280 px: lists, live mar
   }
   await checkAccessibility(t, browser, `${w.base}${w.clubPath}`, 'club page');
 });
+
+browserTest('Teams → Public pages in the dashboard at 360 and 1280 px: the forms, axe clean', async (t) => {
+  const w = await publicClubWorld(t);
+  await w.setClubPage(true);
+  await w.setTeam(w.u14, { privacy: 'initials', roster: 'shown' });
+  const browser = await launchChromium(t);
+  const shots = screenshotDir(t);
+  const { hostname } = new URL(w.base);
+  const storageState = {
+    cookies: [...w.admin.jar].map(([name, value]) => ({
+      name,
+      value,
+      domain: hostname,
+      path: '/',
+      expires: -1,
+      httpOnly: true,
+      secure: false,
+      sameSite: 'Lax' as const,
+    })),
+    origins: [],
+  };
+  for (const width of [360, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, storageState });
+    const page = await context.newPage();
+    t.equal((await page.goto(`${w.base}/dashboard/teams/public`))?.status(), 200);
+    t.equal(await page.locator('fieldset', { hasText: 'U14 Girls' }).locator('select[name="privacy"]').inputValue(), 'initials');
+    t.ok(await page.locator('fieldset', { hasText: 'U14 Girls' }).locator('input[name="publicPage"]').isChecked(), 'its page is on');
+    t.ok((await page.evaluate('document.scrollingElement.scrollWidth <= window.innerWidth')) === true, `${width} px: no sideways scroll`);
+    await page.screenshot({ path: `${shots}/dashboard-public-pages-${width}.png`, fullPage: true });
+    await context.close();
+  }
+  await checkAccessibility(t, browser, `${w.base}/dashboard/teams/public`, 'Teams → Public pages', storageState);
+});

@@ -65,7 +65,7 @@ async function teamPageOf(readModel: ReadModelReader, club: ExistingClub, entry:
     leaders,
     roster,
     noindex: publicity.indexing === 'noindex',
-    feeds: null,
+    feeds: { calendar: `${path}/calendar.ics`, atom: `${path}/feed.atom` },
   };
 }
 

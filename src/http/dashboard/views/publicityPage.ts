@@ -15,7 +15,7 @@ function teamForm(frame: Frame, teamId: string, teamName: string, publicity: Tea
   return html`<form method="post" action="/dashboard/teams/${teamId}/publicity" class="publicity">
 <fieldset><legend>${teamName}</legend>
 ${csrfField(frame.csrfToken)}
-<label><input type="checkbox" name="publicPage" value="on"${publicity.publicPage ? html` checked` : ''}> Public team page</label>
+<label class="tick"><input type="checkbox" name="publicPage" value="on"${publicity.publicPage ? html` checked` : ''}> Public team page</label>
 ${choice(
   'privacy',
   'Players shown as',
