@@ -23,6 +23,8 @@ import { teamFeeds } from '../http/public/teamFeedRoutes.js';
 import { registerJsonBody } from '../http/api/jsonBody.js';
 import { matchApi } from '../http/api/matchApi.js';
 import { assets } from '../http/public/assets.js';
+import { hostBase } from '../http/requestBase.js';
+import { homePage } from '../http/public/homeRoutes.js';
 import { liveUpdates } from '../http/public/liveUpdates.js';
 import { createLiveStreamSlots, earlyStreamRefusal } from '../http/public/liveStreamSlots.js';
 import { matchPage } from '../http/public/matchPageRoutes.js';
@@ -298,6 +300,10 @@ export async function buildApp({
     currentPublicView,
     eventStore: engine.eventStore,
     matchUrl,
+    // PUBLIC_BASE_URL unset (its localhost default): pages hand out the address they were opened by (docs/decisions.md, Viewers).
+    ...(config.publicBaseUrl === `http://localhost:${config.port}`
+      ? { requestBase: (request: { headers: { host?: string }; protocol: string }) => hostBase(request.headers.host, request.protocol) }
+      : {}),
     compress: true,
     cache: renderedCache,
     privacy,
@@ -361,7 +367,8 @@ export async function buildApp({
     sessionKey: sessionKey(config.sessionSecret, writeTokenKey),
     ...(dashboardRateLimits ? { rateLimits: dashboardRateLimits } : {}),
   });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  // The home page for people who type the bare address; /docs stays the developers' API console.
+  await app.register(homePage);
   if (metrics) {
     watchCache(metrics, renderedCache);
     watchProjections(metrics, engine);

@@ -34,6 +34,11 @@ export interface MatchPageDeps {
   eventStore: EventStore;
   /** The public address of a match's page (PUBLIC_BASE_URL + /match/id). */
   matchUrl: (id: string) => string;
+  /**
+   * When PUBLIC_BASE_URL is unset: the base a request was addressed to (its Host, requestBase.ts),
+   * for the page's links, QR code and embed snippet; null keeps matchUrl's.
+   */
+  requestBase?: (request: FastifyRequest) => string | null;
   /** Whether to send compressed bytes (the app registers @fastify/compress too). */
   compress: boolean;
   /** Rendered bodies, in the byte budget shared with the API's answers (PAGE_CACHE_BYTES). */
@@ -52,8 +57,18 @@ export interface MatchPageDeps {
  */
 export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   app,
-  { readModel, currentPublicView, eventStore, matchUrl, compress, cache, privacy, renderers = {} },
+  { readModel, currentPublicView, eventStore, matchUrl, requestBase, compress, cache, privacy, renderers = {} },
 ) => {
+  /** The address a page hands out for a match, and what its kept renderings are keyed by besides. */
+  const baseOf = (request: FastifyRequest) => requestBase?.(request) ?? null;
+  const urlFor = (request: FastifyRequest, id: string) => {
+    const base = baseOf(request);
+    return base === null ? matchUrl(id) : `${base}/match/${encodeURIComponent(id)}`;
+  };
+  const baseKey = (request: FastifyRequest) => {
+    const base = baseOf(request);
+    return base === null ? '' : `\0${base}`;
+  };
   app.addHook('onRequest', async (_request, reply) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', LIVE_PAGE_CSP).header('x-content-type-options', 'nosniff');
   });
@@ -139,7 +154,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   const privacyOfDoc = (doc: PublicViewDoc) => privacy.privacyOf(doc.id, doc.revision, () => readPublicPayload(eventStore, doc));
   const shown = (summary: MatchSummary, privacy: MatchPrivacy | null) => (privacy === null ? summary : privateSummary(summary, privacy));
 
-  const viewOf = (doc: PublicViewDoc, summary: MatchSummary, quiet: boolean, privacy: MatchPrivacy | null): MatchPageView => ({
+  const viewOf = (doc: PublicViewDoc, summary: MatchSummary, quiet: boolean, privacy: MatchPrivacy | null, publicUrl: string): MatchPageView => ({
     quiet,
     id: doc.id,
     createdAt: doc.createdAt,
@@ -147,7 +162,7 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     versions: doc.versions,
     protected: doc.protected,
     revision: doc.revision,
-    publicUrl: matchUrl(doc.id),
+    publicUrl,
     summary: shown(summary, privacy),
   });
 
@@ -162,9 +177,10 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     // A "live" match with no upload for LIVE_WINDOW_MS is no longer shown live: one more render per match, keyed here.
     const quiet = isQuiet(doc.updatedAt, Date.now());
     const privacy = await privacyOfDoc(doc);
-    return cachedBody(request, cache, `page\0${doc.id}\0${doc.revision}\0${rendering}${quiet ? '\0quiet' : ''}${privacyKey(privacy)}`, async () => {
+    const key = `page\0${doc.id}\0${doc.revision}\0${rendering}${quiet ? '\0quiet' : ''}${privacyKey(privacy)}${baseKey(request)}`;
+    return cachedBody(request, cache, key, async () => {
       const summary = await currentSummary(doc);
-      return rendered(request, rendering, () => viewOf(doc, summary(), quiet, privacy));
+      return rendered(request, rendering, () => viewOf(doc, summary(), quiet, privacy, urlFor(request, doc.id)));
     });
   }
 
@@ -189,7 +205,8 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
       const summary = await currentSummary(doc);
       return guarded(
         request,
-        () => renderPlaysPage(viewOf(doc, summary(), false, privacy), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`),
+        () =>
+          renderPlaysPage(viewOf(doc, summary(), false, privacy, matchUrl(doc.id)), number) ?? throwNotFound(`match "${id}" has no page ${number} of plays`),
       );
     });
     reply.header('cache-control', 'no-cache');
@@ -205,19 +222,27 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
     const current = isMatchId(id) ? await currentPublicView(id) : null;
     if (current === null || (await readErasure(readModel, id)) !== null) throw await noMatch(id);
     const privacy = await privacyOfDoc(current);
-    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'page', id, revision, privacyKey(privacy), async (old) => {
-      const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
-      return rendered(request, 'page', () => ({
-        id,
-        createdAt: old.created.recordedAt,
-        updatedAt: old.version.recordedAt,
-        protected: old.created.content.protection === 'protected',
-        revision: old.version.revision,
-        publicUrl: matchUrl(id),
-        summary: shown(summary(), privacy),
-        asOf: { revision: old.version.revision, latestRevision: old.head },
-      }));
-    });
+    const { body, version } = await oldVersionBody(
+      request,
+      { cache, eventStore },
+      'page',
+      id,
+      revision,
+      privacyKey(privacy) + baseKey(request),
+      async (old) => {
+        const summary = await summaryAt(id, old.version.revision, () => old.version.content.payloadText);
+        return rendered(request, 'page', () => ({
+          id,
+          createdAt: old.created.recordedAt,
+          updatedAt: old.version.recordedAt,
+          protected: old.created.content.protection === 'protected',
+          revision: old.version.revision,
+          publicUrl: urlFor(request, id),
+          summary: shown(summary(), privacy),
+          asOf: { revision: old.version.revision, latestRevision: old.head },
+        }));
+      },
+    );
     oldVersionCaching(reply, version, current.revision, privacy !== null);
     return sendRendered(request, reply, body, compress);
   }
@@ -293,10 +318,15 @@ export const matchPage: FastifyPluginAsync<MatchPageDeps> = async (
   app.get<{ Params: { id: string } }>('/match/:id/qr.svg', { schema: { hide: true } }, async (request, reply) => {
     const { id } = request.params;
     if (!isMatchId(id) || (await currentPublicView(id)) === null) throw await noMatch(id);
-    const body = await cachedBody(request, cache, `qr\0${id}`, async () => {
+    const body = await cachedBody(request, cache, `qr\0${id}${baseKey(request)}`, async () => {
       // Loaded on the first QR code (~10 MB resident), not at start.
       const { default: QRCode } = await import('qrcode');
-      const svg = await QRCode.toString(matchUrl(id), { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+      const svg = await QRCode.toString(urlFor(request, id), {
+        type: 'svg',
+        errorCorrectionLevel: 'M',
+        margin: 2,
+        color: { dark: '#000000', light: '#ffffff' },
+      });
       return renderedBody(svg, 'image/svg+xml');
     });
     reply.header('cache-control', 'public, max-age=86400').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
