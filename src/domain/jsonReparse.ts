@@ -1,3 +1,4 @@
+import { poisonedKey } from './jsonPoisoning.js';
 import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE, skipSpace, stringEnd } from './jsonScan.js';
 
 /**
@@ -206,7 +207,7 @@ class Reparse {
     depth: number,
     closeAt: number,
   ): WalkedContainer {
-    if (keys !== null && poisoned(value as Record<string, unknown>)) fullPath();
+    if (keys !== null && poisonedKey(value as Record<string, unknown>) !== null) fullPath();
     let values = old.values - old.starts.length + starts.length + added;
     for (let i = 0; i < reused.length; i += 1) if (reused[i] === 0) values -= valuesWithin(old, oldValue, i);
     const index: ContainerIndex = { keys, starts, ends, children, values, depth };
@@ -357,7 +358,7 @@ function measure(value: unknown): { values: number; depth: number; poisoned: boo
       continue;
     }
     const object = current as Record<string, unknown>;
-    if (poisoned(object)) return { values, depth: deepest, poisoned: true };
+    if (poisonedKey(object) !== null) return { values, depth: deepest, poisoned: true };
     for (const key in object) {
       values += 1;
       const child = object[key];
@@ -368,12 +369,4 @@ function measure(value: unknown): { values: number; depth: number; poisoned: boo
     }
   }
   return { values, depth: deepest, poisoned: false };
-}
-
-/** A `__proto__` member, or a `constructor` object with a `prototype` member (src/http/api/jsonShape.ts refuses both). */
-function poisoned(object: Record<string, unknown>): boolean {
-  if (Object.hasOwn(object, '__proto__')) return true;
-  // biome-ignore lint/complexity/useLiteralKeys: the parsed JSON's own key, not Object.prototype's constructor.
-  const ownConstructor = Object.hasOwn(object, 'constructor') ? object['constructor'] : null;
-  return typeof ownConstructor === 'object' && ownConstructor !== null && Object.hasOwn(ownConstructor, 'prototype');
 }

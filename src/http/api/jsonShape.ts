@@ -1,3 +1,4 @@
+import { poisonedKey } from '../../domain/jsonPoisoning.js';
 import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, stringEnd } from '../../domain/jsonScan.js';
 /**
  * Bounds on an upload's shape: nesting depth and the number of keys plus array items. Walked
@@ -6,20 +7,6 @@ import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, 
 export interface JsonShapeLimits {
   maxDepth: number;
   maxValues: number;
-}
-
-/**
- * Keys that poison prototypes when a parsed value is later merged into another object: a
- * `__proto__` key, or a `constructor` object with a `prototype` key (the keys Fastify's
- * secure parser refuses). JSON.parse makes them plain own keys; they are refused here, in the
- * same walk as the bounds, rather than by scanning the text again.
- */
-function poisonedKey(object: Record<string, unknown>): string | null {
-  if (Object.hasOwn(object, '__proto__')) return '__proto__';
-  // biome-ignore lint/complexity/useLiteralKeys: the parsed JSON's own key, not Object.prototype's constructor.
-  const ownConstructor = Object.hasOwn(object, 'constructor') ? object['constructor'] : null;
-  if (typeof ownConstructor === 'object' && ownConstructor !== null && Object.hasOwn(ownConstructor, 'prototype')) return 'constructor.prototype';
-  return null;
 }
 
 /** What is wrong with a parsed upload's shape, or null: too deep, too many values, a poisoned key. */
