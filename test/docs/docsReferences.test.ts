@@ -166,3 +166,13 @@ t.test('every constant-like name README.md and docs/*.md quote (`UPPER_SNAKE`) i
   }
   t.same(absent, [], 'names the docs quote that no code has');
 });
+
+t.test("docs/decisions.md's index links every section of the page", async (t) => {
+  const headings = lines('docs/decisions.md').flatMap((ref) => (/^## /.test(ref.text) && ref.text !== '## Index' ? [anchorOf(ref.text.slice(3))] : []));
+  const linked = new Set([...readFileSync(join(root, 'docs/decisions.md'), 'utf8').matchAll(/^- \[[^\]]+\]\(#([^)]+)\)/gm)].map((match) => match[1]));
+  t.same(
+    headings.filter((anchor) => !linked.has(anchor)),
+    [],
+    'sections the index at the top does not link',
+  );
+});
