@@ -23,11 +23,9 @@ t.test('LOG_FORMAT=pretty writes one readable line per request (GET /match/x 404
   const at = access();
   t.comment(lines[at]);
   t.match(lines[at], /\bINFO\b.*: GET \/match\/no-such-match 404 \d+ ms( \{.*\})?$/, 'method, URL, status and time on one line');
-  t.same(
-    lines.filter((line) => /^\s/.test(line)),
-    [],
-    'no continuation lines: the request, reply and fields are not spread over a dozen lines',
-  );
+  // pino-pretty writes a record in one write: fields spread over more lines would follow it at once, indented.
+  const next = lines[at + 1];
+  t.ok(next === undefined || !/^\s/.test(next), `no continuation lines: the request, reply and fields are not spread over a dozen (${next})`);
   t.equal(loadConfig({}).logFormat, 'json');
 });
 
