@@ -34,7 +34,8 @@ async function readersOf({ app }: TestApp, id: string) {
 }
 
 t.test('uploads read on the helper thread are answered and stored as those read in place', async (t) => {
-  const onThread = await startTestApp(t, { HELPER_THREAD_BYTES: '1' });
+  // Every body on the thread: a live match's next upload would otherwise be parsed in place against its last (LIVE_PARSE_BYTES).
+  const onThread = await startTestApp(t, { HELPER_THREAD_BYTES: '1', LIVE_PARSE_BYTES: '0' });
   const inPlace = await startTestApp(t, { HELPER_THREAD_BYTES: '0' });
   t.equal(inPlace.engine.helperThread, null);
   const bodies: [id: string, body: string][] = [
