@@ -30,6 +30,7 @@ const STARTS_PROCESSES = new Set([
   'test/log/treeCrash.test.ts',
   'test/observability/logFormat.test.ts',
   'test/observability/metrics.test.ts',
+  'test/observability/metricsToken.test.ts',
   'test/observability/tracing.test.ts',
   'test/platform/privateFiles.test.ts',
   'test/platform/sqliteFile.test.ts',
