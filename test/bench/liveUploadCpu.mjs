@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { load } from './build.mjs';
 import { startBenchServer } from './benchServer.mjs';
 import { cpuSince } from './processCpu.mjs';
 import { liveVersions } from '../fixtures/liveMatch.mjs';
@@ -116,6 +117,30 @@ for (const point of points) {
       `${ratio(point, 'matchlog').toFixed(2)} | ${ratio(point, servers[1].name).toFixed(2)} |`,
   );
 }
+
+// The parse alone, in this process: each upload of the live volleyball match parsed whole
+// (JSON.parse and the shape check, as before) and against the one before it (as now).
+const { reparse } = await load('src/domain/jsonReparse.js');
+const { jsonShapeProblem } = await load('src/http/api/jsonShape.js');
+const shape = { maxDepth: 64, maxValues: 300_000 };
+const uploads = Array.from({ length: volleyball('x').rallies + 1 }, (_, k) => volleyball('parse-bench').version(k));
+const parseRounds = smoke ? 1 : 20;
+const msPerUpload = (parseOne) => {
+  const started = process.hrtime.bigint();
+  for (let r = 0; r < parseRounds; r += 1) parseOne();
+  return Number(process.hrtime.bigint() - started) / 1e6 / (parseRounds * (uploads.length - 1));
+};
+const wholeMs = msPerUpload(() => {
+  for (const text of uploads.slice(1)) jsonShapeProblem(JSON.parse(text), shape);
+});
+const againstMs = msPerUpload(() => {
+  let basis = { text: uploads[0], value: JSON.parse(uploads[0]), index: null };
+  for (const text of uploads.slice(1)) basis = reparse(basis, text, shape).basis;
+});
+console.log(
+  `\nthe parse alone, in process, per upload of the live volleyball match (3–58 KB): whole ${wholeMs.toFixed(3)} ms, ` +
+    `against the last ${againstMs.toFixed(3)} ms (${(againstMs / wholeMs).toFixed(2)}×)`,
+);
 
 const at = (name, sport, point) => results.get(`${name}|${sport}|${point}`).server;
 const growth = (name) => at(name, 'basketball', 800) / at(name, 'basketball', 200);
