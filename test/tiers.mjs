@@ -36,6 +36,7 @@ const STARTS_PROCESSES = new Set([
   'test/platform/sqliteFile.test.ts',
   'test/runtime/nodeFlags.test.ts',
   'test/runtime/publicAddressCheck.test.ts',
+  'test/webhooks/webhookRestart.test.ts',
 ]);
 
 /** In tap's process, but minutes of CPU: every adversarial payload through every route (10 minutes on a loaded machine). */
