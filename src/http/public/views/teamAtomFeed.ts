@@ -17,7 +17,11 @@ function entryTitle(m: ClubMatchDoc): string {
  * entry that feed readers show; newest first.
  */
 export function teamAtomFeed(options: { title: string; self: string; page: string; matchUrl: (id: string) => string; matches: ClubMatchDoc[] }): string {
-  const newest = options.matches.map((m) => m.syncedAt).sort().at(-1) ?? '1970-01-01T00:00:00.000Z';
+  const newest =
+    options.matches
+      .map((m) => m.syncedAt)
+      .sort()
+      .at(-1) ?? '1970-01-01T00:00:00.000Z';
   const feed = new Feed({
     id: options.page,
     title: options.title,
