@@ -198,7 +198,7 @@ export const clubDashboardProjection = defineProjection({
     const clubId = clubIdOfStream(recorded.streamId);
     if (clubId !== null) {
       const decision = (DECISION_EVENT_TYPES as readonly string[]).includes(recorded.type) ? decodeClubEvent(recorded.type, recorded.data) : null;
-      if (decision === null || !('matchId' in decision.data)) return;
+      if (decision === null || !('matchId' in decision.data) || decision.data.matchId === null) return;
       const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, decision.data.matchId));
       // The dashboard offers decisions only on synced matches; one about another match changes nothing.
       if (current === null) return;

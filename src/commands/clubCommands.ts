@@ -24,9 +24,10 @@ import {
   verifyAppKey,
 } from '../domain/club.js';
 import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/clubEvents.js';
-import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
+import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newFixtureId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
 import { conflict, DomainError, validationError } from '../domain/errors.js';
+import type { FixtureDetails } from '../domain/fixtures.js';
 import type { TeamPublicity } from '../domain/teamPublicity.js';
 import type { EventMetadata, EventStore, Position } from '../eventstore/eventStore.js';
 import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
@@ -203,6 +204,22 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
     /** What the public sees of a team, from the next request on (pages read the club's stream). */
     async setTeamPublicity(clubId: string, teamId: string, publicity: TeamPublicity, context: RequestContext): Promise<void> {
       await clubCommand(clubId, { type: 'SetTeamPublicity', teamId, ...publicity, at: now().toISOString() }, context);
+    },
+
+    /** Fixtures announced from the dashboard (the form: one; a CSV import: many, all or none). */
+    async announceFixtures(clubId: string, teamId: string, fixtures: FixtureDetails[], context: RequestContext): Promise<void> {
+      await withFreshId(async () => {
+        const withIds = fixtures.map((details) => ({ fixtureId: newFixtureId(), details }));
+        await clubCommand(clubId, { type: 'AnnounceFixtures', teamId, fixtures: withIds, at: now().toISOString() }, context);
+      });
+    },
+
+    async changeFixture(clubId: string, teamId: string, fixtureId: string, details: FixtureDetails, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'ChangeFixture', teamId, fixtureId, details, at: now().toISOString() }, context);
+    },
+
+    async cancelFixture(clubId: string, teamId: string, fixtureId: string, context: RequestContext): Promise<void> {
+      await clubCommand(clubId, { type: 'CancelFixture', teamId, fixtureId, at: now().toISOString() }, context);
     },
 
     /** The admin's decisions change the club's numbers: they return once the dashboard shows them. */

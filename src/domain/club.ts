@@ -4,6 +4,7 @@ import { CLUB_NAME_MAX, nameProblem, TEAM_NAME_MAX } from './clubIds.js';
 import { normalTeamName } from './teamName.js';
 import { conflict, notFound, validationError } from './errors.js';
 import { DEFAULT_PUBLICITY, type TeamPublicity } from './teamPublicity.js';
+import { type Fixture, type FixtureDetails, MAX_TEAM_FIXTURES } from './fixtures.js';
 
 /**
  * The club decider: a club, its admin, its teams and its app keys, pure. `decide` applies the
@@ -50,6 +51,8 @@ export type ClubState =
       publicPage?: boolean;
       /** What the public sees of each team, by team id; a team not here has DEFAULT_PUBLICITY. */
       publicity?: Record<string, TeamPublicity>;
+      /** Fixtures announced from the dashboard, by fixture id (cancelled ones stay, marked). */
+      fixtures?: Record<string, Fixture>;
     };
 
 export type ExistingClub = Extract<ClubState, { exists: true }>;
@@ -90,7 +93,11 @@ export type ClubCommand =
   | { type: 'RevokeAppKey'; keyId: string; at: string }
   | { type: 'EndAdminSessions'; at: string }
   | { type: 'SetClubPublicPage'; publicPage: boolean; at: string }
-  | ({ type: 'SetTeamPublicity'; teamId: string; at: string } & TeamPublicity);
+  | ({ type: 'SetTeamPublicity'; teamId: string; at: string } & TeamPublicity)
+  /** One or many (a CSV import): all are announced or none. */
+  | { type: 'AnnounceFixtures'; teamId: string; fixtures: { fixtureId: string; details: FixtureDetails }[]; at: string }
+  | { type: 'ChangeFixture'; teamId: string; fixtureId: string; details: FixtureDetails; at: string }
+  | { type: 'CancelFixture'; teamId: string; fixtureId: string; at: string };
 
 function checkedName(what: string, name: string, max: number): string {
   const trimmed = name.trim();
@@ -196,7 +203,42 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
       const same = now.publicPage === publicPage && now.privacy === privacy && now.roster === roster && now.indexing === indexing;
       return same ? [] : [{ type: 'TeamPublicitySet', data: { teamId, publicPage, privacy, roster, indexing, at } }];
     }
+    case 'AnnounceFixtures': {
+      const { teamId, at } = command;
+      if (!state.teams.some((team) => team.teamId === teamId)) throw notFound(`the club has no team ${teamId}`);
+      const active = teamFixtures(state, teamId).filter((f) => !f.cancelled).length;
+      if (active + command.fixtures.length > MAX_TEAM_FIXTURES) {
+        throw validationError(`a team has at most ${MAX_TEAM_FIXTURES} fixtures announced; it has ${active}: cancel past ones or import fewer`);
+      }
+      return command.fixtures.map(({ fixtureId, details }) => {
+        if (state.fixtures?.[fixtureId] !== undefined) throw conflict(`fixture ${fixtureId} already exists`);
+        return { type: 'FixtureAnnounced', data: { fixtureId, teamId, ...details, at } };
+      });
+    }
+    case 'ChangeFixture': {
+      const fixture = liveFixture(state, command.teamId, command.fixtureId);
+      const { details } = command;
+      const same = (Object.keys(details) as (keyof FixtureDetails)[]).every((key) => fixture[key] === details[key]);
+      return same ? [] : [{ type: 'FixtureChanged', data: { fixtureId: fixture.fixtureId, ...details, at: command.at } }];
+    }
+    case 'CancelFixture': {
+      const fixture = liveFixture(state, command.teamId, command.fixtureId);
+      return [{ type: 'FixtureCancelled', data: { fixtureId: fixture.fixtureId, at: command.at } }];
+    }
   }
+}
+
+/** A team's fixtures, soonest first. */
+export const teamFixtures = (club: ExistingClub, teamId: string): Fixture[] =>
+  Object.values(club.fixtures ?? {})
+    .filter((f) => f.teamId === teamId)
+    .sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+
+function liveFixture(club: ExistingClub, teamId: string, fixtureId: string): Fixture {
+  const fixture = club.fixtures?.[fixtureId];
+  if (fixture === undefined || fixture.teamId !== teamId) throw notFound(`the team has no fixture ${fixtureId}`);
+  if (fixture.cancelled) throw validationError('this fixture is cancelled; announce a new one instead');
+  return fixture;
 }
 
 /** What the public sees of a team: as last set, else DEFAULT_PUBLICITY. */
@@ -281,6 +323,18 @@ export function evolveClub(state: ClubState, event: ClubEvent): ClubState {
     case 'TeamPublicitySet': {
       const { teamId, publicPage, privacy, roster, indexing } = event.data;
       return { ...state, publicity: { ...state.publicity, [teamId]: { publicPage, privacy, roster, indexing } } };
+    }
+    case 'FixtureAnnounced': {
+      const { at, ...fixture } = event.data;
+      return { ...state, fixtures: { ...state.fixtures, [fixture.fixtureId]: { ...fixture, sequence: 0, cancelled: false, changedAt: at } } };
+    }
+    case 'FixtureChanged':
+    case 'FixtureCancelled': {
+      const before = state.fixtures?.[event.data.fixtureId];
+      if (before === undefined) return state;
+      const { at, ...change } = event.data;
+      const after: Fixture = { ...before, ...change, sequence: before.sequence + 1, changedAt: at, cancelled: event.type === 'FixtureCancelled' };
+      return { ...state, fixtures: { ...state.fixtures, [before.fixtureId]: after } };
     }
   }
 }

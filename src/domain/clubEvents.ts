@@ -1,6 +1,16 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
+/** What FixtureAnnounced and FixtureChanged say of a fixture. */
+const fixtureFields = () => ({
+  opponent: Type.String(),
+  startsAt: Type.String(),
+  timeZone: Type.String(),
+  venue: Type.String(),
+  homeAway: Type.Union([Type.Literal('home'), Type.Literal('away')]),
+  matchId: Type.Union([Type.String(), Type.Null()]),
+});
+
 /**
  * Events of the `club-<clubId>` stream, stored as versioned envelopes. No secret is ever in
  * them: app keys appear only as id, listing prefix and SHA-256 hash, passwords only as scrypt hash.
@@ -59,6 +69,12 @@ const envelopes = {
     indexing: Type.Union([Type.Literal('noindex'), Type.Literal('index')]),
     at: Type.String(),
   }),
+  /** A fixture the admin announced from the dashboard (src/domain/fixtures.ts); `startsAt` is UTC, `timeZone` the zone it was entered in. */
+  FixtureAnnounced: Type.Object({ schemaVersion: Type.Literal(1), fixtureId: Type.String(), teamId: Type.String(), ...fixtureFields(), at: Type.String() }),
+  /** A fixture's details as changed (a moved time, another venue): every field, as now. */
+  FixtureChanged: Type.Object({ schemaVersion: Type.Literal(1), fixtureId: Type.String(), ...fixtureFields(), at: Type.String() }),
+  /** The fixture will not be played; calendars show it cancelled. */
+  FixtureCancelled: Type.Object({ schemaVersion: Type.Literal(1), fixtureId: Type.String(), at: Type.String() }),
 };
 
 type Envelopes = typeof envelopes;

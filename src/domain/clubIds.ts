@@ -7,6 +7,8 @@ import { customAlphabet } from 'nanoid';
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 export const newClubId = customAlphabet(ALPHABET, 16);
 export const newTeamId = customAlphabet(ALPHABET, 10);
+/** A fixture's id: its calendar UID is `fixture-<id>@<host>`. */
+export const newFixtureId = customAlphabet(ALPHABET, 12);
 
 const CLUB_ID = /^[0-9a-z]{16}$/;
 

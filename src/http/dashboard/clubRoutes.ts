@@ -9,6 +9,7 @@ import { connectRoutes } from './club/connectRoutes.js';
 import { decisionRoutes } from './club/decisionRoutes.js';
 import { type DashboardErasure, erasureRoutes } from './club/erasureRoutes.js';
 import { exportRoutes } from './club/exportRoutes.js';
+import { fixturesRoutes } from './club/fixturesRoutes.js';
 import { publicityRoutes } from './club/publicityRoutes.js';
 import { teamsRoutes } from './club/teamsRoutes.js';
 import { type WebhookLimits, webhookRoutes } from './club/webhookRoutes.js';
@@ -58,6 +59,7 @@ export const clubRoutes: FastifyPluginAsyncTypebox<ClubRoutesDeps> = async (
   await app.register(clubDataRoutes, { readModel, eventStore, matchUrl });
   await app.register(teamsRoutes, { clubs });
   await app.register(publicityRoutes, { clubs });
+  await app.register(fixturesRoutes, { clubs });
   await app.register(connectRoutes, { clubs, readModel, matchUrl, publicBaseUrl, globalEnforcement });
   await app.register(exportRoutes, { readModel, matchUrl });
   await app.register(decisionRoutes, { clubs, readModel });

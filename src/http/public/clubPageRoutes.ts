@@ -9,6 +9,7 @@ import { PAGE_CSP } from '../views/layout.js';
 import { ClubParams } from './publicPageSchemas.js';
 import { type ListedMatch, listedMatch, publicClub, publicTeams, teamPath, upcomingAndPlayed } from './publicClubs.js';
 import { pageVersion, type PublicPagesDeps } from './teamPageRoutes.js';
+import { unsyncedFixtures, upcomingFixtures } from './teamFixtures.js';
 import { renderClubPage, renderPublicErrorPage } from './views/publicClubPage.js';
 
 /** Matches the club page lists in each of its lists. */
@@ -20,6 +21,7 @@ async function clubPageOf(readModel: ReadModelReader, club: ExistingClub, now: n
   for (const entry of teams) {
     const copies = await readClubMatches(readModel, club.clubId, { teamId: entry.team.teamId }, { limit: 2 * CLUB_PAGE_MATCHES });
     matches.push(...copies.map((copy) => listedMatch(copy, entry.team.name, now)));
+    matches.push(...upcomingFixtures(await unsyncedFixtures(readModel, club, entry.team.teamId), entry.team.name, now));
   }
   const { upcoming, played } = upcomingAndPlayed(matches);
   played.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));

@@ -54,6 +54,8 @@ export interface ListedMatch {
   /** Live only while uploads keep coming (LIVE_WINDOW_MS), as on the match page. */
   shown: ShownStatus | null;
   teamName: string;
+  /** A fixture announced from the dashboard (src/http/public/teamFixtures.ts): no match page yet, so no link. */
+  announced?: true;
 }
 
 export const listedMatch = (copy: ClubMatchDoc, teamName: string, now: number): ListedMatch => ({

@@ -7,6 +7,7 @@ import { TeamParams } from './publicPageSchemas.js';
 import { publicClub, publicTeam, teamPath } from './publicClubs.js';
 import { pageVersion, type PublicPagesDeps } from './teamPageRoutes.js';
 import { renderPublicErrorPage } from './views/publicClubPage.js';
+import { unsyncedFixtures } from './teamFixtures.js';
 import { teamAtomFeed } from './views/teamAtomFeed.js';
 import { teamCalendar } from './views/teamCalendar.js';
 
@@ -37,10 +38,12 @@ export const teamFeeds: FastifyPluginAsync<PublicPagesDeps & { publicBaseUrl: st
       const matches = await readClubMatches(readModel, club.clubId, { teamId: entry.team.teamId }, { limit: FEED_MATCHES });
       const name = `${entry.team.name} · ${club.name}`;
       const page = `${publicBaseUrl}${teamPath(club, entry)}`;
+      const fixtures = await unsyncedFixtures(readModel, club, entry.team.teamId);
+      const teamName = entry.team.name;
       const text =
         feed === 'calendar'
-          ? teamCalendar({ name, host, matchUrl, matches })
-          : teamAtomFeed({ title: `${name}: results and schedule`, self: `${page}/feed.atom`, page, matchUrl, matches });
+          ? teamCalendar({ name, host, matchUrl, matches, teamName, teamUrl: page, fixtures })
+          : teamAtomFeed({ title: `${name}: results and schedule`, self: `${page}/feed.atom`, page, matchUrl, matches, teamName, fixtures });
       return renderedBody(text, TYPES[feed]);
     });
     reply.header('cache-control', 'no-cache').header('content-security-policy', "default-src 'none'");

@@ -13,6 +13,7 @@ import { PAGE_CSP } from '../views/layout.js';
 import { TeamPageQuery, TeamParams } from './publicPageSchemas.js';
 import { clubPath, type LoadClub, listedMatch, type PublicTeam, publicClub, publicTeam, teamPath, upcomingAndPlayed } from './publicClubs.js';
 import { renderPublicErrorPage } from './views/publicClubPage.js';
+import { unsyncedFixtures, upcomingFixtures } from './teamFixtures.js';
 import { renderTeamPage } from './views/publicTeamPage.js';
 
 /** Most matches a team page reads for a season, and players its roster lists: a season is 20–40 matches, a squad 12–25. */
@@ -29,7 +30,7 @@ export interface PublicPagesDeps {
 /** What a public page shows changes with the club's settings and names, and with the club dashboard's checkpoint. */
 export async function pageVersion(readModel: ReadModelReader, club: ExistingClub): Promise<string> {
   const checkpoint = await readModel.getCheckpoint('clubDashboard');
-  const settings = JSON.stringify([club.name, club.teams, club.publicity ?? {}, club.settledSides]);
+  const settings = JSON.stringify([club.name, club.teams, club.publicity ?? {}, club.settledSides, club.fixtures ?? {}]);
   return `${checkpoint ?? 'none'}\0${settings}\0${Math.floor(Date.now() / 60_000)}`;
 }
 
@@ -40,7 +41,10 @@ async function teamPageOf(readModel: ReadModelReader, club: ExistingClub, entry:
   const seasons = [...new Set(all.map((m) => m.season).filter((s): s is string => s !== null))];
   const season = asked !== undefined && seasons.includes(asked) ? asked : (seasons[0] ?? null);
   const copies = season === null ? all : all.filter((m) => m.season === season);
-  const matches = copies.map((copy) => listedMatch(copy, team.name, now));
+  const synced = copies.map((copy) => listedMatch(copy, team.name, now));
+  // Fixtures have no season: the latest season's page lists them.
+  const fixtures = season === (seasons[0] ?? null) ? upcomingFixtures(await unsyncedFixtures(readModel, club, team.teamId), team.name, now) : [];
+  const matches = [...synced, ...fixtures];
   const players = playerTotalsOf(await readSeasonTotals(readModel, club.clubId, { teamId: team.teamId, ...(season === null ? {} : { season }) }));
   const named = (p: { name: string | null; number: string | null }) => shownName(p.name, p.number, publicity.privacy);
   const sport = players.find((p) => p.sport !== null)?.sport ?? null;

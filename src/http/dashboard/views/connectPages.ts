@@ -286,7 +286,7 @@ ${
     : html`${scrollRegion(
         'teams',
         html`<table class="teams">
-<thead><tr><th>teamId</th><th>Name</th><th>Rename</th><th>Also known as</th></tr></thead>
+<thead><tr><th>teamId</th><th>Name</th><th>Rename</th><th>Also known as</th><th>Schedule</th></tr></thead>
 <tbody>${club.teams.map(
           (team) => html`<tr><td><code class="id">${team.teamId}</code></td><td>${team.name}</td>
 <td><form method="post" action="/dashboard/teams/${team.teamId}" class="inline">${csrfField(frame.csrfToken)}
@@ -295,7 +295,8 @@ ${
 <td><form method="post" action="/dashboard/teams/${team.teamId}/aliases" class="inline aliases">${csrfField(frame.csrfToken)}
 <textarea name="aliases" rows="${Math.max(2, team.aliases.length + 1)}" maxlength="1000" \
 aria-label="other names of ${team.name}, one per line">${team.aliases.join('\n')}</textarea>\
-<button type="submit" class="quiet">Save</button></form></td></tr>`,
+<button type="submit" class="quiet">Save</button></form></td>
+<td><a href="/dashboard/teams/${team.teamId}/fixtures">Fixtures<span class="visually-hidden"> of ${team.name}</span></a></td></tr>`,
         )}</tbody></table>`,
       )}
 <p class="hint">Scoring apps often write a team's name their own way ("Lakeside Herons U18 Girls"). \

@@ -20,6 +20,11 @@
     el.textContent = timeFormat.format(ms);
   });
 
+  // A fixture's time zone: the admin's own, where the field is still empty.
+  document.querySelectorAll('input[data-own-zone]').forEach(function (el) {
+    if (el.value === '') el.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+  });
+
   var copy = document.querySelector('button.copy[aria-controls]');
   if (copy === null) return;
   var input = document.getElementById(copy.getAttribute('aria-controls'));

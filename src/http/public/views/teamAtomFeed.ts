@@ -1,4 +1,5 @@
 import { Feed } from 'feed';
+import type { Fixture } from '../../../domain/fixtures.js';
 import type { ClubMatchDoc } from '../../../../projections/clubDashboard.js';
 
 const STATE_WORDS = { final: 'Result', live: 'Live', scheduled: 'Announced' } as const;
@@ -16,12 +17,16 @@ function entryTitle(m: ClubMatchDoc): string {
  * id naming the match and the sync's revision, so a new result or a moved start time is a new
  * entry that feed readers show; newest first.
  */
-export function teamAtomFeed(options: { title: string; self: string; page: string; matchUrl: (id: string) => string; matches: ClubMatchDoc[] }): string {
-  const newest =
-    options.matches
-      .map((m) => m.syncedAt)
-      .sort()
-      .at(-1) ?? '1970-01-01T00:00:00.000Z';
+export function teamAtomFeed(options: {
+  title: string;
+  self: string;
+  page: string;
+  matchUrl: (id: string) => string;
+  matches: ClubMatchDoc[];
+  teamName: string;
+  fixtures: Fixture[];
+}): string {
+  const newest = [...options.matches.map((m) => m.syncedAt), ...options.fixtures.map((f) => f.changedAt)].sort().at(-1) ?? '1970-01-01T00:00:00.000Z';
   const feed = new Feed({
     id: options.page,
     title: options.title,
@@ -38,6 +43,18 @@ export function teamAtomFeed(options: { title: string; self: string; page: strin
       link: url,
       date: new Date(m.syncedAt),
       description: [m.venue, m.startedAt].filter((x) => x !== null && x !== undefined).join(' · '),
+    });
+  }
+  // A fixture's entry names its version (the calendar's SEQUENCE): a moved time or a cancellation is a new entry.
+  for (const f of [...options.fixtures].sort((a, b) => b.changedAt.localeCompare(a.changedAt))) {
+    const [home, away] = f.homeAway === 'home' ? [options.teamName, f.opponent] : [f.opponent, options.teamName];
+    const state = f.cancelled ? 'Cancelled' : f.sequence === 0 ? 'Announced' : 'Changed';
+    feed.addItem({
+      title: `${state}: ${home} vs ${away}, ${f.startsAt.slice(0, 16).replace('T', ' ')} UTC`,
+      id: `${options.page}#fixture-${f.fixtureId}-${f.sequence}`,
+      link: options.page,
+      date: new Date(f.changedAt),
+      description: [f.venue, f.startsAt].filter((x) => x !== '').join(' · '),
     });
   }
   return feed.atom1();
