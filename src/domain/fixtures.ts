@@ -77,15 +77,21 @@ function wallClock(ms: number, zone: string): number {
   return Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
 }
 
-/** The UTC instant of a local date and time in a zone; null when that local time does not exist there (clocks go forward). */
+const DAY_MS = 86_400_000;
+
+/**
+ * The UTC instant of a local date and time in a zone: null when that local time does not exist
+ * there (clocks go forward); the earlier of the two when it happens twice (clocks go back).
+ */
 function zonedInstant(date: string, time: string, zone: string): number | null {
   const d = DATE.exec(date);
   const h = TIME.exec(time);
   if (d === null || h === null) return null;
   const local = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(h[1]), Number(h[2]));
-  let instant = local - (wallClock(local, zone) - local);
-  instant = local - (wallClock(instant, zone) - instant);
-  return wallClock(instant, zone) === local ? instant : null;
+  // The zone's offset a day before and a day after: a change of clocks lies between them at most.
+  const offsets = [local - DAY_MS, local + DAY_MS].map((around) => wallClock(around, zone) - around);
+  const instants = offsets.map((offset) => local - offset).filter((instant) => wallClock(instant, zone) === local);
+  return instants.length === 0 ? null : Math.min(...instants);
 }
 
 const validDate = (date: string) => {

@@ -28,14 +28,15 @@ aria-describedby="${prefix}-match-hint"></label>
 function fixtureRow(frame: Frame, teamId: string, fixture: Fixture): SafeHtml {
   const local = localDateTime(fixture);
   const when = `${local.date} ${local.time} (${fixture.timeZone})`;
+  const which = `against ${fixture.opponent} on ${local.date}`;
   const actions = fixture.cancelled
     ? html`<span class="muted">Cancelled</span>`
-    : html`<details><summary>Change</summary>
+    : html`<details><summary>Change<span class="visually-hidden"> ${which}</span></summary>
 <form method="post" action="/dashboard/teams/${teamId}/fixtures/${fixture.fixtureId}" class="fixture">${csrfField(frame.csrfToken)}
 ${fixtureFields(`f-${fixture.fixtureId}`, fixture.timeZone, fixture)}
 <button type="submit">Save the change</button></form></details>
 <form method="post" action="/dashboard/teams/${teamId}/fixtures/${fixture.fixtureId}/cancel" class="inline">${csrfField(frame.csrfToken)}
-<button type="submit" class="quiet">Cancel this fixture</button></form>`;
+<button type="submit" class="quiet">Cancel this fixture<span class="visually-hidden"> ${which}</span></button></form>`;
   return html`<tr${fixture.cancelled ? html` class="cancelled"` : ''}><td>${when}</td><td>${fixture.homeAway === 'home' ? 'Home' : 'Away'}</td>\
 <td>${fixture.opponent}</td><td>${fixture.venue}</td><td>${fixture.matchId === null ? '' : html`<code>${fixture.matchId}</code>`}</td><td>${actions}</td></tr>`;
 }
