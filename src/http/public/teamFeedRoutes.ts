@@ -11,7 +11,7 @@ import { unsyncedFixtures } from './teamFixtures.js';
 import { teamAtomFeed } from './views/teamAtomFeed.js';
 import { teamCalendar } from './views/teamCalendar.js';
 
-/** Matches a feed lists: the team's latest by start time (a season or two). */
+/** Matches, and fixtures announced from the dashboard, a feed lists: the team's latest by start time (a season or two). */
 const FEED_MATCHES = 100;
 
 type Feed = 'calendar' | 'atom';
@@ -38,7 +38,8 @@ export const teamFeeds: FastifyPluginAsync<PublicPagesDeps & { publicBaseUrl: st
       const matches = await readClubMatches(readModel, club.clubId, { teamId: entry.team.teamId }, { limit: FEED_MATCHES });
       const name = `${entry.team.name} · ${club.name}`;
       const page = `${publicBaseUrl}${teamPath(club, entry)}`;
-      const fixtures = await unsyncedFixtures(readModel, club, entry.team.teamId);
+      // Like matches, the latest by start time: cancelled fixtures stay in the club's stream, not in feeds forever.
+      const fixtures = (await unsyncedFixtures(readModel, club, entry.team.teamId)).slice(-FEED_MATCHES);
       const teamName = entry.team.name;
       const text =
         feed === 'calendar'
