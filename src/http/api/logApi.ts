@@ -39,10 +39,16 @@ const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toStri
  * log holds without trusting this server. Public, like the matches.
  */
 export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey, witnessed, privacy }) => {
-  /** Refuses an anonymous read of the exact bytes of a match whose team names its players by a privacy level. */
-  async function refusePrivateBytes(id: string, presentedToken: string | string[] | undefined) {
+  /**
+   * Refuses an anonymous read of the exact bytes of a match whose team names its players by a
+   * privacy level: the team its current version syncs into. When the log lost that version (an
+   * auditor is then told which entry is missing, not that every entry fails), the version asked
+   * for decides.
+   */
+  async function refusePrivateBytes(id: string, presentedToken: string | string[] | undefined, asked: { revision: number; text: string }) {
     const doc = await readPublicView(readModel, id);
-    const level = doc === null ? null : await privacy.privacyOf(id, doc.revision, () => readPublicPayload(eventStore, doc));
+    const byAsked = () => privacy.privacyOf(id, asked.revision, () => asked.text);
+    const level = doc === null ? null : await privacy.privacyOf(id, doc.revision, () => readPublicPayload(eventStore, doc)).catch(byAsked);
     if (level === null || (await privacy.holdsWriteToken(id, presentedToken))) return;
     throw forbidden(
       `the team of match "${id}" shows its players by a privacy level: its exact payload bytes are for the holder of its write token ` +
@@ -221,8 +227,8 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
         throw notFound(`match "${id}" has no version at revision ${revision}`);
       const erasure = await readErasure(readModel, id);
       if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
-      await refusePrivateBytes(id, request.headers['x-write-token']);
       const version = decodeMatchEvent(event.type, event.data)!;
+      await refusePrivateBytes(id, request.headers['x-write-token'], { revision, text: version.data.payload });
       return reply
         .type(JSON_TYPE)
         .header('matchlog-payload-salt', version.data.payloadSalt ?? '')
