@@ -32,6 +32,8 @@ interface ContainerIndex {
   readonly values: number;
   /** At least the nesting depth within, this container counting 1 (exact when indexed whole). */
   readonly depth: number;
+  /** An object's member names to their places, made when a name is first looked up out of place. */
+  places?: Map<string, number>;
 }
 
 /** An accepted text, its value (JSON.parse's), and its root's index once made. */
@@ -48,6 +50,13 @@ export interface ReparseLimits {
 
 /** Containers at least this long are walked into when they changed; shorter ones are parsed whole again. */
 const WALK_INTO_CHARS = 512;
+
+/**
+ * Members and items a reparse may walk one by one (past the unchanged leads, which are compared
+ * whole) before it leaves the text to the full path: a live upload walks tens; a text whose every
+ * member moved would walk them all, several times JSON.parse's cost.
+ */
+const WALK_BUDGET = 2048;
 
 /** Thrown inside a reparse when the new text needs the full path (caught in `reparse`). */
 class FullPathNeeded extends Error {}
@@ -93,6 +102,9 @@ interface WalkedContainer {
 
 /** One reparse: the earlier text and the new one. */
 class Reparse {
+  /** Members and items walked one by one so far (WALK_BUDGET). */
+  private walked = 0;
+
   constructor(
     private readonly oldText: string,
     private readonly text: string,
@@ -151,6 +163,8 @@ class Reparse {
         if (c !== COMMA) fullPath();
         p = skipSpace(text, p + 1);
       }
+      this.walked += 1;
+      if (this.walked > WALK_BUDGET) fullPath();
       let key = '';
       let match = -1;
       if (isObject) {
@@ -161,7 +175,7 @@ class Reparse {
         p = skipSpace(text, keyEnd);
         if (text.charCodeAt(p) !== COLON) fullPath();
         p = skipSpace(text, p + 1);
-        match = memberOf(old.keys!, key, n, reused);
+        match = memberOf(old, key, n, reused);
       } else match = this.itemOf(old, oldAt, p, cursor, reused);
       const start = p;
       let value: unknown;
@@ -271,10 +285,13 @@ function decodeName(text: string, from: number, to: number): string {
 }
 
 /** The earlier member named `key`: most likely at the same place. */
-function memberOf(keys: readonly string[], key: string, at: number, reused: Uint8Array): number {
+function memberOf(old: ContainerIndex, key: string, at: number, reused: Uint8Array): number {
+  const keys = old.keys!;
   if (keys[at] === key && reused[at] === 0) return at;
-  const found = keys.indexOf(key);
-  return found >= 0 && reused[found] === 0 ? found : -1;
+  // A map, not a search: a member added at the front of 290,000 would otherwise cost a search per member after it.
+  old.places ??= new Map(keys.map((name, place) => [name, place]));
+  const found = old.places.get(key);
+  return found !== undefined && reused[found] === 0 ? found : -1;
 }
 
 /** Just past the JSON value that starts at `at` (not checked: JSON.parse checks what it takes). */
@@ -310,6 +327,7 @@ function valueEnd(text: string, at: number): number {
 function indexContainer(text: string, at: number, value: Json): ContainerIndex {
   const isObject = text.charCodeAt(at) === OPEN_OBJECT;
   const keys: string[] | null = isObject ? [] : null;
+  const places = new Map<string, number>();
   const starts: number[] = [];
   const ends: number[] = [];
   const close = isObject ? CLOSE_OBJECT : CLOSE_ARRAY;
@@ -320,7 +338,8 @@ function indexContainer(text: string, at: number, value: Json): ContainerIndex {
         const keyEnd = stringEnd(text, p);
         const key = decodeName(text, p, keyEnd);
         // An earlier text with a name twice: its value keeps the last; no member maps to one place.
-        if (keys!.includes(key)) fullPath();
+        if (places.has(key)) fullPath();
+        places.set(key, keys!.length);
         keys!.push(key);
         p = skipSpace(text, skipSpace(text, keyEnd) + 1);
       }
@@ -333,7 +352,8 @@ function indexContainer(text: string, at: number, value: Json): ContainerIndex {
     }
   }
   const shape = measure(value);
-  return { keys, starts, ends, children: new Array<ContainerIndex | undefined>(starts.length).fill(undefined), values: shape.values, depth: shape.depth };
+  const children = new Array<ContainerIndex | undefined>(starts.length).fill(undefined);
+  return { keys, starts, ends, children, values: shape.values, depth: shape.depth, ...(isObject ? { places } : {}) };
 }
 
 /** A parsed value's keys plus items, its nesting depth (a container counting 1), and whether it holds a poisoning key. */

@@ -90,7 +90,7 @@ export function registerJsonBody(
     app.addHook('onResponse', async (request, reply) => {
       const note = request.liveBasis;
       if (note === null || reply.statusCode < 200 || reply.statusCode >= 300) return;
-      live.set(note.key, note.text, note.basis ?? (note.value === undefined ? null : { text: note.text, value: note.value, index: null }));
+      live.set(note.key, note.basis ?? { text: note.text, value: note.value, index: null });
     });
   }
 
@@ -131,26 +131,16 @@ export function registerJsonBody(
     }
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     if (reader === null || bytes.length < reader.minBytes) return readHere(request, bytes, done);
-    // A large live match with an accepted upload here: what changed is parsed here, a fraction of the whole.
-    if (live !== null && hasLiveBasis(request, bytes)) return readHere(request, bytes, done);
     reader.read(bytes, shape).then(
       (read) => {
         if ('problem' in read) return done(validationError(read.problem));
+        // Not kept as a basis: a large body is parsed off the event loop, where a walk against its last would not run.
         request.rawJson = { text: read.text, parsed: false };
-        const key = live === null ? null : uploadKey(request, read.text);
-        // Its value stays on the helper thread: the next upload parses this text once, then what changes.
-        if (key !== null) request.liveBasis = { key, text: read.text, value: undefined, basis: null };
         done(null, read.standIn);
       },
       () => readHere(request, bytes, done),
     );
   });
-  /** Whether the upload's match has a basis, judged from the first bytes (a POST names its match first). */
-  function hasLiveBasis(request: FastifyRequest, bytes: Buffer): boolean {
-    const key = uploadKey(request, bytes.toString('utf8', 0, Math.min(bytes.length, 256)).trimStart());
-    return key !== null && live?.has(key) === true;
-  }
-
   return {
     forgetBodies: () => {
       repeated.clear();

@@ -15,35 +15,27 @@ const IDLE_MS = 60_000;
 const BYTES_PER_CHAR = 3;
 
 interface Kept {
-  text: string;
-  /** Made when first used, for an upload read on a helper thread (its value is not on this one). */
-  basis: ReparseBasis | null;
+  basis: ReparseBasis;
   usedAt: number;
 }
 
 export function createLiveBases(maxBytes: number, now: () => number = Date.now) {
   const kept = new Map<string, Kept>();
   let bytes = 0;
-  const weigh = (text: string) => text.length * BYTES_PER_CHAR;
+  const weigh = (basis: ReparseBasis) => basis.text.length * BYTES_PER_CHAR;
   const drop = (key: string) => {
     const entry = kept.get(key);
     if (entry === undefined) return;
-    bytes -= weigh(entry.text);
+    bytes -= weigh(entry.basis);
     kept.delete(key);
   };
   return {
-    get(key: string): ReparseBasis | undefined {
-      const entry = kept.get(key);
-      if (entry === undefined) return undefined;
-      // An accepted text: JSON.parse takes it.
-      entry.basis ??= { text: entry.text, value: JSON.parse(entry.text), index: null };
-      return entry.basis;
-    },
+    get: (key: string): ReparseBasis | undefined => kept.get(key)?.basis,
     has: (key: string) => kept.has(key),
-    /** An upload of match `key` was accepted: its text (and value, when parsed here) is the basis for the next one. */
-    set(key: string, text: string, basis: ReparseBasis | null) {
+    /** An upload of match `key` was accepted: its text and value are the basis for the next one. */
+    set(key: string, basis: ReparseBasis) {
       drop(key);
-      const weight = weigh(text);
+      const weight = weigh(basis);
       if (weight > maxBytes / 4) return;
       const at = now();
       for (const [oldest, entry] of kept) {
@@ -51,7 +43,7 @@ export function createLiveBases(maxBytes: number, now: () => number = Date.now) 
         drop(oldest);
       }
       if (bytes + weight > maxBytes) return;
-      kept.set(key, { text, basis, usedAt: at });
+      kept.set(key, { basis, usedAt: at });
       bytes += weight;
     },
     /** Lets go of every basis: a match was erased (they are let go of all at once, as the repeated bodies are). */
