@@ -43,14 +43,7 @@ export interface DueDelivery extends Delivery {
   secrets: string[];
 }
 
-export interface NewDelivery {
-  endpointId: string;
-  eventId: string;
-  matchId: string;
-  type: WebhookEventType;
-  body: string;
-  createdAt: string;
-}
+export type NewDelivery = Pick<Delivery, 'endpointId' | 'eventId' | 'matchId' | 'type' | 'body' | 'createdAt'>;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS endpoints (

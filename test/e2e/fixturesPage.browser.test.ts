@@ -1,4 +1,4 @@
-import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
+import { browserTest, checkAccessibility, launchChromium, screenshotDir, cookieSession } from '../helpers/browser.js';
 import { publicClubWorld } from '../helpers/publicClub.js';
 
 const CSV = [
@@ -13,20 +13,7 @@ browserTest('Teams → a team → Fixtures at 360 and 1280 px: the form posted f
   await w.setTeam(w.u14, { privacy: 'initials' });
   const browser = await launchChromium(t);
   const shots = screenshotDir(t);
-  const { hostname } = new URL(w.base);
-  const storageState = {
-    cookies: [...w.admin.jar].map(([name, value]) => ({
-      name,
-      value,
-      domain: hostname,
-      path: '/',
-      expires: -1,
-      httpOnly: true,
-      secure: false,
-      sameSite: 'Lax' as const,
-    })),
-    origins: [],
-  };
+  const storageState = cookieSession(w.admin.jar, new URL(w.base).hostname);
   const fixturesUrl = `${w.base}/dashboard/teams/${w.u14}/fixtures`;
 
   // The browser's zone fills the form's time zone; the admin types the rest and announces.

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
+import { browserTest, checkAccessibility, launchChromium, screenshotDir, cookieSession } from '../helpers/browser.js';
 import { publicClubWorld, u14Season } from '../helpers/publicClub.js';
 
 const noSidewaysScroll = async (browser: Browser, url: string, width: number) => {
@@ -63,20 +63,7 @@ browserTest('Teams → Public pages in the dashboard at 360 and 1280 px: the for
   await w.setTeam(w.u14, { privacy: 'initials', roster: 'shown' });
   const browser = await launchChromium(t);
   const shots = screenshotDir(t);
-  const { hostname } = new URL(w.base);
-  const storageState = {
-    cookies: [...w.admin.jar].map(([name, value]) => ({
-      name,
-      value,
-      domain: hostname,
-      path: '/',
-      expires: -1,
-      httpOnly: true,
-      secure: false,
-      sameSite: 'Lax' as const,
-    })),
-    origins: [],
-  };
+  const storageState = cookieSession(w.admin.jar, new URL(w.base).hostname);
   for (const width of [360, 1280]) {
     const context = await browser.newContext({ viewport: { width, height: 900 }, storageState });
     const page = await context.newPage();

@@ -1,11 +1,9 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
+import type { Browser } from 'playwright-core';
+import { browserTest, checkAccessibility, launchChromium, screenshotDir, cookieSession } from '../helpers/browser.js';
 import { startTestApp } from '../helpers/testApp.js';
 import { clubWithAppKey } from '../helpers/webhookClub.js';
 import { eventually, startWebhookReceiver } from '../helpers/webhookReceiver.js';
-
-type Session = BrowserContextOptions['storageState'];
 
 /** The pages of Connect → Webhooks and of an erasure, each at a phone's and a laptop's width. */
 browserTest('the webhook pages and the erasure confirm page at 360 and 1280 px: no sideways scroll, axe clean; screenshots', async (t) => {
@@ -24,19 +22,7 @@ browserTest('the webhook pages and the erasure confirm page at 360 and 1280 px: 
   await club.addEndpoint('https://hooks.lakeside.example/matchlog', ['match.final']);
 
   const browser: Browser = await launchChromium(t);
-  const session: Session = {
-    cookies: [...club.jar].map(([name, value]) => ({
-      name,
-      value,
-      domain: '127.0.0.1',
-      path: '/',
-      expires: -1,
-      httpOnly: true,
-      secure: false,
-      sameSite: 'Lax',
-    })),
-    origins: [],
-  };
+  const session = cookieSession(club.jar, '127.0.0.1');
   const dir = screenshotDir(t);
   const pages = [
     { name: 'dashboard-webhooks', path: '/dashboard/connect/webhooks' },

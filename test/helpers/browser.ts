@@ -87,3 +87,18 @@ export async function checkAccessibility(t: Test, browser: Browser, url: string,
     }
   }
 }
+
+/** A browser session holding a logged-in dashboard's cookies (a client's jar, name → value) for `host`. */
+export function cookieSession(jar: Iterable<[string, string]>, host: string): Exclude<BrowserContextOptions['storageState'], string | undefined> {
+  const cookies = [...jar].map(([name, value]) => ({
+    name,
+    value,
+    domain: host,
+    path: '/',
+    expires: -1,
+    httpOnly: true,
+    secure: false,
+    sameSite: 'Lax' as const,
+  }));
+  return { cookies, origins: [] };
+}
