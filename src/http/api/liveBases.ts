@@ -31,7 +31,6 @@ export function createLiveBases(maxBytes: number, now: () => number = Date.now) 
   };
   return {
     get: (key: string): ReparseBasis | undefined => kept.get(key)?.basis,
-    has: (key: string) => kept.has(key),
     /** An upload of match `key` was accepted: its text and value are the basis for the next one. */
     set(key: string, basis: ReparseBasis) {
       drop(key);
