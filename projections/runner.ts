@@ -3,9 +3,9 @@ import { type AllSubscription, type EventStore, type Position, type RecordedEven
 import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/readModel.js';
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
 import type { OffLoopWork, Projection } from './projection.js';
-import { type CommitDeps, commitBatch, type Failure, MemberFailed } from './runnerCommit.js';
-import { createProgress, type Progress } from './runnerProgress.js';
-import { type Batch, initialRunnerState, nextRunnerState, type RunnerEffect, type RunnerInput, subscribeAfter } from './runnerState.js';
+import { type CommitDeps, type Failure, MemberFailed } from './runnerCommit.js';
+import { createProgress } from './runnerProgress.js';
+import { type GroupMember, type PassContext, runPass } from './runnerPass.js';
 
 export interface ProjectionLogger {
   info(obj: object, msg: string): void;
@@ -49,14 +49,6 @@ export interface RunnerOptions {
   checkpointWatchMs?: number;
 }
 
-/** One projection's progress, whichever group runs it. */
-interface Member {
-  readonly projection: Projection;
-  readonly progress: Progress;
-  caughtUp: boolean;
-  failure: Failure | null;
-}
-
 /**
  * Runs projections together: one subscription to the log from the earliest of their stored
  * checkpoints, each batch applied to every projection (an event only to those whose checkpoint
@@ -76,110 +68,41 @@ export function runProjections(
   logger: ProjectionLogger,
   options: RunnerOptions = {},
 ): RunningProjection[] {
-  const batchSize = options.batchSize ?? 100;
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const checkpointWatchMs = options.checkpointWatchMs ?? 1000;
   const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads(), offLoop: options.offLoop ?? null };
-  const members: Member[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
+  const members: GroupMember[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
   const groups: { stop(): Promise<void> }[] = [];
   let stopped = false;
 
-  function startGroup(group: Member[]) {
+  const context: Omit<PassContext, 'observe' | 'subscribed'> = {
+    eventStore,
+    readModel,
+    logger,
+    deps,
+    batchSize: options.batchSize ?? 100,
+    checkpointWatchMs: options.checkpointWatchMs ?? 1000,
+    stopped: () => stopped,
+  };
+
+  function startGroup(group: GroupMember[]) {
     const current: { subscription: AllSubscription | null } = { subscription: null };
     const retryPause = wakeableSleep();
     const names = () => group.map((member) => member.projection.name);
-
-    /** One pass: from the stored checkpoints until the subscription ends (stopped) or fails. */
-    async function runOnce() {
-      const stored = new Map<string, Position | null>();
-      for (const member of group) {
-        const checkpoint = await readModel.getCheckpoint(member.projection.name);
-        stored.set(member.projection.name, checkpoint);
-        member.progress.restart(checkpoint);
-        logger.info({ projection: member.projection.name, checkpoint }, 'projection running from its stored checkpoint');
-      }
-      const byName = new Map(group.map((member) => [member.projection.name, member]));
-      let state = initialRunnerState(stored);
-      const subscription = eventStore.subscribeToAll({ after: subscribeAfter(state), batchSize });
-      current.subscription = subscription;
-
-      const commit = async (batch: Batch) => {
-        await commitBatch(batch, byName, deps);
-        await feed({ type: 'committed', batch });
-      };
-
-      // A commit finds a checkpoint another process moved (CheckpointMovedError), but a group
-      // with nothing to commit would never: `matchlog rebuild --start-over` on a quiet system
-      // left it caught up by its own count while the stored checkpoint said to replay the log.
-      // So between batches the group reads what is stored, and starts a pass from it if that
-      // is not what its state says (what this pass read or committed last).
-      let feeding = false;
-      let fed = 0;
-      let watching = false;
-      const watch = setInterval(async () => {
-        if (feeding || watching) return;
-        watching = true;
-        const since = fed;
-        for (const [name, expected] of state.stored) {
-          // A read that fails is no news: the next commit, or the next look, tells.
-          const actual = await readModel.getCheckpoint(name).catch(() => expected);
-          if (feeding || fed !== since) break;
-          if (actual !== expected) {
-            logger.info({ projection: name, checkpoint: actual }, 'checkpoint moved; resuming from it');
-            clearInterval(watch);
-            await subscription.close();
-            break;
-          }
-        }
-        watching = false;
-      }, checkpointWatchMs);
-      async function perform(effect: RunnerEffect) {
-        switch (effect.type) {
-          case 'apply':
-            await (options.observer ? options.observer.batch(names(), effect.batch.events, () => commit(effect.batch)) : commit(effect.batch));
-            return;
-          case 'reached':
-            for (const name of effect.projections) byName.get(name)?.progress.reach(effect.position);
-            return;
-          case 'caughtUp':
-            for (const member of group) {
-              member.caughtUp = true;
-              member.progress.reach(effect.position);
-            }
-            return;
-          case 'fellBehind':
-            for (const member of group) member.caughtUp = false;
-        }
-      }
-      async function feed(input: RunnerInput) {
-        const next = nextRunnerState(state, input);
-        state = next.state;
-        for (const effect of next.effects) await perform(effect);
-      }
-
-      try {
-        for await (const item of subscription) {
-          if (stopped) break;
-          feeding = true;
-          await feed(item.kind === 'caughtUp' ? { type: 'caughtUp', position: item.position } : { type: 'delivered', events: item.events });
-          feeding = false;
-          fed += 1;
-        }
-      } catch (error) {
-        if (error instanceof UnreadableEventError) await feed({ type: 'unreadable', streamId: error.streamId });
-        throw error;
-      } finally {
-        clearInterval(watch);
-      }
-    }
+    const pass: PassContext = {
+      ...context,
+      observe: (events, commit) => (options.observer ? options.observer.batch(names(), events, commit) : commit()),
+      subscribed: (subscription) => {
+        current.subscription = subscription;
+      },
+    };
 
     /** Runs passes until stopped, telling why each one that failed did, and waiting before retrying a failure. */
     const done = (async () => {
       let delay = retryDelayMs;
       while (!stopped) {
         try {
-          await runOnce();
+          await runPass(group, pass);
           delay = retryDelayMs;
         } catch (error) {
           if (stopped) break;
@@ -200,17 +123,7 @@ export function runProjections(
             startGroup([failed]);
             continue;
           }
-          if (error instanceof UnreadableEventError) {
-            // The log holds an event the store cannot give whole: every member stops before it, and /readyz says where.
-            const position = Number(error.position);
-            for (const member of group) {
-              member.failure = {
-                position: Number.isSafeInteger(position) ? position : (member.progress.checkpoint() ?? 0),
-                streamId: error.streamId,
-                message: error.message,
-              };
-            }
-          }
+          if (error instanceof UnreadableEventError) markUnreadable(group, error);
           logger.error({ err: error, projections: names(), failure: group[0]?.failure }, 'projection failed; retrying');
           await retryPause.sleep(delay);
           delay = Math.min(delay * 2, maxRetryDelayMs);
@@ -244,6 +157,18 @@ export function runProjections(
     waitFor: (position, timeoutMs) => member.progress.waitFor(position, timeoutMs),
     stop: stopAll,
   }));
+}
+
+/** The log holds an event the store cannot give whole: every member stops before it, and /readyz says where. */
+function markUnreadable(group: readonly GroupMember[], error: UnreadableEventError) {
+  const position = Number(error.position);
+  for (const member of group) {
+    member.failure = {
+      position: Number.isSafeInteger(position) ? position : (member.progress.checkpoint() ?? 0),
+      streamId: error.streamId,
+      message: error.message,
+    };
+  }
 }
 
 /** Runs one projection on its own (rebuilds, tests): `runProjections` with a group of one. */

@@ -97,6 +97,44 @@ t.test('an unreadable event of another stream ends the held append, which is app
   t.same(after(holding, { type: 'unreadable', streamId: 's3' }).state.held, []);
 });
 
+const read = (checkpoints: Record<string, number | null>): RunnerInput => ({ type: 'checkpointsRead', checkpoints: new Map(Object.entries(checkpoints)) });
+const tick: RunnerInput = { type: 'watchTick' };
+
+t.test('between batches the watch reads the stored checkpoints, and one another process moved ends the pass', async (t) => {
+  const state = start({ a: 5, b: null });
+  t.same(after(state, tick).effects, [{ type: 'readCheckpoints', projections: ['a', 'b'] }]);
+  const moved = after(state, tick, read({ a: 5, b: 2 }));
+  t.same(moved.effects.at(-1), { type: 'checkpointMoved', projection: 'b', checkpoint: 2 }, 'b was started over elsewhere');
+  t.same(after(moved.state, tick).effects, [], 'the pass is ending: no more looks');
+  const unchanged = after(state, tick, read({ a: 5, b: null }));
+  t.same(unchanged.effects, [{ type: 'readCheckpoints', projections: ['a', 'b'] }], 'as stored: nothing to do');
+  t.same(after(unchanged.state, tick).effects, [{ type: 'readCheckpoints', projections: ['a', 'b'] }], 'and the next tick looks again');
+  t.same(after(state, tick, read({ b: 7 })).effects.at(-1), { type: 'checkpointMoved', projection: 'b', checkpoint: 7 });
+  t.same(after(state, tick, read({})).effects.length, 1, 'a read that failed for every projection is no news');
+});
+
+t.test('a look that overlaps a batch tells nothing: one under way is not started again, a stale read is dropped', async (t) => {
+  const state = start({ a: null });
+  t.same(after(state, tick, tick).effects.length, 1, 'one look at a time');
+  const delivering = after(state, delivered(event('s1', 0, 1), event('s2', 0, 2)));
+  const batch = delivering.effects.flatMap((effect) => (effect.type === 'apply' ? [effect.batch] : []))[0];
+  if (batch === undefined) throw new Error('the first append is applied');
+  t.same(after(delivering.state, tick).effects, [], 'a batch is being committed: its checkpoint may be stored before it is committed here');
+  t.same(
+    after(delivering.state, { type: 'committed', batch }, tick).effects.at(-1),
+    { type: 'readCheckpoints', projections: ['a'] },
+    'once committed, it looks',
+  );
+  t.same(
+    after(state, tick, delivered(event('s1', 0, 1)), read({ a: 1 })).effects,
+    [{ type: 'readCheckpoints', projections: ['a'] }, { type: 'fellBehind' }],
+    'events came in between: the read is stale',
+  );
+  const committed = after(delivering.state, tick, { type: 'committed', batch }, read({ a: 1 }));
+  t.same(committed.effects.at(-1), { type: 'reached', projections: ['a'], position: 1 }, 'a read that overlapped the commit is dropped');
+  t.same(after(committed.state, tick, read({ a: null })).effects.at(-1), { type: 'checkpointMoved', projection: 'a', checkpoint: null }, 'the next look tells');
+});
+
 t.test('the reducer is pure: the state it was given is unchanged', async (t) => {
   const state = start({ a: null });
   const before = { stored: [...state.stored], held: [...state.held] };
