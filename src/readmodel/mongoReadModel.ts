@@ -15,7 +15,7 @@ const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,100}$/;
 const POINTER_REFRESH_MS = 1000;
 
 /** The database named in the URL's path, `matchlog` when it names none. */
-function databaseName(url: string): string {
+export function databaseName(url: string): string {
   const path = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/i.exec(url)?.[1];
   return path ? decodeURIComponent(path) : 'matchlog';
 }

@@ -13,7 +13,7 @@ import type { Engine } from './engine.js';
 import { clubDashboard, type ClubDashboardDeps, dashboardErrorPage } from '../http/dashboard/dashboardRoutes.js';
 import { sessionKey } from '../http/dashboard/session.js';
 import { type ErrorPages, frameworkErrorHandler, registerErrorHandling } from '../http/errorHandling.js';
-import { renderMatchErrorPage } from '../http/public/views/matchPage.js';
+import { renderMatchErrorPage } from '../http/public/views/matchErrorPage.js';
 import { health, maxReadyLag } from '../http/health.js';
 import { historyApi } from '../http/api/historyApi.js';
 import { createMatchPrivacy } from '../http/matchPrivacy.js';
@@ -350,8 +350,8 @@ export async function buildApp({
         'or writes wait READ_YOUR_WRITES_TIMEOUT_MS and never show; /readyz reports it',
     );
   }
-  // Webhooks to the clubs' systems (src/webhooks/): the dashboard edits the endpoints; the queue and sender run beside the projections.
-  const webhooks = startWebhooks(config, engine.eventStore, writeTokenKey, app.log);
+  // Webhooks to the clubs' systems (src/webhooks/): the dashboard edits the endpoints; the queue and sender run where the projections do.
+  const webhooks = await startWebhooks(config, engine.eventStore, writeTokenKey, app.log);
   app.addHook('onClose', () => webhooks.close());
   await app.register(clubDashboard, {
     prefix: '/dashboard',

@@ -13,6 +13,8 @@ import { buildFacts, watchService } from '../observability/serviceMetrics.js';
 import { registerMetricsRoute } from '../observability/metricsToken.js';
 import { startTracing } from '../observability/tracing.js';
 import { checkDataDir } from './startupFailure.js';
+import { startWebhooks } from './webhooks.js';
+import { loadWriteTokenKey } from './writeTokenKey.js';
 
 export interface ProjectionWorkerOptions {
   /** How often the worker logs each projection's checkpoint and lag. */
@@ -33,7 +35,8 @@ export interface ProjectionWorker {
 
 /**
  * A projection worker (`matchlog projections`): runs every projection of projections/all.ts
- * against EVENT_STORE_URL and READ_MODEL_URL, whatever RUN_PROJECTIONS says, serves /healthz
+ * against EVENT_STORE_URL and READ_MODEL_URL, whatever RUN_PROJECTIONS says, with the webhooks'
+ * queue and sender (src/runtime/webhooks.ts), serves /healthz
  * and /readyz on HOST:PORT, and logs each projection's checkpoint and lag at an interval.
  *
  * Several workers (and API processes running projections) may run at once: a checkpoint moves
@@ -41,7 +44,8 @@ export interface ProjectionWorker {
  * so duplicates are safe but not faster. A killed worker resumes from its stored checkpoint.
  */
 export async function startProjectionWorker(config: Config, options: ProjectionWorkerOptions = {}): Promise<ProjectionWorker> {
-  checkDataDir(config, { keyFileNeeded: false });
+  // The write-token key too: the webhook secrets the dashboard sealed are opened here to sign with.
+  checkDataDir(config);
   const stream = options.logStream ?? (await prettyLogStream(config.logFormat));
   const app = Fastify({ logger: { level: config.logLevel, ...(stream ? { stream } : {}) } });
   const observability = {
@@ -54,8 +58,12 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
     observability,
   );
   if (observability.tracing) app.addHook('onClose', () => observability.tracing?.shutdown());
+  let webhooks: { close(): Promise<void> } | null = null;
   // The engine lives as long as the app: closing the app lets the batch in progress commit, then closes the stores.
-  app.addHook('onClose', () => engine.close());
+  app.addHook('onClose', async () => {
+    await webhooks?.close();
+    await engine.close();
+  });
   let shuttingDown = false;
   app.addHook('preClose', async () => {
     shuttingDown = true;
@@ -63,6 +71,8 @@ export async function startProjectionWorker(config: Config, options: ProjectionW
   let url: string;
   let metricsListener: MetricsListener | null = null;
   try {
+    // The webhooks' queue and sender run where the projections run (docs/decisions.md).
+    webhooks = await startWebhooks({ ...config, runProjections: true }, engine.eventStore, loadWriteTokenKey(config), app.log);
     await app.register(health, { engine, isShuttingDown: () => shuttingDown, maxLag: maxReadyLag(engine.eventStore.positionUnit) });
     const { metrics } = observability;
     if (metrics) {

@@ -57,37 +57,54 @@ export function startWebhookDispatch(store: WebhookStore, settings: DispatchSett
     const delivered = status !== null && status >= 200 && status < 300;
     const fields = { endpointId: delivery.endpointId, webhookId: delivery.eventId, type: delivery.type, status, attempt: delivery.attempts + 1 };
     if (status === 410) {
-      store.setEnabled(delivery.clubId, delivery.endpointId, false, 'the endpoint answered 410 Gone');
-      store.recordAttempt(delivery, { delivered: false, status, error: describe(outcome), retryAt: null });
+      await store.setEnabled(delivery.clubId, delivery.endpointId, false, 'the endpoint answered 410 Gone');
+      await store.recordAttempt(delivery, { delivered: false, status, error: describe(outcome), retryAt: null });
       log.warn(fields, 'webhook endpoint answered 410 Gone: disabled');
       return;
     }
     const delay = delivered ? null : retryDelayMs(delivery.attempts + 1, settings.retryScale, Math.random());
-    store.recordAttempt(delivery, { delivered, status, error: delivered ? null : describe(outcome), retryAt: delay === null ? null : Date.now() + delay });
+    await store.recordAttempt(delivery, {
+      delivered,
+      status,
+      error: delivered ? null : describe(outcome),
+      retryAt: delay === null ? null : Date.now() + delay,
+    });
     if (!delivered) log.warn({ ...fields, error: describe(outcome), retryInMs: delay }, 'webhook not delivered');
   }
 
   let prunedAt = 0;
+  async function pass() {
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await store.prune(new Date(prunedAt - DELIVERIES_KEPT_MS).toISOString());
+    }
+    const free = settings.concurrency - inFlight.size;
+    const claimed = free > 0 ? await store.claimDue(free, Date.now() + settings.timeoutMs + LEASE_MARGIN_MS) : [];
+    for (const delivery of claimed) {
+      const sending: Promise<void> = attempt(delivery)
+        .catch((error: unknown) => log.warn({ err: error, webhookId: delivery.eventId }, 'webhook attempt failed'))
+        .finally(() => {
+          inFlight.delete(sending);
+          wait.wake();
+        });
+      inFlight.add(sending);
+    }
+    if (claimed.length > 0 && claimed.length === free) return 0;
+    const next = await store.nextDueAt();
+    return next === null ? POLL_MS : Math.min(POLL_MS, Math.max(10, next - Date.now()));
+  }
+
   const running = (async () => {
     while (!closed) {
-      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
-        prunedAt = Date.now();
-        store.prune(new Date(prunedAt - DELIVERIES_KEPT_MS).toISOString());
+      let pauseMs: number;
+      try {
+        pauseMs = await pass();
+      } catch (error) {
+        // The store out of reach (MongoDB restarting): looked at again after a poll's wait.
+        log.warn({ err: error }, 'webhooks: the store could not be read; trying again in a second');
+        pauseMs = POLL_MS;
       }
-      const free = settings.concurrency - inFlight.size;
-      const claimed = free > 0 ? store.claimDue(free, Date.now() + settings.timeoutMs + LEASE_MARGIN_MS) : [];
-      for (const delivery of claimed) {
-        const sending: Promise<void> = attempt(delivery)
-          .catch((error: unknown) => log.warn({ err: error, webhookId: delivery.eventId }, 'webhook attempt failed'))
-          .finally(() => {
-            inFlight.delete(sending);
-            wait.wake();
-          });
-        inFlight.add(sending);
-      }
-      if (claimed.length > 0 && claimed.length === free) continue;
-      const next = store.nextDueAt();
-      await wait.sleep(next === null ? POLL_MS : Math.min(POLL_MS, Math.max(10, next - Date.now())));
+      if (pauseMs > 0) await wait.sleep(pauseMs);
     }
   })();
 

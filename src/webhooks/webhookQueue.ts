@@ -2,10 +2,10 @@ import type { Position } from '../domain/logPosition.js';
 import { summarizeMatchText } from '../domain/matchPayload.js';
 import { decodeClubSyncEvent, decodeMatchErased, decodeMatchEvent, isMatchEventType } from '../domain/matchEvents.js';
 import { matchIdOfStream } from '../domain/matchId.js';
-import { type ClubMatchMemory, type MessageLinks, webhookBody, webhookEventOf } from '../domain/webhookEvents.js';
+import { type MessageLinks, webhookBody, webhookEventOf } from '../domain/webhookEvents.js';
 import type { AllSubscription, EventStore, RecordedEvent } from '../eventstore/eventStore.js';
 import { wakeableSleep } from '../platform/wakeableSleep.js';
-import type { NewDelivery, WebhookStore } from './webhookStore.js';
+import type { LearntMemory, NewDelivery, WebhookStore } from './webhookStore.js';
 
 export interface WebhookQueueDeps {
   eventStore: Pick<EventStore, 'subscribeToAll' | 'readStream' | 'headPosition'>;
@@ -33,7 +33,7 @@ async function versionBefore(deps: WebhookQueueDeps, event: RecordedEvent, inBat
 async function queueBatch(deps: WebhookQueueDeps, events: RecordedEvent[]) {
   const { store } = deps;
   const deliveries: NewDelivery[] = [];
-  const memories = new Map<string, { clubId: string; matchId: string; memory: ClubMatchMemory }>();
+  const memories = new Map<string, LearntMemory>();
   const erased: string[] = [];
   const versions = new Map<string, RecordedEvent>();
   for (const event of events) {
@@ -49,14 +49,20 @@ async function queueBatch(deps: WebhookQueueDeps, events: RecordedEvent[]) {
     }
     const sync = decodeClubSyncEvent(event.type, event.data);
     // A club with no endpoint costs nothing more: its matches are remembered from its first endpoint on.
-    if (sync === null || store.endpoints(sync.data.clubId).length === 0) continue;
-    const key = `${sync.data.clubId}\u0000${matchId}`;
+    if (sync === null || (await store.endpoints(sync.data.clubId)).length === 0) continue;
+    const { clubId } = sync.data;
+    const key = `${clubId}\u0000${matchId}`;
     const summary = await versionBefore(deps, event, versions);
-    const known = memories.get(key)?.memory ?? store.memory(sync.data.clubId, matchId);
-    const { type, memory } = webhookEventOf(sync, summary?.status ?? null, known);
-    memories.set(key, { clubId: sync.data.clubId, matchId, memory });
+    const learnt = memories.get(key) ?? { clubId, matchId, memory: await store.memory(clubId, matchId, event.position), syncedAt: null, finalAt: null };
+    const { type, memory } = webhookEventOf(sync, summary?.status ?? null, learnt.memory);
+    memories.set(key, {
+      ...learnt,
+      memory,
+      syncedAt: learnt.syncedAt ?? (memory.synced && !learnt.memory.synced ? event.position : null),
+      finalAt: learnt.finalAt ?? (memory.final && !learnt.memory.final ? event.position : null),
+    });
     const body = webhookBody(type, { sync, recordedAt: event.recordedAt, revision: event.revision }, summary, deps.links(matchId));
-    for (const endpoint of store.subscribers(sync.data.clubId, type, event.recordedAt)) {
+    for (const endpoint of await store.subscribers(clubId, type, event.recordedAt)) {
       deliveries.push({ endpointId: endpoint.endpointId, eventId: event.id, matchId, type, body, createdAt: event.recordedAt });
     }
   }
@@ -65,9 +71,10 @@ async function queueBatch(deps: WebhookQueueDeps, events: RecordedEvent[]) {
 
 /**
  * Follows the log from the position the webhook store holds and queues a delivery for each club
- * sync outcome an endpoint subscribes to. The deliveries and the new position are committed
- * together, so after a crash the queue goes on from the last batch it committed: no event is
- * lost, and one read again is not queued twice (one delivery per endpoint and event id).
+ * sync outcome an endpoint subscribes to. The new position is committed with the deliveries
+ * (in one transaction on SQLite) or after them (MongoDB), so after a crash the queue goes on
+ * from the last batch it committed: no event is lost, and one read again is not queued twice
+ * (one delivery per endpoint and event id).
  * On a store with no position yet, it starts at the log's head: endpoints get what happens after they exist.
  */
 export function startWebhookQueue(deps: WebhookQueueDeps) {
@@ -77,15 +84,15 @@ export function startWebhookQueue(deps: WebhookQueueDeps) {
   const pause = wakeableSleep();
 
   async function follow() {
-    let after: Position | null = deps.store.position();
+    let after: Position | null = await deps.store.position();
     const head = await deps.eventStore.headPosition();
     if (after === null) {
       after = head;
-      if (after !== null) deps.store.enqueue([], [], [], after);
+      if (after !== null) await deps.store.enqueue([], [], [], after);
     } else if (head === null || after > head) {
       // The log is behind what was read (restored from an older backup): read on from its head, or new events would be skipped.
       after = head;
-      deps.store.rewind(after);
+      await deps.store.rewind(after);
     }
     const subscription = deps.eventStore.subscribeToAll({ after });
     current.subscription = subscription;
@@ -94,7 +101,7 @@ export function startWebhookQueue(deps: WebhookQueueDeps) {
       if (item.kind !== 'events' || item.events.length === 0) continue;
       const last = item.events.at(-1);
       const { deliveries, memories, erased } = await queueBatch(deps, item.events);
-      if (last !== undefined) deps.store.enqueue(deliveries, memories, erased, last.position);
+      if (last !== undefined) await deps.store.enqueue(deliveries, memories, erased, last.position);
       if (deliveries.length > 0) deps.onQueued();
     }
   }

@@ -1,9 +1,7 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { Position } from '../domain/logPosition.js';
-import { type ClubMatchMemory, FORGOTTEN, type WebhookEventType, isWebhookEventType } from '../domain/webhookEvents.js';
+import type { ClubMatchMemory, WebhookEventType } from '../domain/webhookEvents.js';
 import { open, seal } from '../eventstore/payloadCipher.js';
-import { openSqliteFile } from '../platform/sqliteFile.js';
 
 /** A club's endpoint as the dashboard lists it: never its secrets. */
 export interface WebhookEndpoint {
@@ -18,7 +16,7 @@ export interface WebhookEndpoint {
   disabledReason: string | null;
 }
 
-type DeliveryState = 'pending' | 'delivered' | 'failed';
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
 export interface Delivery {
   endpointId: string;
@@ -45,258 +43,92 @@ export interface DueDelivery extends Delivery {
 
 export type NewDelivery = Pick<Delivery, 'endpointId' | 'eventId' | 'matchId' | 'type' | 'body' | 'createdAt'>;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS endpoints (
-  endpoint_id TEXT PRIMARY KEY, club_id TEXT NOT NULL, url TEXT NOT NULL, event_types TEXT NOT NULL, created_at TEXT NOT NULL,
-  secret BLOB NOT NULL, previous_secret BLOB, previous_secret_until TEXT, disabled_at TEXT, disabled_reason TEXT);
-CREATE INDEX IF NOT EXISTS endpoints_by_club ON endpoints (club_id);
-CREATE TABLE IF NOT EXISTS deliveries (
-  endpoint_id TEXT NOT NULL, event_id TEXT NOT NULL, match_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL,
-  state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL, lease_until INTEGER NOT NULL DEFAULT 0,
-  last_attempt_at TEXT, last_status INTEGER, last_error TEXT, PRIMARY KEY (endpoint_id, event_id));
-CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_attempt_at);
-CREATE INDEX IF NOT EXISTS deliveries_by_match ON deliveries (match_id);
-CREATE TABLE IF NOT EXISTS log_position (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER);
-CREATE TABLE IF NOT EXISTS club_matches (club_id TEXT NOT NULL, match_id TEXT NOT NULL, synced INTEGER NOT NULL, final INTEGER NOT NULL,
-  PRIMARY KEY (club_id, match_id));
-`;
-
-interface EndpointRow {
-  endpoint_id: string;
-  club_id: string;
-  url: string;
-  event_types: string;
-  created_at: string;
-  secret: Buffer;
-  previous_secret: Buffer | null;
-  previous_secret_until: string | null;
-  disabled_at: string | null;
-  disabled_reason: string | null;
+/**
+ * What a batch learnt of a club's match: its memory after the batch, and the positions of the
+ * events of the batch that first made it synced or final (null: not in this batch).
+ */
+export interface LearntMemory {
+  clubId: string;
+  matchId: string;
+  memory: ClubMatchMemory;
+  syncedAt: Position | null;
+  finalAt: Position | null;
 }
 
-interface DeliveryRow {
-  endpoint_id: string;
-  event_id: string;
-  match_id: string;
-  type: string;
-  body: string;
-  created_at: string;
-  state: DeliveryState;
-  attempts: number;
-  next_attempt_at: number;
-  last_attempt_at: string | null;
-  last_status: number | null;
-  last_error: string | null;
+/** What an attempt came to: delivered, tried again at `retryAt`, or failed for good (retryAt null). */
+export interface AttemptOutcome {
+  delivered: boolean;
+  status: number | null;
+  error: string | null;
+  retryAt: number | null;
 }
-
-const endpointOf = (row: EndpointRow): WebhookEndpoint => ({
-  endpointId: row.endpoint_id,
-  clubId: row.club_id,
-  url: row.url,
-  eventTypes: JSON.parse(row.event_types).filter(isWebhookEventType),
-  createdAt: row.created_at,
-  previousSecretUntil: row.previous_secret_until,
-  disabledAt: row.disabled_at,
-  disabledReason: row.disabled_reason,
-});
-
-const deliveryOf = (row: DeliveryRow): Delivery => ({
-  endpointId: row.endpoint_id,
-  eventId: row.event_id,
-  matchId: row.match_id,
-  type: isWebhookEventType(row.type) ? row.type : 'match.changed',
-  body: row.body,
-  createdAt: row.created_at,
-  state: row.state,
-  attempts: row.attempts,
-  nextAttemptAt: row.next_attempt_at,
-  lastAttemptAt: row.last_attempt_at,
-  lastStatus: row.last_status,
-  lastError: row.last_error,
-});
 
 /** A body kept after its match was erased: it named the match's teams and score. */
-const ERASED_BODY = '{"erased":true}';
+export const ERASED_BODY = '{"erased":true}';
 
 /**
- * The webhooks' own state, in DATA_DIR/webhooks.sqlite: the clubs' endpoints (secrets sealed
- * with a key derived from the write-token key: Standard Webhooks needs the secret itself to sign),
- * the deliveries (one per endpoint and log event: the primary key is what keeps an event from
- * being queued twice) and the log position the queue has read to, moved in the same transaction
- * as the deliveries it queued. Several processes may open it; a delivery is leased before it is sent.
+ * The webhooks' own state: the clubs' endpoints (secrets sealed), the deliveries (one per
+ * endpoint and log event) and the log position the queue has read to. Two stores keep it: a
+ * SQLite file beside the embedded engine (./sqliteWebhookStore.ts) and collections of the
+ * MongoDB read-model database for API processes and a worker that share it (./mongoWebhookStore.ts).
  */
-export function openWebhookStore(file: string, writeTokenKey: Buffer) {
-  const db: Database.Database = openSqliteFile(file, 'FULL');
-  db.exec(SCHEMA);
+export interface WebhookStore {
+  close(): Promise<void>;
+
+  // Endpoints (the dashboard)
+  /** A new endpoint, or null when the club has `maxPerClub` already. */
+  addEndpoint(clubId: string, url: string, eventTypes: readonly WebhookEventType[], secret: string, maxPerClub: number): Promise<WebhookEndpoint | null>;
+  endpoints(clubId: string): Promise<WebhookEndpoint[]>;
+  endpoint(clubId: string, endpointId: string): Promise<WebhookEndpoint | null>;
+  /** A new secret signs from now on; the current one signs beside it until `overlapUntil`. */
+  rotateSecret(clubId: string, endpointId: string, secret: string, overlapUntil: string): Promise<boolean>;
+  setEnabled(clubId: string, endpointId: string, enabled: boolean, reason?: string | null): Promise<boolean>;
+  removeEndpoint(clubId: string, endpointId: string): Promise<boolean>;
+  /** An endpoint's newest deliveries, newest first. */
+  deliveries(endpointId: string, limit: number): Promise<Delivery[]>;
+  /** Sends a delivery again (the same webhook-id: the admin asked for it), whatever became of it, unless its match was erased. */
+  redeliver(endpointId: string, eventId: string): Promise<boolean>;
+
+  // The queue (where projections run)
+  position(): Promise<Position | null>;
+  /** Moves the position back (a log restored from an older backup is behind it); enqueue only ever moves it forward. */
+  rewind(position: Position | null): Promise<void>;
+  /** What is known of a club's match before the event at `before`. */
+  memory(clubId: string, matchId: string, before: Position): Promise<ClubMatchMemory>;
+  /** The club's endpoints that take this event type and existed when the event was recorded. */
+  subscribers(clubId: string, type: WebhookEventType, recordedAt: string): Promise<WebhookEndpoint[]>;
+  /** Queues deliveries (one already queued stays as it is), keeps what was learnt, forgets erased matches' bodies, moves the position. */
+  enqueue(deliveries: NewDelivery[], memories: LearntMemory[], erasedMatches: string[], position: Position): Promise<void>;
+
+  // The sender
+  /** Up to `limit` deliveries due now, each leased to this process until `leaseUntil`. */
+  claimDue(limit: number, leaseUntil: number): Promise<DueDelivery[]>;
+  recordAttempt(delivery: Pick<Delivery, 'endpointId' | 'eventId'>, outcome: AttemptOutcome): Promise<void>;
+  /** Forgets deliveries done (delivered or failed) queued before `before` (ISO). */
+  prune(before: string): Promise<number>;
+  /** When the next pending delivery is due (ms since the epoch), or null. */
+  nextDueAt(): Promise<number | null>;
+}
+
+/**
+ * Seals and opens endpoint secrets with a key derived from the write-token key (Standard
+ * Webhooks needs the secret itself to sign, so it cannot be hashed), bound to the endpoint.
+ * `keyCheck` names the key without revealing it, so processes sharing a store can tell they hold the same one.
+ */
+export function secretSealer(writeTokenKey: Buffer) {
   const sealingKey = Buffer.from(hkdfSync('sha256', writeTokenKey, Buffer.alloc(0), 'matchlog webhook secrets', 32));
   const context = (endpointId: string) => Buffer.from(`webhook-secret\u0000${endpointId}`);
-  const sealSecret = (endpointId: string, secret: string) => seal(sealingKey, context(endpointId), Buffer.from(secret, 'utf8'));
-  const openSecret = (endpointId: string, sealed: Buffer) => open(sealingKey, context(endpointId), sealed).toString('utf8');
-
-  const statements = {
-    endpoint: db.prepare<[string, string], EndpointRow>('SELECT * FROM endpoints WHERE club_id = ? AND endpoint_id = ?'),
-    endpointById: db.prepare<[string], EndpointRow>('SELECT * FROM endpoints WHERE endpoint_id = ?'),
-    endpoints: db.prepare<[string], EndpointRow>('SELECT * FROM endpoints WHERE club_id = ? ORDER BY created_at, endpoint_id'),
-    position: db.prepare<[], { position: number | null }>('SELECT position FROM log_position WHERE id = 1'),
-    memory: db.prepare<[string, string], { synced: number; final: number }>('SELECT synced, final FROM club_matches WHERE club_id = ? AND match_id = ?'),
-    due: db.prepare<[number, number, number], DeliveryRow>(
-      `SELECT d.* FROM deliveries d JOIN endpoints e USING (endpoint_id)
-       WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND d.lease_until < ? AND e.disabled_at IS NULL ORDER BY d.next_attempt_at LIMIT ?`,
-    ),
-    lease: db.prepare<[number, string, string, number]>(
-      "UPDATE deliveries SET lease_until = ? WHERE endpoint_id = ? AND event_id = ? AND state = 'pending' AND lease_until < ?",
-    ),
-    nextDue: db.prepare<[], { at: number | null }>(
-      `SELECT min(max(d.next_attempt_at, d.lease_until)) AS at FROM deliveries d JOIN endpoints e USING (endpoint_id)
-       WHERE d.state = 'pending' AND e.disabled_at IS NULL`,
-    ),
-  };
-
   return {
-    close: () => db.close(),
-
-    // Endpoints (the dashboard)
-
-    addEndpoint(clubId: string, url: string, eventTypes: readonly WebhookEventType[], secret: string, maxPerClub: number): WebhookEndpoint | null {
-      const endpointId = `ep_${randomBytes(9).toString('base64url')}`;
-      return db.transaction(() => {
-        if (statements.endpoints.all(clubId).length >= maxPerClub) return null;
-        db.prepare('INSERT INTO endpoints (endpoint_id, club_id, url, event_types, created_at, secret) VALUES (?, ?, ?, ?, ?, ?)').run(
-          endpointId,
-          clubId,
-          url,
-          JSON.stringify(eventTypes),
-          new Date().toISOString(),
-          sealSecret(endpointId, secret),
-        );
-        const row = statements.endpointById.get(endpointId);
-        return row === undefined ? null : endpointOf(row);
-      })();
-    },
-    endpoints: (clubId: string) => statements.endpoints.all(clubId).map(endpointOf),
-    endpoint(clubId: string, endpointId: string): WebhookEndpoint | null {
-      const row = statements.endpoint.get(clubId, endpointId);
-      return row === undefined ? null : endpointOf(row);
-    },
-    /** A new secret signs from now on; the current one signs beside it until `overlapUntil`. */
-    rotateSecret(clubId: string, endpointId: string, secret: string, overlapUntil: string): boolean {
-      const row = statements.endpoint.get(clubId, endpointId);
-      if (row === undefined) return false;
-      db.prepare('UPDATE endpoints SET secret = ?, previous_secret = ?, previous_secret_until = ? WHERE endpoint_id = ?').run(
-        sealSecret(endpointId, secret),
-        row.secret,
-        overlapUntil,
-        endpointId,
-      );
-      return true;
-    },
-    setEnabled(clubId: string, endpointId: string, enabled: boolean, reason: string | null = null): boolean {
-      const at = enabled ? null : new Date().toISOString();
-      return (
-        db.prepare('UPDATE endpoints SET disabled_at = ?, disabled_reason = ? WHERE club_id = ? AND endpoint_id = ?').run(at, reason, clubId, endpointId)
-          .changes === 1
-      );
-    },
-    removeEndpoint(clubId: string, endpointId: string): boolean {
-      return db.transaction(() => {
-        const removed = db.prepare('DELETE FROM endpoints WHERE club_id = ? AND endpoint_id = ?').run(clubId, endpointId).changes === 1;
-        if (removed) db.prepare('DELETE FROM deliveries WHERE endpoint_id = ?').run(endpointId);
-        return removed;
-      })();
-    },
-    /** An endpoint's newest deliveries, newest first. */
-    deliveries: (endpointId: string, limit: number) =>
-      db
-        .prepare<[string, number], DeliveryRow>('SELECT * FROM deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, event_id DESC LIMIT ?')
-        .all(endpointId, limit)
-        .map(deliveryOf),
-    /** Sends a delivery again (the same webhook-id: the admin asked for it), whatever became of it. */
-    redeliver(endpointId: string, eventId: string): boolean {
-      return (
-        db
-          .prepare("UPDATE deliveries SET state = 'pending', next_attempt_at = ?, lease_until = 0 WHERE endpoint_id = ? AND event_id = ? AND body != ?")
-          .run(Date.now(), endpointId, eventId, ERASED_BODY).changes === 1
-      );
-    },
-
-    // The queue (the worker)
-
-    position: (): Position | null => statements.position.get()?.position ?? null,
-    /** Moves the position back (a log restored from an older backup is behind it); enqueue only ever moves it forward. */
-    rewind: (position: Position | null) => db.prepare('UPDATE log_position SET position = ? WHERE id = 1').run(position),
-    memory(clubId: string, matchId: string): ClubMatchMemory {
-      const row = statements.memory.get(clubId, matchId);
-      return row === undefined ? FORGOTTEN : { synced: row.synced === 1, final: row.final === 1 };
-    },
-    /** The club's endpoints that take this event type and existed when the event was recorded. */
-    subscribers(clubId: string, type: WebhookEventType, recordedAt: string): WebhookEndpoint[] {
-      return statements.endpoints
-        .all(clubId)
-        .map(endpointOf)
-        .filter((endpoint) => endpoint.disabledAt === null && endpoint.createdAt <= recordedAt && endpoint.eventTypes.includes(type));
-    },
-    /**
-     * Queues deliveries, remembers what was learnt of the clubs' matches, and moves the position,
-     * in one transaction: a crash leaves all of it or none. A delivery already queued stays as it is.
-     */
-    enqueue(deliveries: NewDelivery[], memories: { clubId: string; matchId: string; memory: ClubMatchMemory }[], erasedMatches: string[], position: Position) {
-      const insert = db.prepare(
-        `INSERT OR IGNORE INTO deliveries (endpoint_id, event_id, match_id, type, body, created_at, state, attempts, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)`,
-      );
-      const remember = db.prepare('INSERT OR REPLACE INTO club_matches (club_id, match_id, synced, final) VALUES (?, ?, ?, ?)');
-      const forget = db.prepare(
-        `UPDATE deliveries SET body = ?, state = CASE state WHEN 'pending' THEN 'failed' ELSE state END,
-         last_error = coalesce(last_error, 'match erased') WHERE match_id = ?`,
-      );
-      db.transaction(() => {
-        // Another process sharing the file committed this batch already: what it learnt is newer than ours.
-        const reached = statements.position.get()?.position ?? null;
-        if (reached !== null && position <= reached) return;
-        const now = Date.now();
-        for (const d of deliveries) insert.run(d.endpointId, d.eventId, d.matchId, d.type, d.body, d.createdAt, now);
-        for (const { clubId, matchId, memory } of memories) remember.run(clubId, matchId, memory.synced ? 1 : 0, memory.final ? 1 : 0);
-        for (const matchId of erasedMatches) forget.run(ERASED_BODY, matchId);
-        db.prepare(
-          'INSERT INTO log_position (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = max(coalesce(position, -1), excluded.position)',
-        ).run(position);
-      })();
-    },
-    /** Up to `limit` deliveries due now, each leased to this process until `leaseUntil`. */
-    claimDue(limit: number, leaseUntil: number): DueDelivery[] {
-      return db.transaction(() => {
-        const now = Date.now();
-        return statements.due.all(now, now, limit).flatMap((row) => {
-          if (statements.lease.run(leaseUntil, row.endpoint_id, row.event_id, now).changes !== 1) return [];
-          const endpoint = statements.endpointById.get(row.endpoint_id);
-          if (endpoint === undefined) return [];
-          const previous =
-            endpoint.previous_secret !== null && endpoint.previous_secret_until !== null && endpoint.previous_secret_until > new Date(now).toISOString()
-              ? [openSecret(endpoint.endpoint_id, endpoint.previous_secret)]
-              : [];
-          return [
-            { ...deliveryOf(row), clubId: endpoint.club_id, url: endpoint.url, secrets: [openSecret(endpoint.endpoint_id, endpoint.secret), ...previous] },
-          ];
-        });
-      })();
-    },
-    /** Forgets deliveries done (delivered or failed) queued before `before` (ISO): the log keeps 30 days (./webhookDispatch.ts). */
-    prune: (before: string) => db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?").run(before).changes,
-    /** When the next pending delivery is due (ms since the epoch), or null. */
-    nextDueAt: () => statements.nextDue.get()?.at ?? null,
-    /** What an attempt came to: delivered, tried again at `retryAt`, or failed for good (retryAt null). */
-    recordAttempt(
-      d: Pick<Delivery, 'endpointId' | 'eventId'>,
-      outcome: { delivered: boolean; status: number | null; error: string | null; retryAt: number | null },
-    ) {
-      const state: DeliveryState = outcome.delivered ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
-      db.prepare(
-        // A match erased while this attempt was in flight: its body is gone, so it is not tried again.
-        `UPDATE deliveries SET state = CASE WHEN body = ? AND ? = 'pending' THEN 'failed' ELSE ? END, attempts = attempts + 1, next_attempt_at = ?,
-         lease_until = 0, last_attempt_at = ?, last_status = ?, last_error = ? WHERE endpoint_id = ? AND event_id = ?`,
-      ).run(ERASED_BODY, state, state, outcome.retryAt ?? 0, new Date().toISOString(), outcome.status, outcome.error, d.endpointId, d.eventId);
-    },
+    seal: (endpointId: string, secret: string) => seal(sealingKey, context(endpointId), Buffer.from(secret, 'utf8')),
+    open: (endpointId: string, sealed: Buffer) => open(sealingKey, context(endpointId), sealed).toString('utf8'),
+    keyCheck: createHmac('sha256', sealingKey).update('matchlog webhook key check').digest('base64url'),
   };
 }
 
-export type WebhookStore = ReturnType<typeof openWebhookStore>;
+/** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
+export function signingSecrets(current: string, previous: string | null, previousUntil: string | null, now: number): string[] {
+  return previous !== null && previousUntil !== null && previousUntil > new Date(now).toISOString() ? [current, previous] : [current];
+}
+
+/** A new endpoint's id. */
+export const newEndpointId = (random: Buffer) => `ep_${random.toString('base64url')}`;

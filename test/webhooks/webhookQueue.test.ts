@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import t from 'tap';
 import { startWebhookQueue } from '../../src/webhooks/webhookQueue.js';
-import { openWebhookStore } from '../../src/webhooks/webhookStore.js';
+import { openSqliteWebhookStore } from '../../src/webhooks/sqliteWebhookStore.js';
 import { clubPayload, createSyncWorld } from '../helpers/syncWorld.js';
 import { tempDataDir } from '../helpers/testApp.js';
 import { eventually } from '../helpers/webhookReceiver.js';
@@ -14,22 +14,22 @@ t.test('a log restored behind the queue: the queue reads on from its head, so th
   const club = await world.club('Lakeside VC');
   await world.upload(clubPayload(club.clubId, club.teamId, { id: 'before' }), { appKey: club.key });
   const head = (await world.log()).at(-1)?.position ?? 0;
-  const store = openWebhookStore(join(tempDataDir(t), 'webhooks.sqlite'), randomBytes(32));
+  const store = openSqliteWebhookStore(join(tempDataDir(t), 'webhooks.sqlite'), randomBytes(32));
   t.teardown(() => store.close());
-  store.addEndpoint(club.clubId, 'https://hooks.lakeside.example/', ['match.synced', 'match.final'], `whsec_${randomBytes(32).toString('base64')}`, 5);
+  await store.addEndpoint(club.clubId, 'https://hooks.lakeside.example/', ['match.synced', 'match.final'], `whsec_${randomBytes(32).toString('base64')}`, 5);
   // The webhooks read further than this log goes: it came back from an older backup.
-  store.enqueue([], [], [], head + 50);
+  await store.enqueue([], [], [], head + 50);
 
   const queue = startWebhookQueue({ eventStore: world.eventStore, store, links, onQueued: () => {}, onError: (error) => t.error(error) });
   t.teardown(() => queue.close());
-  await eventually('the position back at the head', () => store.position() === head);
+  await eventually('the position back at the head', async () => (await store.position()) === head);
   await world.upload(clubPayload(club.clubId, club.teamId, { id: 'after' }), { appKey: club.key });
-  const endpoint = store.endpoints(club.clubId)[0];
-  const queued = await eventually('the new sync queued', () => {
-    const deliveries = store.deliveries(endpoint?.endpointId ?? '', 10);
+  const [endpoint] = await store.endpoints(club.clubId);
+  const queued = await eventually('the new sync queued', async () => {
+    const deliveries = await store.deliveries(endpoint?.endpointId ?? '', 10);
     return deliveries.length === 1 && deliveries;
   });
   t.equal(queued[0]?.matchId, 'after');
   t.equal(queued[0]?.type, 'match.final', 'the generated match is final');
-  t.ok((store.position() ?? 0) > head, 'and the position moves on');
+  t.ok(((await store.position()) ?? 0) > head, 'and the position moves on');
 });

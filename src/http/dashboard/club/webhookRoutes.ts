@@ -30,13 +30,20 @@ const chosenEvents = (events: string | string[] | undefined): WebhookEventType[]
 
 /** Connect → Webhooks: a club's endpoints, their secrets (shown once), and their delivery logs with redeliver. */
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async (app, { webhooks, webhookLimits }) => {
-  function listPage(request: FastifyRequest, reply: FastifyReply, messages: Messages, form = { url: '', events: [] as WebhookEventType[] }, status = 200) {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    messages: Messages,
+    form = { url: '', events: [] as WebhookEventType[] },
+    status = 200,
+  ) {
+    const endpoints = await webhooks.endpoints(clubOf(request).clubId);
     return reply
       .code(status)
       .type(HTML)
       .send(
         renderWebhooksPage(frame(request, reply, 'connect'), {
-          endpoints: webhooks.endpoints(clubOf(request).clubId),
+          endpoints,
           maxEndpoints: webhookLimits.maxEndpointsPerClub,
           form,
           ...messages,
@@ -44,24 +51,25 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async
       );
   }
 
-  function endpointOf(request: FastifyRequest, endpointId: string) {
-    const endpoint = webhooks.endpoint(clubOf(request).clubId, endpointId);
+  async function endpointOf(request: FastifyRequest, endpointId: string) {
+    const endpoint = await webhooks.endpoint(clubOf(request).clubId, endpointId);
     if (endpoint === null) throw notFound(`your club has no webhook endpoint ${endpointId}`);
     return endpoint;
   }
 
-  function endpointPage(
+  async function endpointPage(
     request: FastifyRequest,
     reply: FastifyReply,
     endpointId: string,
     info: string | null,
     newSecret: { secret: string; rotated: boolean } | null,
   ) {
-    const endpoint = endpointOf(request, endpointId);
+    const endpoint = await endpointOf(request, endpointId);
+    const deliveries = await webhooks.deliveries(endpointId, DELIVERIES_SHOWN);
     return reply
       .type(HTML)
       .header('cache-control', 'no-store')
-      .send(renderEndpointPage(frame(request, reply, 'connect'), { endpoint, deliveries: webhooks.deliveries(endpointId, DELIVERIES_SHOWN), newSecret, info }));
+      .send(renderEndpointPage(frame(request, reply, 'connect'), { endpoint, deliveries, newSecret, info }));
   }
 
   app.get('/connect/webhooks', { schema: { querystring: Done } }, async (request, reply) =>
@@ -77,7 +85,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async
         if (problem !== null) throw validationError(problem);
         if (events.length === 0) throw validationError('choose at least one event to send');
         const secret = newWebhookSecret();
-        const endpoint = webhooks.addEndpoint(clubOf(request).clubId, url, events, secret, webhookLimits.maxEndpointsPerClub);
+        const endpoint = await webhooks.addEndpoint(clubOf(request).clubId, url, events, secret, webhookLimits.maxEndpointsPerClub);
         if (endpoint === null)
           throw validationError(`your club has ${webhookLimits.maxEndpointsPerClub} endpoints, the most a club may have: remove one first`);
         // Shown in the answer to this POST only: matchlog keeps it sealed, to sign with, and never shows it again.
@@ -93,9 +101,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async
 
   app.post('/connect/webhooks/:endpointId/rotate', { schema: { params: EndpointParams, body: CsrfForm } }, async (request, reply) => {
     const { endpointId } = request.params;
-    endpointOf(request, endpointId);
+    await endpointOf(request, endpointId);
     const secret = newWebhookSecret();
-    webhooks.rotateSecret(clubOf(request).clubId, endpointId, secret, new Date(Date.now() + webhookLimits.secretOverlapMs).toISOString());
+    await webhooks.rotateSecret(clubOf(request).clubId, endpointId, secret, new Date(Date.now() + webhookLimits.secretOverlapMs).toISOString());
     return endpointPage(request, reply, endpointId, 'Secret rotated.', { secret, rotated: true });
   });
 
@@ -105,22 +113,22 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async
   ] as const) {
     app.post(`/connect/webhooks/:endpointId/${path}`, { schema: { params: EndpointParams, body: CsrfForm } }, async (request, reply) => {
       const { endpointId } = request.params;
-      endpointOf(request, endpointId);
-      webhooks.setEnabled(clubOf(request).clubId, endpointId, enabled, enabled ? null : 'paused by the club admin');
+      await endpointOf(request, endpointId);
+      await webhooks.setEnabled(clubOf(request).clubId, endpointId, enabled, enabled ? null : 'paused by the club admin');
       return reply.redirect(`${base}/${endpointId}?done=${enabled ? 'webhook-enabled' : 'webhook-paused'}`, 303);
     });
   }
 
   app.post('/connect/webhooks/:endpointId/delete', { schema: { params: EndpointParams, body: CsrfForm } }, async (request, reply) => {
-    endpointOf(request, request.params.endpointId);
-    webhooks.removeEndpoint(clubOf(request).clubId, request.params.endpointId);
+    await endpointOf(request, request.params.endpointId);
+    await webhooks.removeEndpoint(clubOf(request).clubId, request.params.endpointId);
     return reply.redirect(`${base}?done=webhook-removed`, 303);
   });
 
   app.post('/connect/webhooks/:endpointId/deliveries/:eventId/redeliver', { schema: { params: DeliveryParams, body: CsrfForm } }, async (request, reply) => {
     const { endpointId, eventId } = request.params;
-    endpointOf(request, endpointId);
-    if (!webhooks.redeliver(endpointId, eventId)) throw notFound(`no delivery ${eventId} to send again`);
+    await endpointOf(request, endpointId);
+    if (!(await webhooks.redeliver(endpointId, eventId))) throw notFound(`no delivery ${eventId} to send again`);
     return reply.redirect(`${base}/${endpointId}?done=webhook-redeliver`, 303);
   });
 };
