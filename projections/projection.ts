@@ -2,6 +2,7 @@ import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { MatchDiff } from '../src/domain/matchDiff.js';
 import type { BasisText } from '../src/domain/storedBasis.js';
 import type { TeamNames } from '../src/domain/matchPayload.js';
+import type { LogEventType } from '../src/domain/logEventType.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import type { CollectionName, Document, Identified, IndexSpec } from '../src/readmodel/readModel.js';
 
@@ -79,9 +80,9 @@ export interface Projection {
    * Event types whose append changes this projection's documents: a write waits for the
    * projection (read-your-writes) only when its append holds one. Absent: every write waits.
    */
-  readonly changedBy?: readonly string[];
+  readonly changedBy?: readonly LogEventType[];
   /** Event types `apply` (and `reads`) is given, the others of an append only in `append`; absent: every event. */
-  readonly canHandle?: readonly string[];
+  readonly canHandle?: readonly LogEventType[];
   /**
    * Documents `apply` will read for this event, if the projection can tell without reading:
    * the runner fetches a batch's worth with one query per collection instead of one per event.
@@ -99,24 +100,26 @@ export interface Projection {
 }
 
 /** An event of the log whose type is one of `Types`. */
-type EventOf<Types extends string> = RecordedEvent & { readonly type: Types };
+type EventOf<Types extends LogEventType> = RecordedEvent & { readonly type: Types };
 
 /**
  * A projection declared with the event types it handles (as Emmett's `CanHandle<T>`): `apply`
- * and `reads` are typed on exactly that union, and the runner gives them no other event.
+ * and `reads` are typed on exactly that union, and the runner gives them no other event. Both
+ * lists name events of the log (a misspelt name does not compile), `changedBy` only handled ones.
  */
-export interface ProjectionDefinition<Types extends string> extends Omit<Projection, 'canHandle' | 'reads' | 'apply'> {
+export interface ProjectionDefinition<Types extends LogEventType> extends Omit<Projection, 'canHandle' | 'changedBy' | 'reads' | 'apply'> {
   readonly canHandle: readonly Types[];
+  readonly changedBy?: readonly NoInfer<Types>[];
   reads?(event: EventOf<Types>): DocumentRef[];
   apply(event: EventOf<Types>, view: ProjectionView, append: readonly RecordedEvent[]): Promise<void>;
 }
 
 /** Declares a projection: `canHandle: ['MatchCreated', ...]` types its handler (applyBatch keeps that promise). */
-export const defineProjection = <const Types extends string>(definition: ProjectionDefinition<Types>): Projection => definition;
+export const defineProjection = <const Types extends LogEventType>(definition: ProjectionDefinition<Types>): Projection => definition;
 
 /** Whether `projection` is given `event` (its canHandle names the event's type, or it has none). */
 export const handles = (projection: Pick<Projection, 'canHandle'>, event: RecordedEvent) =>
-  projection.canHandle === undefined || projection.canHandle.includes(event.type);
+  projection.canHandle === undefined || projection.canHandle.some((type) => type === event.type);
 
 export interface DocumentRef {
   collection: string;

@@ -62,7 +62,7 @@ t.test("a projection's finishBatch runs once a batch, after its events, with the
   let finished = 0;
   const totals: Projection = {
     ...counter,
-    canHandle: ['X'],
+    canHandle: ['MatchReplaced'],
     async finishBatch(view) {
       const counts = await Promise.all(['s1', 's2'].map((id) => view.get('counts', id)));
       finished += 1;
@@ -70,10 +70,10 @@ t.test("a projection's finishBatch runs once a batch, after its events, with the
     },
   };
   const events = [
-    recorded('s1', 0, 1, { type: 'X', data: '{}' }),
-    recorded('s2', 0, 2, { type: 'X', data: '{}' }),
-    recorded('s1', 1, 3, { type: 'X', data: '{}' }),
-    recorded('s3', 0, 4, { type: 'Y', data: '{}' }),
+    recorded('s1', 0, 1, { type: 'MatchReplaced', data: '{}' }),
+    recorded('s2', 0, 2, { type: 'MatchReplaced', data: '{}' }),
+    recorded('s1', 1, 3, { type: 'MatchReplaced', data: '{}' }),
+    recorded('s3', 0, 4, { type: 'MatchErased', data: '{}' }),
   ];
   const changes = await applyBatch(totals, store, events);
   t.equal(finished, 1, 'once');
@@ -86,7 +86,7 @@ t.test("a projection's finishBatch runs once a batch, after its events, with the
     ],
     "it sees the batch's writes, and its own are at the last event it was given",
   );
-  t.same(await applyBatch(totals, store, [recorded('s3', 1, 5, { type: 'Y', data: '{}' })]), [], 'not for a batch it was given no event of');
+  t.same(await applyBatch(totals, store, [recorded('s3', 1, 5, { type: 'MatchErased', data: '{}' })]), [], 'not for a batch it was given no event of');
   t.equal(finished, 1);
 });
 

@@ -34,6 +34,27 @@ const declared = defineProjection({
   },
 });
 
+/** The event types a projection names are the log's, and those that change it are among those it handles. */
+const misspelt = [
+  defineProjection({
+    name: 'misspelt',
+    collections: [],
+    indexes: [],
+    // @ts-expect-error MatchCreatd is no event of the log: the projection would never see it
+    canHandle: ['MatchCreatd'],
+    async apply() {},
+  }),
+  defineProjection({
+    name: 'changedByUnhandled',
+    collections: [],
+    indexes: [],
+    canHandle: ['MatchCreated'],
+    // @ts-expect-error MatchErased changes it but is not handled: a write would wait for an event it never applies
+    changedBy: ['MatchCreated', 'MatchErased'],
+    async apply() {},
+  }),
+];
+
 t.test('a plain string reads untyped documents, a declared collection reads its own type', async (t) => {
   const store = openSqliteReadModel(':memory:');
   t.teardown(() => store.close());
@@ -42,4 +63,9 @@ t.test('a plain string reads untyped documents, a declared collection reads its 
   t.same(await store.get(collectionOf<{ id: string; n: number }>('counts'), 's1'), { id: 's1', n: 5 });
   t.type(typing, 'function');
   t.same(declared.canHandle, ['MatchCreated', 'MatchErased']);
+  t.same(
+    misspelt.map((projection) => projection.name),
+    ['misspelt', 'changedByUnhandled'],
+    'event type names are checked when the project type-checks (the @ts-expect-error lines above)',
+  );
 });
