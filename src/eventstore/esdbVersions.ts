@@ -1,10 +1,11 @@
+import { baseRevisionOf, type ChainLink, rebuildChain } from './deltaChain.js';
 import { type EsdbKeys, isSealedStream, type StreamKey } from './esdbKeys.js';
 import type { EsdbDigests } from './esdbDigests.js';
 import type { EsdbStorage, EsdbStoredEvent } from './esdbRecords.js';
 import { isErasureRecord } from './esdbSealing.js';
 import { ERASED_DATA, type NewEvent, type ReadStreamOptions, type RecordedEvent, type Revision, UnreadableEventError } from './eventStore.js';
 import { open, sealContext, SEAL_OVERHEAD, UnsealableDataError } from './payloadCipher.js';
-import { decodeBytes, encodeVersion, MIN_VERSION_BYTES, type StoredData, UndecodableVersionError, type VersionTip, wholeData } from './storedVersions.js';
+import { encodeVersion, MIN_VERSION_BYTES, type StoredData, UndecodableVersionError, type VersionTip, wholeData } from './storedVersions.js';
 import { keepTip, type VersionCache } from './versionCache.js';
 
 /** How far back from a stream's end the write path looks for its newest version. */
@@ -91,21 +92,20 @@ export function createEsdbVersions({ readStored, keys, digests, versions, keyfra
         window.set(event.event.revision, event);
     }
     const key = await keyOf(streamId);
-    const chain: { revision: Revision; stored: StoredData }[] = [];
+    const chain: ChainLink[] = [];
     let base: Buffer | undefined;
     for (let step: Revision | null = revision; step !== null; ) {
       const stored = opened(await eventAt(streamId, step, window), key);
       if (stored === null) throw new UndecodableVersionError(streamId, step, 'a delta on an erased version');
-      chain.push({ revision: step, stored });
-      if (stored.encoding !== 'delta') break;
-      const next: Revision | null = stored.baseRevision;
-      if (next === null || next >= step) throw new UndecodableVersionError(streamId, step, 'a delta without an earlier base');
-      base = versions.get(streamId, next);
+      const link = { revision: step, stored };
+      chain.push(link);
+      const next = baseRevisionOf(streamId, link);
+      base = next === null ? undefined : versions.get(streamId, next);
       step = base ? null : next;
     }
-    for (const link of chain.reverse()) base = decodeBytes(streamId, link.revision, link.stored, () => base!);
-    versions.set(streamId, revision, base!);
-    return base!;
+    const bytes = rebuildChain(streamId, chain, base);
+    versions.set(streamId, revision, bytes);
+    return bytes;
   }
 
   /** Whole data of opened events, in order; stops at the first that cannot be rebuilt. */

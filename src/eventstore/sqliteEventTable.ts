@@ -12,8 +12,8 @@ import {
   WrongExpectedRevisionError,
   ERASED_DATA,
 } from './eventStore.js';
+import { baseRevisionOf, type ChainLink, rebuildChain } from './deltaChain.js';
 import {
-  decodeBytes,
   type DeltaOptions,
   encodeVersion,
   MIN_VERSION_BYTES,
@@ -144,23 +144,20 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
   function versionBytes(streamId: string, revision: Revision): Buffer {
     const cached = versions.get(streamId, revision);
     if (cached) return cached;
-    const chain: ChainRow[] = [];
+    const chain: ChainLink[] = [];
     let base: Buffer | undefined;
     for (let at: number | null = revision; at !== null; ) {
       const row = statements.version.get(streamId, at);
       if (!row) throw new UndecodableVersionError(streamId, revision, `its chain names revision ${at}, which is not stored`);
-      chain.push(row);
-      if (row.encoding !== 'delta') break;
-      const next: number | null = row.base_revision;
-      if (next === null || next >= at) throw new UndecodableVersionError(streamId, at, 'a delta without an earlier base');
-      base = versions.get(streamId, next);
+      const link = { revision: row.revision, stored: storedOf(row, streamId) };
+      chain.push(link);
+      const next = baseRevisionOf(streamId, link);
+      base = next === null ? undefined : versions.get(streamId, next);
       at = base ? null : next;
     }
-    for (const row of chain.reverse()) {
-      base = decodeBytes(streamId, row.revision, storedOf(row, streamId), () => base!);
-    }
-    versions.set(streamId, revision, base!);
-    return base!;
+    const bytes = rebuildChain(streamId, chain, base);
+    versions.set(streamId, revision, bytes);
+    return bytes;
   }
 
   /** The stream's newest version at or before `head`, found in the last rows of the stream. */

@@ -132,15 +132,15 @@ export function wholeData(
   });
 }
 
-/** The bytes of one encoded version, its base (for a delta) given by `base`. */
-export function decodeBytes(streamId: string, revision: Revision, stored: StoredData, base: (revision: Revision) => Buffer): Buffer {
+/** The bytes of one encoded version, its base (for a delta) given by `base`; a delta's checksum checked unless `verify` is false (./deltaChain.ts). */
+export function decodeBytes(streamId: string, revision: Revision, stored: StoredData, base: (revision: Revision) => Buffer, verify = true): Buffer {
   const data = typeof stored.data === 'string' ? Buffer.from(stored.data) : stored.data;
   if (stored.encoding === null) return data;
   try {
     if (stored.encoding === 'erased') throw new Error('the version was erased');
     if (stored.encoding === 'deflate') return inflateRawSync(data);
     if (stored.baseRevision === null || stored.baseRevision >= revision) throw new Error('a delta without an earlier base');
-    return applyDelta(base(stored.baseRevision), data);
+    return applyDelta(base(stored.baseRevision), data, verify);
   } catch (error) {
     if (error instanceof UndecodableVersionError) throw error;
     const problem = error instanceof BadDeltaError ? error.message : `${stored.encoding}: ${error instanceof Error ? error.message : String(error)}`;
