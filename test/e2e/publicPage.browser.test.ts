@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserTest, checkAccessibility, launchChromium, screenshotDir } from '../helpers/browser.js';
 import { fixture, fixtureText } from '../helpers/fixtures.js';
 import { json, startTestApp } from '../helpers/testApp.js';
-import { EMBED_HEIGHT } from '../../src/http/public/views/matchPage.js';
+import { EMBED_HEIGHT } from '../../src/http/public/views/matchParts/shareSection.js';
 
 const localFixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 

@@ -6,7 +6,8 @@ import { renderMatchPage as renderClubMatchPage, type ClubMatchPage } from '../.
 import { renderStatsPage } from '../../src/http/dashboard/views/playerPages.js';
 import { renderEmbedPage } from '../../src/http/public/views/embedPage.js';
 import { renderHistoryPage } from '../../src/http/public/views/historyPage.js';
-import { type MatchPageView, renderMatchMain, renderMatchPage, renderPlaysPage } from '../../src/http/public/views/matchPage.js';
+import { renderMatchMain, renderMatchPage, renderPlaysPage } from '../../src/http/public/views/matchPage.js';
+import type { MatchPageView } from '../../src/http/public/views/matchParts/matchPageView.js';
 import { phaseScores, thinned } from '../../src/http/public/views/scoreChart.js';
 import {
   CHANGE_SHOWN,

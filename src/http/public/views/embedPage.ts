@@ -1,7 +1,11 @@
 import { html, SafeHtml } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
 import { fits, PAGE_BYTES } from '../../views/renderCaps.js';
-import { headline, lineScore, liveBar, type MatchPageView, scoreboard, statusOf, tooLargePage } from './matchPage.js';
+import { tooLargePage } from './matchPage.js';
+import { lineScore } from './matchParts/lineScore.js';
+import { liveBar } from './matchParts/liveBar.js';
+import { headline, type MatchPageView, statusOf } from './matchParts/matchPageView.js';
+import { scoreboard } from './matchParts/scoreboard.js';
 
 /** The swappable part of the widget: scoreboard and score by set or period. */
 export function renderEmbedMain(view: MatchPageView): string {

@@ -4,7 +4,7 @@ import type { HistoryPage } from '../../../history/historyQueries.js';
 import { html } from '../../views/html.js';
 import { layout } from '../../views/layout.js';
 import { CHANGE_SHOWN, fits, PAGE_BYTES } from '../../views/renderCaps.js';
-import { matchTitle, type TeamNames } from './matchPage.js';
+import { matchTitle, type TeamNames } from './matchParts/matchPageView.js';
 import { timeTag } from './timeText.js';
 
 export interface HistoryPageView {
