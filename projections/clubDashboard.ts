@@ -10,6 +10,7 @@ import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';
 import { defineProjection, type EventLog, type ProjectionView, readEventAt } from './projection.js';
+import { isOneOf } from '../src/platform/oneOf.js';
 
 /**
  * The club dashboard: each club's copy of the matches synced into it (players, stats,
@@ -197,7 +198,7 @@ export const clubDashboardProjection = defineProjection({
     }
     const clubId = clubIdOfStream(recorded.streamId);
     if (clubId !== null) {
-      const decision = (DECISION_EVENT_TYPES as readonly string[]).includes(recorded.type) ? decodeClubEvent(recorded.type, recorded.data) : null;
+      const decision = isOneOf(DECISION_EVENT_TYPES, recorded.type) ? decodeClubEvent(recorded.type, recorded.data) : null;
       if (decision === null || !('matchId' in decision.data) || decision.data.matchId === null) return;
       const current = await view.get(CLUB_MATCHES, clubMatchDocId(clubId, decision.data.matchId));
       // The dashboard offers decisions only on synced matches; one about another match changes nothing.

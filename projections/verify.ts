@@ -2,6 +2,7 @@ import type { EventStore } from '../src/eventstore/eventStore.js';
 import type { Document, ReadModelReader, ReadModelStore } from '../src/readmodel/readModel.js';
 import type { Projection } from './projection.js';
 import { replayUntil } from './replay.js';
+import { isRecord } from '../src/platform/isRecord.js';
 
 export interface Difference {
   collection: string;
@@ -16,10 +17,16 @@ export interface Difference {
 /** The first path at which two JSON values differ, or null when they are equal. */
 function firstDifference(a: unknown, b: unknown, path = ''): { path: string; a: unknown; b: unknown } | null {
   if (JSON.stringify(a) === JSON.stringify(b)) return null;
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && Array.isArray(a) === Array.isArray(b)) {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    for (const key of keys) {
-      const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], path ? `${path}.${key}` : key);
+  const within = (key: string) => (path ? `${path}.${key}` : key);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+      const found = firstDifference(a[i], b[i], within(String(i)));
+      if (found) return found;
+    }
+  }
+  if (isRecord(a) && isRecord(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const found = firstDifference(a[key], b[key], within(key));
       if (found) return found;
     }
   }

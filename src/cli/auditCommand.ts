@@ -5,6 +5,7 @@ import { witnessOptions, witnessReport } from './auditWitnesses.js';
 import { auditEntries } from './auditEntries.js';
 import type { CliCommand } from './command.js';
 import { AuditFailure, fetchOk, openCheckpoint, proveConsistency } from './logClient.js';
+import { errorCode } from '../platform/errorCode.js';
 
 /** What an auditor keeps between runs: the last checkpoint it verified, as signed. */
 interface AuditState {
@@ -22,7 +23,7 @@ function readState(file: string): AuditState | null {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
   return JSON.parse(text) as AuditState;

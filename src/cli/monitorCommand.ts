@@ -5,6 +5,7 @@ import { type NoteVerifier, parseNoteVerifierKey } from '../domain/signedNote.js
 import type { CliCommand } from './command.js';
 import { AuditFailure } from './logClient.js';
 import { type MonitorState, monitorPass } from './monitorRun.js';
+import { errorCode } from '../platform/errorCode.js';
 
 const USAGE = 'matchlog monitor <base URL> --key <verifier key> --state <file> [--match <id> …|--club <id>] [--once] [--interval <seconds>]';
 
@@ -12,7 +13,7 @@ function readState(file: string): MonitorState | null {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as MonitorState;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
 }

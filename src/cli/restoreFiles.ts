@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Refused } from './restoreChecks.js';
+import { errorCode } from '../platform/errorCode.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -24,7 +25,7 @@ export function stageFile(source: string, target: string, sha256: string, name: 
   try {
     out = openSync(temporary, NEW_FILE, 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+    if (errorCode(error) === 'EEXIST') {
       throw new Refused(`${temporary} already exists (left by an earlier restore, or planted): remove it and restore again`);
     }
     throw error;
@@ -58,7 +59,7 @@ export function discardStaged(staged: StagedFile[]): void {
     try {
       unlinkSync(file.temporary);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { validationError } from './errors.js';
 import { type FixtureDetails, fixtureDetails } from './fixtures.js';
+import { isOneOf } from '../platform/oneOf.js';
 
 /** Most rows one import takes (a season's fixtures, with room); the form's field caps the size (FIXTURE_CSV_MAX_CHARS). */
 export const FIXTURE_CSV_MAX_ROWS = 100;
@@ -8,7 +9,7 @@ export const FIXTURE_CSV_MAX_CHARS = 10_000;
 const COLUMNS = ['date', 'time', 'opponent', 'venue', 'home_away', 'match_id'] as const;
 type Column = (typeof COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['date', 'time', 'opponent', 'home_away'];
-const isColumn = (name: string): name is Column => (COLUMNS as readonly string[]).includes(name);
+const isColumn = (name: string): name is Column => isOneOf(COLUMNS, name);
 
 /** One line's fields: separated by `separator`, a field in double quotes may hold it ("" is a quote). */
 function fields(line: string, separator: string): string[] | null {

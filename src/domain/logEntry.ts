@@ -4,6 +4,7 @@ import { decodeMatchEvent, isMatchEventType } from './matchEvents.js';
 import { matchIdOfStream } from './matchId.js';
 import type { LoggedEvent } from './publicEvent.js';
 import type { LogFacts } from './logFacts.js';
+import { isRecord } from '../platform/isRecord.js';
 
 /**
  * A leaf of the transparency log (docs/auditing.md): one per accepted match or club event, as
@@ -48,8 +49,8 @@ export function parseLogEntry(text: string): LogEntry | null {
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const fields = value as Record<string, unknown>;
+  if (!isRecord(value)) return null;
+  const fields = value;
   const { revision, type, recordedAt } = fields;
   if (typeof revision !== 'number' || typeof type !== 'string' || typeof recordedAt !== 'string') return null;
   const entry: LogEntry = {

@@ -1,4 +1,5 @@
 import { clip } from './clippedText.js';
+import { isRecord } from '../platform/isRecord.js';
 
 /**
  * The words of each sport: box-score columns in their standard order with standard
@@ -527,8 +528,11 @@ type Obj = Record<string, unknown>;
 const word = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 60) : null);
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const named = (value: unknown): string | null => word(value) ?? (typeof value === 'object' && value !== null ? word((value as Obj).name) : null);
-const inner = (entry: Obj, field: string): Obj => (typeof entry[field] === 'object' && entry[field] !== null ? (entry[field] as Obj) : {});
+const named = (value: unknown): string | null => word(value) ?? (isRecord(value) ? word(value.name) : null);
+const inner = (entry: Obj, field: string): Obj => {
+  const value = entry[field];
+  return isRecord(value) ? value : {};
+};
 
 /** What a football event means for the scoreline and the sheet: goals, own goals and cards; null for the rest. */
 export type FootballEvent = 'goal' | 'ownGoal' | 'ownGoalFor' | 'yellowCard' | 'secondYellow' | 'redCard';
@@ -570,8 +574,8 @@ const FOOTBALL_WORDS: Record<FootballEvent, string> = {
 
 /** A person as a feed names them: a string, or an object's `name` (or `firstName` + `lastName`). */
 function personName(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return word(value);
-  const o = value as Obj;
+  if (!isRecord(value)) return word(value);
+  const o = value;
   const parts = [word(o.firstName), word(o.lastName) ?? word(o.familyName)].filter((x) => x !== null);
   return word(o.name) ?? (parts.length > 0 ? parts.join(' ') : null);
 }

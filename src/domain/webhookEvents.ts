@@ -1,5 +1,6 @@
 import type { MatchStatus, MatchSummary } from './matchPayload.js';
 import type { ClubSyncEvent } from './matchEvents.js';
+import { isOneOf } from '../platform/oneOf.js';
 
 /** What a club's endpoint can subscribe to (docs/club-dashboard.md, Webhooks). */
 export const WEBHOOK_EVENT_TYPES = ['match.synced', 'match.changed', 'match.final', 'sync.flagged'] as const;
@@ -12,7 +13,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'sync.flagged': 'Sync flagged: an upload without a valid app key (processed and flagged, or skipped)',
 };
 
-export const isWebhookEventType = (text: string): text is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(text);
+export const isWebhookEventType = (text: string): text is WebhookEventType => isOneOf(WEBHOOK_EVENT_TYPES, text);
 
 /** What the webhooks remember of a match in a club, to tell a first sync and a first final from later ones. */
 export interface ClubMatchMemory {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { parseCheckpointText } from '../domain/logCheckpoint.js';
 import type { CosignedCheckpoint } from './cosignedCheckpoints.js';
+import { errorCode } from '../platform/errorCode.js';
 
 /**
  * The newest cosigned checkpoint, kept in one file (DATA_DIR/cosigned-checkpoint.note, the note
@@ -14,7 +15,7 @@ export function readCosignedCheckpoint(file: string, origin: string): CosignedCh
   try {
     note = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
   const split = note.indexOf('\n\n');

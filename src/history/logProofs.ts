@@ -1,5 +1,5 @@
 import { consistencyRanges, EMPTY_ROOT, inclusionRanges, rangeHash, type SubtreeRef, subtreesOfRanges } from '../domain/merkleTree.js';
-import type { ReadModelReader } from '../readmodel/readModel.js';
+import { documentOf, type ReadModelReader } from '../readmodel/readModel.js';
 import type { ReportedCommits } from '../readmodel/reportedCommits.js';
 import { LOG_HEAD, LOG_LEAVES, type LogHeadDoc, type LogLeafDoc, leafId } from '../readmodel/transparencyLogDocs.js';
 
@@ -81,10 +81,10 @@ export function createLogProofs(reader: Pick<ReadModelReader, 'get' | 'getMany' 
       committedHead = null;
     } else
       for (const { collection, doc } of changes) {
-        if (doc === null) continue;
-        if (collection === LOG_HEAD) committedHead = treeHeadOf(doc as unknown as LogHeadDoc);
-        if (collection !== LOG_LEAVES) continue;
-        const leaf = doc as unknown as LogLeafDoc;
+        const head = collection === LOG_HEAD ? documentOf(LOG_HEAD, doc) : null;
+        if (head !== null) committedHead = treeHeadOf(head);
+        const leaf = collection === LOG_LEAVES ? documentOf(LOG_LEAVES, doc) : null;
+        if (leaf === null) continue;
         keep(leaf.id, leaf.hashes);
         keepNewest(recent, eventKey(leaf.streamId, leaf.revision), leaf, RECENT_LEAVES);
       }

@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
 
@@ -10,8 +11,13 @@ import helmet from 'helmet';
  */
 const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = (() => {
   const headers: [string, string][] = [];
-  const answer = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => {} };
-  helmet()({} as IncomingMessage, answer as unknown as ServerResponse, (error?: unknown) => {
+  // A real answer to a request on no connection, which only writes down what helmet sets (the name as it spells it).
+  const answer = new ServerResponse(new IncomingMessage(new Socket()));
+  answer.setHeader = (name, value) => {
+    headers.push([name, String(value)]);
+    return answer;
+  };
+  helmet()(answer.req, answer, (error?: unknown) => {
     if (error) throw error;
   });
   return headers;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isRecord } from './isRecord.js';
 
 /**
  * One erasure, as the erasure ledger keeps it: which match, when, and a digest of the reason.
@@ -37,8 +38,8 @@ export function appendErasure(ledger: string, entry: ErasureLedgerEntry): void {
 export class ErasureLedgerError extends Error {}
 
 const isEntry = (value: unknown): value is ErasureLedgerEntry => {
-  if (typeof value !== 'object' || value === null) return false;
-  const { matchId, erasedAt, reasonSha256, by } = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
+  const { matchId, erasedAt, reasonSha256, by } = value;
   return (
     typeof matchId === 'string' &&
     typeof erasedAt === 'string' &&

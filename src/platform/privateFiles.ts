@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorCode } from './errorCode.js';
 
 /**
  * The store's folder and files are its owner's alone (0700, 0600): they hold write-token and
@@ -25,7 +26,7 @@ export function narrow(path: string): void {
   try {
     mode = statSync(path).mode;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (errorCode(error) === 'ENOENT') return;
     throw error;
   }
   if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
@@ -50,7 +51,7 @@ export function createFileOnce(file: string, text: string): boolean {
   try {
     linkSync(own, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(error) === 'EEXIST') return false;
     throw error;
   } finally {
     unlinkSync(own);

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDir, makePrivateFile } from './privateFiles.js';
+import { errorCode } from './errorCode.js';
 
 const LOCK_WAIT_MS = 5000;
 
@@ -35,7 +36,7 @@ function switchToWal(db: Database.Database): void {
       db.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      if (errorCode(error) !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
       sleepSync(10);
     }
   }

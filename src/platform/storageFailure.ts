@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { errorCode } from './errorCode.js';
 
 /** Why a store refused a write: no space left, or its files are gone or cannot be written. */
 export type StorageFailure = 'full' | 'unwritable';
@@ -11,9 +12,9 @@ const UNWRITABLE = [/^SQLITE_READONLY/, /^SQLITE_IOERR/, /^SQLITE_CANTOPEN/, /^E
 /** A store's refusal to write, by the code on the error or on one of its causes (never by message); null for anything else. */
 export function storageFailureOf(error: unknown): StorageFailure | null {
   for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
-    const { code, codeName } = current as { code?: unknown; codeName?: unknown };
+    const [code, codeName] = [errorCode(current), errorCode(current, 'codeName')];
     if (FULL.has(String(code)) || FULL.has(String(codeName))) return 'full';
-    if (typeof code === 'string' && UNWRITABLE.some((pattern) => pattern.test(code))) return 'unwritable';
+    if (code !== undefined && UNWRITABLE.some((pattern) => pattern.test(code))) return 'unwritable';
   }
   return null;
 }

@@ -8,6 +8,7 @@ import { METRICS_TOKEN_RULE, metricsTokenDigest as digestOfToken } from '../obse
 import { transparencyLogSettings } from './logSettings.js';
 import { type WitnessSetting, witnessSettings } from './witnessSettings.js';
 import { type WebhookSettings, webhookSettings } from './webhookSettings.js';
+import { isOneOf } from '../platform/oneOf.js';
 
 type ClubSyncEnforcement = 'log' | 'enforce';
 
@@ -118,10 +119,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
+  if (!isOneOf(allowed, raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw;
 }
 
 function url(env: Env, name: string, fallback: string, schemes: readonly string[]): string {

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { LargestSigned, LargestSignedStore } from '../history/checkpointSigner.js';
 import { makePrivateDir, narrow } from '../platform/privateFiles.js';
+import { errorCode } from '../platform/errorCode.js';
 
 /** The file's name in DATA_DIR, beside log-signing.key. */
 const LARGEST_SIGNED_FILE = 'log-signed-tree.json';
@@ -18,7 +19,7 @@ function readText(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
 }

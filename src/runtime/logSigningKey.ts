@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { originConflict } from './logSettings.js';
 import { type NoteSigner, noteSignerFromSeed, parseNoteSignerKey, signerKeyString } from '../domain/signedNote.js';
 import { createFileOnce, makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
+import { errorCode } from '../platform/errorCode.js';
 
 /** The key file's name in DATA_DIR (and in a backup). */
 export const LOG_SIGNING_KEY_FILE = 'log-signing.key';
@@ -31,7 +32,7 @@ function readKeyFile(file: string): NoteSigner | null {
     makePrivateFile(file);
     return parseNoteSignerKey(text);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
     return null;
   }
 }

@@ -1,5 +1,6 @@
 import { ConfigError } from './configError.js';
 import { parseCosignatureVerifierKey } from '../domain/cosignature.js';
+import { isRecord } from '../platform/isRecord.js';
 
 /** A witness the log submits its checkpoints to: its tlog-witness submission prefix and its cosignature verifier key. */
 export interface WitnessSetting {
@@ -12,8 +13,8 @@ type Env = Record<string, string | undefined>;
 const SHAPE = 'must be a JSON array of {"url": "<submission prefix>", "key": "<witness vkey>"}';
 
 function witnessOf(item: unknown, at: number): WitnessSetting {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new ConfigError('LOG_WITNESSES', `${SHAPE}; item ${at} is not an object`);
-  const { url, key, ...rest } = item as Record<string, unknown>;
+  if (!isRecord(item)) throw new ConfigError('LOG_WITNESSES', `${SHAPE}; item ${at} is not an object`);
+  const { url, key, ...rest } = item;
   if (Object.keys(rest).length > 0) throw new ConfigError('LOG_WITNESSES', `${SHAPE}; item ${at} has ${Object.keys(rest).join(', ')} too`);
   if (typeof url !== 'string' || !/^https?:\/\//.test(url) || !URL.canParse(url))
     throw new ConfigError('LOG_WITNESSES', `${SHAPE}; item ${at}'s url is not an http or https URL`);

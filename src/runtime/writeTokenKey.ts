@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { createFileOnce, makePrivateDir, makePrivateFile } from '../platform/privateFiles.js';
 import { StartupError } from './startupFailure.js';
+import { errorCode } from '../platform/errorCode.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -21,10 +22,9 @@ function readKeyFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    if (errorCode(error) === 'ENOENT') throw error;
     throw new StartupError(
-      `the write-token key file ${file} cannot be read (${String((error as NodeJS.ErrnoException).code)}); ` +
-        'make it a readable file holding the key, or set WRITE_TOKEN_KEY',
+      `the write-token key file ${file} cannot be read (${String(errorCode(error))}); ` + 'make it a readable file holding the key, or set WRITE_TOKEN_KEY',
       { cause: error },
     );
   }
@@ -44,7 +44,7 @@ export function loadWriteTokenKey(config: Pick<Config, 'writeTokenKey' | 'dataDi
     makePrivateFile(file);
     return key;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
   }
   makePrivateDir(config.dataDir);
   // Another process may create it first: then its key is the one read back.

@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } f
 import { join } from 'node:path';
 import { makePrivateDir } from '../platform/privateFiles.js';
 import type { WitnessedCheckpoint } from './witnessVerdict.js';
+import { errorCode } from '../platform/errorCode.js';
 
 /** What the witness keeps per log: the latest checkpoint it cosigned, as the log signed it. */
 interface WitnessRecord {
@@ -21,7 +22,7 @@ export function readWitnessed(dir: string, origin: string): WitnessedCheckpoint 
   try {
     text = readFileSync(recordFile(dir, origin), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
   const record = JSON.parse(text) as WitnessRecord;

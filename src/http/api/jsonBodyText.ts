@@ -1,5 +1,6 @@
 import { asJsonText, type JsonText } from '../../domain/jsonText.js';
 import { type JsonShapeLimits, jsonShapeProblem, jsonTextFits } from './jsonShape.js';
+import { isRecord } from '../../platform/isRecord.js';
 
 /** Bodies above this many characters have their shape checked by a scan of the text before any walk. */
 const SCAN_FIRST_CHARS = 256 * 1024;
@@ -32,7 +33,7 @@ export function parseBody(text: string, shape: JsonShapeLimits): { value: unknow
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { problem: `the request body is not valid JSON: ${(error as Error).message}` };
+    return { problem: `the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
   const problem = text.length > SCAN_FIRST_CHARS && jsonTextFits(text, shape) ? null : jsonShapeProblem(value, shape);
   return problem === null ? { value } : { problem };
@@ -53,8 +54,8 @@ const CHECKED_MEMBERS = ['id', 'clubId', 'teamId'] as const;
 export function bodyStandIn(value: unknown): unknown {
   const empty = (member: unknown) => (Array.isArray(member) ? [] : typeof member === 'object' && member !== null ? {} : member);
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return [];
+  if (!isRecord(value)) return [];
   const standIn: Record<string, unknown> = {};
-  for (const name of CHECKED_MEMBERS) if (Object.hasOwn(value, name)) standIn[name] = empty((value as Record<string, unknown>)[name]);
+  for (const name of CHECKED_MEMBERS) if (Object.hasOwn(value, name)) standIn[name] = empty(value[name]);
   return standIn;
 }

@@ -1,5 +1,7 @@
 import { poisonedKey } from '../../domain/jsonPoisoning.js';
 import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, stringEnd } from '../../domain/jsonScan.js';
+import { isRecord } from '../../platform/isRecord.js';
+
 /**
  * Bounds on an upload's shape: nesting depth and the number of keys plus array items. Walked
  * with an explicit stack, so no depth can overflow the call stack.
@@ -34,7 +36,9 @@ export function jsonShapeProblem(value: unknown, { maxDepth, maxValues }: JsonSh
       }
       continue;
     }
-    const object = current as Record<string, unknown>;
+    // Not an array: an object (isRecord narrows it without a cast).
+    if (!isRecord(current)) continue;
+    const object = current;
     const poisoned = poisonedKey(object);
     if (poisoned !== null) return `the JSON has a "${poisoned}" key, which is refused (prototype poisoning); rename it`;
     for (const key in object) {
