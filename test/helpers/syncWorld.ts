@@ -26,11 +26,10 @@ export function clubPayload(
 
 /**
  * The write side for real (club and match commands on a SQLite event store in a temporary
- * directory), to write the events projection specs are given (test/helpers/projectionSpec.ts).
+ * directory, or the event store given), to write the events projection specs are given (test/helpers/projectionSpec.ts).
  */
-export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): void }) {
-  const dir = tempDataDir(t, 'matchlog-sync-');
-  const eventStore: EventStore = openSqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 50 });
+export function createSyncWorld(t: { teardown(fn: () => void | Promise<void>): void }, options: { eventStore?: EventStore } = {}) {
+  const eventStore: EventStore = options.eventStore ?? openSqliteEventStore(join(tempDataDir(t, 'matchlog-sync-'), 'events.sqlite'), { pollIntervalMs: 50 });
   t.teardown(() => eventStore.close());
   const clubs = createClubCommands({ eventStore });
   let enforcement: SyncEnforcement = 'log';
