@@ -17,7 +17,7 @@ const MATCHES = 4;
  * same store over the EventStoreDB stand-in).
  */
 t.test(
-  'API with RUN_PROJECTIONS=no and a worker on MongoDB: sent by the worker, none lost or repeated across its SIGKILL, logged and redelivered from the dashboard',
+  'API with RUN_PROJECTIONS=no and a worker on MongoDB: the worker sends; none lost or repeated across its SIGKILL; logged and redelivered on the API',
   {
     skip: process.env.MONGODB_URL ? false : NO_MONGODB,
   },
