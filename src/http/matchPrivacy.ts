@@ -9,6 +9,7 @@ import type { EventStore } from '../eventstore/eventStore.js';
 import { createLru } from '../platform/lru.js';
 import type { ReadModelReader } from '../readmodel/readModel.js';
 import { readPublicPayload, readPublicView } from '../../projections/publicView.js';
+import { matchOfVersionKey, versionKey } from './renderedKeys.js';
 
 export interface MatchPrivacyDeps {
   /** The club as its stream says now (src/commands/clubCommands.ts). */
@@ -35,7 +36,7 @@ export function createMatchPrivacy({ loadClub, eventStore, readModel, hashWriteT
   const replacements = createLru<Replacement[]>(500);
 
   async function inputOf(id: string, revision: number, text: () => Promise<string> | string): Promise<VersionInput> {
-    const key = `${id}\0${revision}`;
+    const key = versionKey(id, revision);
     const known = inputs.get(key);
     if (known !== undefined) return known;
     const input = privacyInputOfText(await text());
@@ -78,7 +79,7 @@ export function createMatchPrivacy({ loadClub, eventStore, readModel, hashWriteT
     const text = () => readPublicPayload(eventStore, doc);
     const privacy = await privacyOf(id, doc.revision, text);
     if (privacy === null || (await holdsWriteToken(id, presentedToken))) return [];
-    const key = `${id}\0${doc.revision}${privacyKey(privacy)}`;
+    const key = `${versionKey(id, doc.revision)}${privacyKey(privacy)}`;
     const known = replacements.get(key);
     if (known !== undefined) return known;
     const made = replacementsOf(summarizeMatchText(await text()), privacy);
@@ -88,7 +89,7 @@ export function createMatchPrivacy({ loadClub, eventStore, readModel, hashWriteT
 
   /** Lets go of what was kept of an erased match. */
   const forgetMatch = (id: string) => {
-    const ofMatch = (key: string) => key.slice(0, key.indexOf('\0')) === id;
+    const ofMatch = (key: string) => matchOfVersionKey(key) === id;
     inputs.deleteWhere(ofMatch);
     replacements.deleteWhere(ofMatch);
   };

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventStore } from '../eventstore/eventStore.js';
 import type { MatchAtRevision } from '../history/historyQueries.js';
-import { keptVersionKey } from './oldVersions.js';
 import { cachedBody, type RenderedBody, type RenderedCache } from './renderedPages.js';
+import { type KeyVariant, renderedKeys } from './renderedKeys.js';
 
 /**
  * How long clients and shared caches may keep an old version's answer without asking again: a
@@ -23,17 +23,20 @@ export async function oldVersionBody(
   kind: 'api' | 'page',
   id: string,
   revision: number,
-  /** What else the body depends on, as a key part (a team's privacy: src/domain/playerPrivacy.ts privacyKey); '' for nothing. */
-  variant: string,
+  /** What else the body depends on (a team's privacy, the host a page was opened by). */
+  variant: KeyVariant,
   make: (old: MatchAtRevision) => Promise<RenderedBody> | RenderedBody,
 ): Promise<{ body: RenderedBody; version: number }> {
   const read = () => cache.oldVersions.read(eventStore, request.ip, id, revision);
   const known = cache.oldVersions.resolvedVersion(id, revision);
   if (known !== undefined) {
-    return { body: await cachedBody(request, cache, keptVersionKey(kind, id, known) + variant, async () => make(await read())), version: known };
+    return { body: await cachedBody(request, cache, renderedKeys.oldVersion(kind, id, known, variant), async () => make(await read())), version: known };
   }
   const old = await read();
-  return { body: await cachedBody(request, cache, keptVersionKey(kind, id, old.version.revision) + variant, () => make(old)), version: old.version.revision };
+  return {
+    body: await cachedBody(request, cache, renderedKeys.oldVersion(kind, id, old.version.revision, variant), () => make(old)),
+    version: old.version.revision,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EventStore } from '../eventstore/eventStore.js';
 import { type MatchAtRevision, readMatchAt } from '../history/historyQueries.js';
 import { createFairGate, type GateBounds } from '../platform/fairGate.js';
 import { createLru } from '../platform/lru.js';
+import { matchOfVersionKey, versionKey } from './renderedKeys.js';
 
 /** A stage of work that shares the event loop's turns (src/platform/turnBudget.ts). */
 export type Stage = <T>(work: () => T | Promise<T>) => Promise<T>;
@@ -19,11 +20,6 @@ export const OLD_VERSION_LIMITS: OldVersionLimits = { perAddress: { running: 1, 
 
 /** Seconds a refused client is asked to wait: a read of an old version takes tens of milliseconds. */
 const RETRY_AFTER_SECONDS = 1;
-
-/** The key a kept body of a match's version is found by (its id second: RenderedCache.forgetMatch). */
-export const keptVersionKey = (kind: 'api' | 'page', id: string, version: number) => `${kind}\0${id}\0${version}\0old`;
-
-const askedKey = (id: string, revision: number) => `${id}\0${revision}`;
 
 /**
  * Reads of a match as it was at a revision (`?revision=N` of the API and the page), which
@@ -47,16 +43,16 @@ export function createOldVersions(stage: Stage, limits: OldVersionLimits = OLD_V
   async function readNow(eventStore: Pick<EventStore, 'readStream'>, address: string, id: string, revision: number): Promise<MatchAtRevision> {
     const staged: Pick<EventStore, 'readStream'> = { readStream: (streamId, options) => stage(() => eventStore.readStream(streamId, options)) };
     const old = await gate.run(address, () => readMatchAt(staged, id, revision), refuse);
-    resolved.set(askedKey(id, revision), old.version.revision);
+    resolved.set(versionKey(id, revision), old.version.revision);
     return old;
   }
 
   return {
     /** The version revision `revision` of match `id` resolved to when it was last read, if remembered. */
-    resolvedVersion: (id: string, revision: number): number | undefined => resolved.get(askedKey(id, revision)),
+    resolvedVersion: (id: string, revision: number): number | undefined => resolved.get(versionKey(id, revision)),
     /** The match at `revision`, read for a client at `address` within the bounds (DomainError 429 or 503 beyond them). */
     async read(eventStore: Pick<EventStore, 'readStream'>, address: string, id: string, revision: number): Promise<MatchAtRevision> {
-      const asked = askedKey(id, revision);
+      const asked = versionKey(id, revision);
       const pending = reading.get(asked);
       if (pending !== undefined) return pending;
       const made = readNow(eventStore, address, id, revision);
@@ -69,7 +65,7 @@ export function createOldVersions(stage: Stage, limits: OldVersionLimits = OLD_V
     },
     /** Forgets what the match's revisions resolved to (after its erasure). */
     forgetMatch(id: string) {
-      resolved.deleteWhere((key) => key.slice(0, key.indexOf('\0')) === id);
+      resolved.deleteWhere((key) => matchOfVersionKey(key) === id);
     },
     /** Addresses with reads running or waiting. */
     addressesReading: () => gate.keys(),

@@ -8,6 +8,7 @@ import { createLru } from '../platform/lru.js';
 import { turnBudget } from '../platform/turnBudget.js';
 import { noteInAccessLog } from './accessLog.js';
 import { createOldVersions, OLD_VERSION_LIMITS, type OldVersionLimits } from './oldVersions.js';
+import { matchOfKey } from './renderedKeys.js';
 
 type Encoding = 'br' | 'gzip';
 
@@ -132,7 +133,7 @@ const STAGE_BUDGET_MS = 10;
  * Rendered bodies (pages, embeds, API answers, QR codes) by key, in one byte budget
  * (PAGE_CACHE_BYTES): each weighs its bytes and the compressed copies attached later; the least
  * recently used goes first. A body above an eighth of the budget is served but not kept.
- * Beside them, the summaries the pages are rendered from, by `summary\0id\0revision`, weighed
+ * Beside them, the summaries the pages are rendered from, by their version (renderedKeys.ts), weighed
  * by payload characters in an eighth of the budget more (a version too long for it is not kept).
  * Held summaries cost collections (a big one made the next large render ~50 ms dearer); kept
  * anyway, since re-summarising for each rendering of a version cost more (docs/limits.md).
@@ -164,9 +165,9 @@ export function createRenderedCache(budgetBytes: number, { oldVersionLimits = OL
       if (kept) body.grew = () => lru.reweigh(key);
       return kept;
     },
-    /** Lets go of everything kept of a match (its keys name it second: `kind\0id\0…`), after its erasure. */
+    /** Lets go of everything kept of a match (its keys name it: renderedKeys.ts), after its erasure. */
     forgetMatch(id: string) {
-      const ofMatch = (key: string) => key.split('\0')[1] === id;
+      const ofMatch = (key: string) => matchOfKey(key) === id;
       lru.deleteWhere(ofMatch);
       summaries.deleteWhere(ofMatch);
       oldVersions.forgetMatch(id);

@@ -2,7 +2,8 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import type { ReadStreamOptions } from '../../src/eventstore/eventStore.js';
-import { keptVersionKey, type OldVersionLimits } from '../../src/http/oldVersions.js';
+import type { OldVersionLimits } from '../../src/http/oldVersions.js';
+import { renderedKeys } from '../../src/http/renderedKeys.js';
 import { createRenderedCache } from '../../src/http/renderedPages.js';
 import { json, startTestApp } from '../helpers/testApp.js';
 
@@ -74,8 +75,8 @@ t.test('a second read of an old revision reads nothing from the log: its answer 
     t.equal(log.reads, readsBefore, `${path}: no read of the log the second time`);
     t.ok(again.body.equals(first.body), `${path}: the same bytes`);
   }
-  t.ok(cache.get(keptVersionKey('api', 'old', 1)), 'the API answer is kept under its version');
-  t.ok(cache.get(keptVersionKey('page', 'old', 1)), 'so is the page');
+  t.ok(cache.get(renderedKeys.oldVersion('api', 'old', 1, {})), 'the API answer is kept under its version');
+  t.ok(cache.get(renderedKeys.oldVersion('page', 'old', 1, {})), 'so is the page');
 });
 
 t.test('old revisions are immutable for caches and do not change when the head moves; the current version asked by revision is revalidated', async (t) => {
@@ -106,7 +107,7 @@ t.test('old revisions are immutable for caches and do not change when the head m
 t.test("an erased match's old revisions answer 410 and its kept bodies are let go", async (t) => {
   const { port, cache } = await listening(t);
   for (const path of ['/api/matches/old?revision=1', '/match/old?revision=1']) t.equal((await get(port, path)).status, 200);
-  t.ok(cache.get(keptVersionKey('api', 'old', 1)));
+  t.ok(cache.get(renderedKeys.oldVersion('api', 'old', 1, {})));
   const erase = await new Promise<number>((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path: '/api/matches/old', method: 'DELETE', headers: { 'x-write-token': TOKEN } }, (res) => {
       res.resume();
@@ -116,8 +117,8 @@ t.test("an erased match's old revisions answer 410 and its kept bodies are let g
     req.end();
   });
   t.equal(erase, 200);
-  t.notOk(cache.get(keptVersionKey('api', 'old', 1)), 'the API answer is gone');
-  t.notOk(cache.get(keptVersionKey('page', 'old', 1)), 'the page is gone');
+  t.notOk(cache.get(renderedKeys.oldVersion('api', 'old', 1, {})), 'the API answer is gone');
+  t.notOk(cache.get(renderedKeys.oldVersion('page', 'old', 1, {})), 'the page is gone');
   t.equal(cache.oldVersions.resolvedVersion('old', 1), undefined, 'and what its revisions resolved to');
   for (const path of ['/api/matches/old?revision=1', '/match/old?revision=1', '/api/matches/old?revision=3']) {
     const answer = await get(port, path);

@@ -14,11 +14,12 @@ import { noteInAccessLog } from '../accessLog.js';
 import { classifyClientAddress } from '../clientAddress.js';
 import { cachedBody, notModified, type RenderedCache, renderedBody, sendRendered } from '../renderedPages.js';
 import { oldVersionBody, oldVersionCaching } from '../oldVersionBodies.js';
+import { renderedKeys } from '../renderedKeys.js';
 import { type TokenFailureThrottle, throttledTokenCheck } from './tokenFailures.js';
 import { CLUB_SYNC_HEADER, clubSyncHeader } from './clubSyncHeader.js';
 import type { Receipts } from '../../history/logReceipts.js';
 import { matchStreamId } from '../../domain/matchId.js';
-import { type MatchPrivacy, privacyKey, privacyTag, privatePayloadText } from '../../domain/playerPrivacy.js';
+import { type MatchPrivacy, privacyTag, privatePayloadText } from '../../domain/playerPrivacy.js';
 import type { MatchPrivacyReader } from '../matchPrivacy.js';
 import { MatchParams, MatchPayload, MatchView, RevisionQuery, UploadResponse, WriteHeaders, errorResponses } from './schemas.js';
 
@@ -179,7 +180,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
     const current = await currentPublicView(id);
     if (current === null) throw notFound(`no match with id "${id}"`);
     const shownAs = await readerPrivacy(request, id, current.revision);
-    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'api', id, revision, privacyKey(shownAs), (old) =>
+    const { body, version } = await oldVersionBody(request, { cache, eventStore }, 'api', id, revision, { privacy: shownAs }, (old) =>
       cache.stage(() => {
         const meta = {
           id,
@@ -241,7 +242,7 @@ export const matchApi: FastifyPluginAsyncTypebox<MatchApiDeps> = async (
       untyped.header('etag', etag).header('cache-control', 'no-cache');
       if (shownAs !== null) untyped.header('vary', 'X-Write-Token');
       if (notModified(request, etag)) return untyped.code(304).send();
-      const body = await cachedBody(request, cache, `api\0${doc.id}\0${doc.revision}${privacyKey(shownAs)}`, async () => {
+      const body = await cachedBody(request, cache, renderedKeys.api(doc.id, doc.revision, { privacy: shownAs }), async () => {
         const meta = {
           id: doc.id,
           url: matchUrl(doc.id),

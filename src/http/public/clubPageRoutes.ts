@@ -11,6 +11,7 @@ import { type ListedMatch, listedMatch, publicClub, publicTeams, teamPath, upcom
 import { pageVersion, type PublicPagesDeps } from './teamPageRoutes.js';
 import { unsyncedFixtures, upcomingFixtures } from './teamFixtures.js';
 import { renderClubPage, renderPublicErrorPage } from './views/publicClubPage.js';
+import { renderedKeys } from '../renderedKeys.js';
 
 /** Matches the club page lists in each of its lists. */
 const CLUB_PAGE_MATCHES = 10;
@@ -45,7 +46,7 @@ export const clubPage: FastifyPluginAsync<PublicPagesDeps> = async (app, { loadC
   app.setErrorHandler(pageErrorHandler(renderPublicErrorPage));
   app.get<{ Params: Static<typeof ClubParams> }>('/c/:club', { schema: { hide: true, params: ClubParams } }, async (request, reply) => {
     const club = await publicClub(loadClub, request.params.club);
-    const key = `club\0${club.clubId}\0${await pageVersion(readModel, club)}`;
+    const key = renderedKeys.club(club.clubId, await pageVersion(readModel, club));
     const body = await cachedBody(request, cache, key, async () => renderedBody(renderClubPage(await clubPageOf(readModel, club, Date.now()))));
     reply.header('content-security-policy', PAGE_CSP).header('cache-control', 'no-cache');
     if (clubNoindex(club)) reply.header('x-robots-tag', 'noindex');

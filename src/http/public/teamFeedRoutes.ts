@@ -10,6 +10,7 @@ import { renderPublicErrorPage } from './views/publicClubPage.js';
 import { unsyncedFixtures } from './teamFixtures.js';
 import { teamAtomFeed } from './views/teamAtomFeed.js';
 import { teamCalendar } from './views/teamCalendar.js';
+import { renderedKeys } from '../renderedKeys.js';
 
 /** Matches, and fixtures announced from the dashboard, a feed lists: the team's latest by start time (a season or two). */
 const FEED_MATCHES = 100;
@@ -33,7 +34,7 @@ export const teamFeeds: FastifyPluginAsync<PublicPagesDeps & { publicBaseUrl: st
   async function serve(request: FastifyRequest<{ Params: Static<typeof TeamParams> }>, reply: FastifyReply, feed: Feed) {
     const club = await publicClub(loadClub, request.params.club);
     const entry = publicTeam(club, request.params.team);
-    const key = `${feed}\0${club.clubId}\0${entry.team.teamId}\0${await pageVersion(readModel, club)}`;
+    const key = renderedKeys.teamFeed(feed, club.clubId, entry.team.teamId, await pageVersion(readModel, club));
     const body = await cachedBody(request, cache, key, async () => {
       const matches = await readClubMatches(readModel, club.clubId, { teamId: entry.team.teamId }, { limit: FEED_MATCHES });
       const name = `${entry.team.name} · ${club.name}`;

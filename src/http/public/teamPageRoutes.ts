@@ -15,6 +15,7 @@ import { clubPath, type LoadClub, listedMatch, type PublicTeam, publicClub, publ
 import { renderPublicErrorPage } from './views/publicClubPage.js';
 import { unsyncedFixtures, upcomingFixtures } from './teamFixtures.js';
 import { renderTeamPage } from './views/publicTeamPage.js';
+import { renderedKeys } from '../renderedKeys.js';
 
 /** Most matches a team page reads for a season, and players its roster lists: a season is 20–40 matches, a squad 12–25. */
 const TEAM_PAGE_MATCHES = 200;
@@ -83,7 +84,7 @@ export const teamPage: FastifyPluginAsync<PublicPagesDeps> = async (app, { loadC
       const club = await publicClub(loadClub, request.params.club);
       const entry = publicTeam(club, request.params.team);
       const version = await pageVersion(readModel, club);
-      const key = `team\0${club.clubId}\0${entry.team.teamId}\0${request.query.season ?? ''}\0${version}`;
+      const key = renderedKeys.team(club.clubId, entry.team.teamId, request.query.season ?? '', version);
       const body = await cachedBody(request, cache, key, async () =>
         renderedBody(renderTeamPage(await teamPageOf(readModel, club, entry, request.query.season, Date.now()))),
       );
