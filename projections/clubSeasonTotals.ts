@@ -86,7 +86,7 @@ function withLine(current: SeasonTotalsDoc | null, copy: CountedCopy, player: Co
   };
   const matchesPlayed = base.matchesPlayed + sign;
   if (matchesPlayed <= 0) return null;
-  const stats = new Map(base.stats.map(([name, total, matches]) => [name, [total, matches] as [number, number]]));
+  const stats = new Map(base.stats.map(([name, total, matches]): [string, [number, number]] => [name, [total, matches]]));
   for (const [name, value] of player.stats) {
     const [total, matches] = stats.get(name) ?? [0, 0];
     if (matches + sign <= 0) stats.delete(name);

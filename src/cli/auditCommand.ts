@@ -6,14 +6,13 @@ import { auditEntries } from './auditEntries.js';
 import type { CliCommand } from './command.js';
 import { AuditFailure, fetchOk, openCheckpoint, proveConsistency } from './logClient.js';
 import { errorCode } from '../platform/errorCode.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { checkedJson } from '../platform/checkedJson.js';
 
 /** What an auditor keeps between runs: the last checkpoint it verified, as signed. */
-interface AuditState {
-  origin: string;
-  size: number;
-  rootHash: string;
-  checkpoint: string;
-}
+/** The auditor's state file: the checkpoint it last saw signed and checked. */
+const AuditState = Type.Object({ origin: Type.String(), size: Type.Number(), rootHash: Type.String(), checkpoint: Type.String() });
+type AuditState = Static<typeof AuditState>;
 
 const USAGE =
   'matchlog audit <base URL> --key <verifier key> --state <file> [--full] [--witness <witness vkey> …] [--quorum N] [--max-age <duration: 90s, 10m, 2h, 1d>]';
@@ -26,7 +25,7 @@ function readState(file: string): AuditState | null {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
-  return JSON.parse(text) as AuditState;
+  return checkedJson(AuditState, JSON.parse(text), (problem) => new Error(`the state file ${file} is not one matchlog audit wrote: ${problem}`));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LogEntry } from '../domain/logEntry.js';
 import { AuditFailure } from './logClient.js';
+import { isRecord } from '../platform/isRecord.js';
 
 interface MatchSeen {
   /** The revision its next entry must have: a match's entries come in revision order, without gaps. */
@@ -83,7 +84,8 @@ async function checkServed(base: string, matchId: string, match: MatchSeen) {
   }
   if (res.status === 410) throw new AuditFailure(`match ${matchId}: the API answers 410, but the log records no erasure of it`);
   if (!res.ok) throw new AuditFailure(`match ${matchId}: GET /api/matches/${matchId} answered ${res.status}: the log holds it, the API does not serve it`);
-  const served = (await res.json()) as { protected?: unknown; revision?: unknown; updatedAt?: unknown };
+  const answer: unknown = await res.json();
+  const served = isRecord(answer) ? answer : {};
   if (match.protection !== null && served.protected !== (match.protection === 'protected'))
     throw new AuditFailure(`match ${matchId}: the API says protected ${String(served.protected)}, but its creation committed ${match.protection}`);
   if (match.latest !== null && served.revision === match.latest.revision && served.updatedAt !== match.latest.recordedAt)

@@ -3,6 +3,8 @@ import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../runtime/config.js';
 import { LOG_SIGNING_KEY_FILE } from '../runtime/logSigningKey.js';
+import { WEBHOOKS_FILE } from '../webhooks/openWebhookStore.js';
+import { pipeline } from 'node:stream/promises';
 
 /** What a backup folder holds besides its files: checked by `matchlog restore` before anything is copied. */
 export interface BackupManifest {
@@ -19,7 +21,7 @@ export interface BackupManifest {
   logSigningKey?: 'file' | 'LOG_SIGNING_KEY';
 }
 
-export type BackupRole = 'log' | 'read models' | 'write-token key' | 'log signing key';
+export type BackupRole = 'log' | 'read models' | 'webhooks' | 'write-token key' | 'log signing key';
 
 export interface BackupFile {
   name: string;
@@ -32,19 +34,24 @@ export const MANIFEST = 'manifest.json';
 export const BACKUP_NAMES: Record<BackupRole, string> = {
   log: 'events.sqlite',
   'read models': 'readmodel.sqlite',
+  webhooks: WEBHOOKS_FILE,
   'write-token key': 'write-token.key',
   'log signing key': LOG_SIGNING_KEY_FILE,
 };
 
 const sqlitePath = (url: string) => (url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : null);
 
-/** Where each part of a backup lives in the running service (null: not a file here, e.g. MongoDB, WRITE_TOKEN_KEY or LOG_SIGNING_KEY). */
+/**
+ * Where each part of a backup lives in the running service (null: not a file here, e.g. MongoDB,
+ * WRITE_TOKEN_KEY or LOG_SIGNING_KEY). The webhooks' state lives where the read models do (src/webhooks/openWebhookStore.ts).
+ */
 export function servicePaths(
   config: Pick<Config, 'eventStoreUrl' | 'readModelUrl' | 'dataDir' | 'writeTokenKey' | 'logSigningKey'>,
 ): Record<BackupRole, string | null> {
   return {
     log: sqlitePath(config.eventStoreUrl),
     'read models': sqlitePath(config.readModelUrl),
+    webhooks: config.readModelUrl.startsWith('mongodb') ? null : join(config.dataDir, WEBHOOKS_FILE),
     'write-token key': config.writeTokenKey === null ? join(config.dataDir, 'write-token.key') : null,
     'log signing key': config.logSigningKey === null ? join(config.dataDir, LOG_SIGNING_KEY_FILE) : null,
   };
@@ -53,7 +60,7 @@ export function servicePaths(
 /** SHA-256 of a file, read as a stream (logs are hundreds of MB). */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  await pipeline(createReadStream(path), hash);
   return hash.digest('hex');
 }
 

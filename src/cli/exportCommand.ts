@@ -11,6 +11,9 @@ import { loadLogSigner } from '../runtime/logSigningKey.js';
 import type { CliCommand } from './command.js';
 import { openStores } from './stores.js';
 
+/** A stored payload's text as the value it holds (JSON.parse, typed as what it is: not yet known). */
+const parsedJson = (text: string): unknown => JSON.parse(text);
+
 /**
  * A match's history as NDJSON, one event per line, each with its transparency-log entry, index
  * and inclusion proof in the tree of the signed checkpoint it carries (docs/auditing.md), and for
@@ -51,7 +54,7 @@ export const exportCommand: CliCommand = {
                   // SHA-256 of the text as stored with it, or computed from the text (said so) for versions stored without it.
                   payloadDigest: content.payloadDigest ?? payloadDigest(asJsonText(content.payloadText)),
                   ...(content.payloadDigest === null ? { payloadDigestComputed: true } : {}),
-                  payload: JSON.parse(content.payloadText) as unknown,
+                  payload: parsedJson(content.payloadText),
                 }
               : {}),
             ...(details ? { details } : {}),

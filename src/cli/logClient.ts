@@ -1,6 +1,8 @@
 import { type LogCheckpoint, parseCheckpointText } from '../domain/logCheckpoint.js';
 import { verifyConsistency } from '../domain/merkleTree.js';
 import { type NoteVerifier, openNote } from '../domain/signedNote.js';
+import { Type } from '@sinclair/typebox';
+import { checkedJson } from '../platform/checkedJson.js';
 
 /** A check of a log server that did not hold: `audit` and `monitor` say which and stop (exit 1). */
 export class AuditFailure extends Error {}
@@ -26,6 +28,8 @@ export function openCheckpoint(note: string, verifier: NoteVerifier, what: strin
   return checkpoint;
 }
 
+const ConsistencyProof = Type.Object({ hashes: Type.Array(Type.String()) });
+
 /**
  * Proves with the server's consistency proof that `latest` extends `seen` (both verified
  * checkpoints); a smaller tree is a rollback, any other mismatch a fork.
@@ -35,7 +39,8 @@ export async function proveConsistency(base: string, seen: LogCheckpoint, latest
   if (latest.size < seen.size)
     throw new AuditFailure(`consistency: rollback: the log has ${latest.size} entries, fewer than the ${seen.size} this ${who} saw signed`);
   const response = await fetchOk(base, `/api/log/proof/consistency?from=${seen.size}&to=${latest.size}`);
-  const proof = ((await response.json()) as { hashes: string[] }).hashes.map((hash) => Buffer.from(hash, 'base64'));
+  const answer = checkedJson(ConsistencyProof, await response.json(), (problem) => new AuditFailure(`consistency: the proof answered is not one: ${problem}`));
+  const proof = answer.hashes.map((hash) => Buffer.from(hash, 'base64'));
   if (!verifyConsistency(seen.size, latest.size, proof, seen.rootHash, latest.rootHash)) {
     throw new AuditFailure(
       `consistency: fork: the tree of ${latest.size} entries does not extend the tree of ${seen.size} this ${who} saw signed ` +

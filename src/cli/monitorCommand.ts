@@ -4,14 +4,19 @@ import { parseArgs } from 'node:util';
 import { type NoteVerifier, parseNoteVerifierKey } from '../domain/signedNote.js';
 import type { CliCommand } from './command.js';
 import { AuditFailure } from './logClient.js';
-import { type MonitorState, monitorPass } from './monitorRun.js';
+import { MonitorState, monitorPass } from './monitorRun.js';
 import { errorCode } from '../platform/errorCode.js';
+import { checkedJson } from '../platform/checkedJson.js';
 
 const USAGE = 'matchlog monitor <base URL> --key <verifier key> --state <file> [--match <id> …|--club <id>] [--once] [--interval <seconds>]';
 
 function readState(file: string): MonitorState | null {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as MonitorState;
+    return checkedJson(
+      MonitorState,
+      JSON.parse(readFileSync(file, 'utf8')),
+      (problem) => new Error(`the state file ${file} is not one matchlog monitor wrote: ${problem}`),
+    );
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;

@@ -1,3 +1,4 @@
+import { type Static, Type } from '@sinclair/typebox';
 import { parseLogEntry } from '../domain/logEntry.js';
 import { summarizeMatchText } from '../domain/matchPayload.js';
 import { appendLeaf, frontierRoot, leafHash } from '../domain/merkleTree.js';
@@ -7,12 +8,13 @@ import { servedEntries } from './logEntriesClient.js';
 import { checkedPayload } from './versionPayload.js';
 
 /** What a monitor keeps between passes: the last checkpoint it verified, its tree's frontier, and each watched match's last status. */
-export interface MonitorState {
-  checkpoint: string;
+export const MonitorState = Type.Object({
+  checkpoint: Type.String(),
   /** Base64 roots of the complete subtrees of that checkpoint's tree, largest first. */
-  frontier: string[];
-  matches: Record<string, { revision: number; status: string | null }>;
-}
+  frontier: Type.Array(Type.String()),
+  matches: Type.Record(Type.String(), Type.Object({ revision: Type.Number(), status: Type.Union([Type.String(), Type.Null()]) })),
+});
+export type MonitorState = Static<typeof MonitorState>;
 
 /** Which entries a monitor reports: those of these matches, or of this club's stream. */
 export interface Watched {

@@ -7,18 +7,23 @@ import { type NoteVerifier, parseNoteVerifierKey } from '../domain/signedNote.js
 import { witnessOptions, witnessReport } from './auditWitnesses.js';
 import type { CliCommand, CliIo } from './command.js';
 import { AuditFailure, fetchOk, openCheckpoint, proveConsistency } from './logClient.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { checkedJson } from '../platform/checkedJson.js';
+import { isRecord } from '../platform/isRecord.js';
 
 const USAGE =
   'matchlog verify-receipt <base URL> --receipt <file> --key <log verifier key> [--witness <witness vkey> …] [--quorum N]' +
   '   (the receipt as a write answered it)';
 
-interface ReceiptFile {
-  logIndex: number;
-  entry: string;
-  checkpoint: string | null;
-  inclusionProof: string[] | null;
-  proofUrl?: string | null;
-}
+const Receipt = Type.Object({
+  logIndex: Type.Number(),
+  entry: Type.String(),
+  checkpoint: Type.Union([Type.String(), Type.Null()]),
+  inclusionProof: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  proofUrl: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+type ReceiptFile = Static<typeof Receipt>;
+const CosignedProof = Type.Object({ checkpoint: Type.String(), inclusionProof: Type.Array(Type.String()) });
 
 /** The receipt's entry in a checkpoint note: the note's checkpoint, once the entry's inclusion is proved. */
 function included(receipt: ReceiptFile, note: string, proof: string[], verifier: NoteVerifier, what: string): LogCheckpoint {
@@ -33,7 +38,8 @@ function included(receipt: ReceiptFile, note: string, proof: string[], verifier:
 async function cosignedProof(base: string, receipt: ReceiptFile, witnessed: boolean) {
   if (receipt.checkpoint !== null && receipt.inclusionProof !== null && (!witnessed || /\n— .+\n?$/.test(receipt.checkpoint)))
     return { note: receipt.checkpoint, proof: receipt.inclusionProof };
-  const answer = (await (await fetchOk(base, `/api/log/entries/${receipt.logIndex}/proof`)).json()) as { checkpoint: string; inclusionProof: string[] };
+  const answered = await (await fetchOk(base, `/api/log/entries/${receipt.logIndex}/proof`)).json();
+  const answer = checkedJson(CosignedProof, answered, (problem) => new AuditFailure(`inclusion: the proof answered is not one: ${problem}`));
   return { note: answer.checkpoint, proof: answer.inclusionProof };
 }
 
@@ -104,10 +110,10 @@ export const verifyReceiptCommand: CliCommand = {
     let receipt: ReceiptFile;
     try {
       verifier = parseNoteVerifierKey(key);
-      const read = JSON.parse(readFileSync(receiptFile, 'utf8')) as { receipt?: ReceiptFile } & ReceiptFile;
+      const read: unknown = JSON.parse(readFileSync(receiptFile, 'utf8'));
       // The file may hold the write's whole answer, or its receipt alone.
-      receipt = read.receipt ?? read;
-      if (typeof receipt.logIndex !== 'number' || typeof receipt.entry !== 'string') throw new Error(`${receiptFile} holds no receipt (logIndex, entry)`);
+      const held = isRecord(read) && 'receipt' in read ? read.receipt : read;
+      receipt = checkedJson(Receipt, held, (problem) => new Error(`${receiptFile} holds no receipt (logIndex, entry, checkpoint, inclusionProof): ${problem}`));
     } catch (error) {
       io.err(`matchlog verify-receipt: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;

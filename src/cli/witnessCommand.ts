@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { cosignatureVerifierKeyString } from '../domain/cosignature.js';
 import { type NoteVerifier, parseNoteVerifierKey } from '../domain/signedNote.js';
@@ -74,7 +73,8 @@ export const witnessCommand: CliCommand = {
       io.err(`matchlog witness: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
-    const { port: bound } = listening.address() as AddressInfo;
+    const listeningOn = listening.address();
+    const bound = listeningOn !== null && typeof listeningOn === 'object' ? listeningOn.port : listeningOn;
     const address = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     const origins = [...new Set(log.map((key) => key.split('+')[0]))].join(', ');
     io.out(`witness listening on ${address}/add-checkpoint for ${origins}\n`);

@@ -1,10 +1,3 @@
-/** What an access line carries (Fastify's request and reply serializers), as far as the pretty line reads it. */
-interface AccessRecord {
-  req?: { method?: unknown; url?: unknown };
-  res?: { statusCode?: unknown };
-  responseTime?: unknown;
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /**
@@ -13,7 +6,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function prettyMessage(log: Record<string, unknown>, messageKey: string): string {
   const message = typeof log[messageKey] === 'string' ? log[messageKey] : '';
-  const { req, res, responseTime } = log as AccessRecord;
+  // What an access line carries (Fastify's request and reply serializers), as far as the pretty line reads it.
+  const { req, res, responseTime } = log;
   if (!isRecord(req) || !isRecord(res)) return message;
   const ms = typeof responseTime === 'number' ? ` ${Math.round(responseTime)} ms` : '';
   const line = `${String(req.method)} ${String(req.url)} ${String(res.statusCode)}${ms}`;

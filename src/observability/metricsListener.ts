@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
 export interface MetricsListener {
@@ -29,7 +28,9 @@ export async function startMetricsListener(registry: Registry, host: string, por
       resolve();
     });
   });
-  const { address, port: bound } = server.address() as AddressInfo;
+  const listeningOn = server.address();
+  if (listeningOn === null || typeof listeningOn === 'string') throw new Error('the metrics listener listens on no TCP port');
+  const { address, port: bound } = listeningOn;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${bound}/metrics`,
     close: () =>

@@ -74,8 +74,9 @@ export function createLru<V>(max: number, weigh: (value: V) => number = () => 1,
     /** Counts the entry's value again after it grew or shrank; false when it is no longer kept. */
     reweigh(key: string): boolean {
       const box = entries.get(key);
-      if (box === undefined) return false;
-      const now = weigh(box.value as V);
+      // A kept entry's box holds its value (remove() empties a box as the entry leaves).
+      if (box === undefined || box.value === undefined) return false;
+      const now = weigh(box.value);
       if (now > entryMax) {
         remove(key);
         return false;

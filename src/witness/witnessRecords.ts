@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import { makePrivateDir } from '../platform/privateFiles.js';
 import type { WitnessedCheckpoint } from './witnessVerdict.js';
 import { errorCode } from '../platform/errorCode.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { checkedJson } from '../platform/checkedJson.js';
 
 /** What the witness keeps per log: the latest checkpoint it cosigned, as the log signed it. */
-interface WitnessRecord {
-  origin: string;
-  size: number;
-  rootHash: string;
-  checkpoint: string;
-}
+const WitnessRecord = Type.Object({ origin: Type.String(), size: Type.Number(), rootHash: Type.String(), checkpoint: Type.String() });
+type WitnessRecord = Static<typeof WitnessRecord>;
 
 /** One file per origin, named by the origin's SHA-256 (an origin may hold "/" and ":"). */
 const recordFile = (dir: string, origin: string) => join(dir, 'logs', `${createHash('sha256').update(origin).digest('hex')}.json`);
@@ -25,7 +23,11 @@ export function readWitnessed(dir: string, origin: string): WitnessedCheckpoint 
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
-  const record = JSON.parse(text) as WitnessRecord;
+  const record = checkedJson(
+    WitnessRecord,
+    JSON.parse(text),
+    (problem) => new Error(`the witness record ${recordFile(dir, origin)} is not one this witness wrote: ${problem}`),
+  );
   if (record.origin !== origin) throw new Error(`${recordFile(dir, origin)} holds the record of ${record.origin}, not ${origin}`);
   return { size: record.size, rootHash: Buffer.from(record.rootHash, 'base64') };
 }

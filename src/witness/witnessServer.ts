@@ -36,9 +36,11 @@ async function readBody(request: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of request) {
-    length += (chunk as Buffer).length;
+    // An IncomingMessage without an encoding set gives Buffers.
+    if (!Buffer.isBuffer(chunk)) return null;
+    length += chunk.length;
     if (length > MAX_BODY_BYTES) return null;
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
