@@ -11,10 +11,11 @@ const versions = Array.from({ length: 6 }, (_, v) =>
 /** The chain to the newest version, newest first, as a store walks it: a keyframe, then a delta on each. */
 const chain = (): ChainLink[] =>
   versions
-    .map((bytes, revision): ChainLink =>
-      revision === 0
-        ? { revision, stored: { data: bytes, encoding: null, baseRevision: null } }
-        : { revision, stored: { data: makeDelta(versions[revision - 1]!, bytes)!, encoding: 'delta', baseRevision: revision - 1 } },
+    .map(
+      (bytes, revision): ChainLink =>
+        revision === 0
+          ? { revision, stored: { data: bytes, encoding: null, baseRevision: null } }
+          : { revision, stored: { data: makeDelta(versions[revision - 1]!, bytes)!, encoding: 'delta', baseRevision: revision - 1 } },
     )
     .reverse();
 
