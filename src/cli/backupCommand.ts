@@ -55,7 +55,7 @@ async function positionsOf(folder: string, hasReadModels: boolean): Promise<Pick
 
 export const backupCommand: CliCommand = {
   name: 'backup',
-  summary: 'take a consistent backup of the SQLite log, read models and key file while the service runs, with a manifest of positions and checksums',
+  summary: 'take a consistent backup of the SQLite log, read models, webhooks and key files while the service runs, with a manifest of positions and checksums',
   usage: 'matchlog backup <empty or new folder>   (same environment as the service; restore with matchlog restore)',
   async run(args, io) {
     const [folderArg, ...rest] = args.filter((a) => !a.startsWith('-'));
@@ -91,11 +91,14 @@ export const backupCommand: CliCommand = {
     // Owner-only, like DATA_DIR: a backup holds the key file, token and password hashes.
     makePrivateDir(folder);
     const started = performance.now();
-    // Read models first, then the log: their checkpoints are then never beyond the copied log.
+    // Read models and webhooks first, then the log: their positions are then never beyond the copied log
+    // (the webhooks read on from theirs after a restore: what the log got meanwhile is queued, none lost).
     const roles: BackupRole[] = [];
-    if (paths['read models'] !== null && existsSync(paths['read models'])) {
-      await backupSqlite(paths['read models'], join(folder, BACKUP_NAMES['read models']));
-      roles.push('read models');
+    for (const role of ['read models', 'webhooks'] as const) {
+      const path = paths[role];
+      if (path === null || !existsSync(path)) continue;
+      await backupSqlite(path, join(folder, BACKUP_NAMES[role]));
+      roles.push(role);
     }
     await backupSqlite(paths.log, join(folder, BACKUP_NAMES.log));
     roles.push('log');
@@ -128,7 +131,11 @@ export const backupCommand: CliCommand = {
     writeFileSync(join(folder, `${MANIFEST}.partial`), `${JSON.stringify(manifest, null, 2)}\n`);
     renameSync(join(folder, `${MANIFEST}.partial`), join(folder, MANIFEST));
     const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
-    const parts = [roles.includes('read models') ? ', the read models' : '', keyFile === null ? '' : ', the write-token key'];
+    const parts = [
+      roles.includes('read models') ? ', the read models' : '',
+      roles.includes('webhooks') ? ', the webhooks' : '',
+      keyFile === null ? '' : ', the write-token key',
+    ];
     if (roles.includes('log signing key')) parts.push(', the log signing key');
     io.out(
       `backed up ${positions.log.events} events (log head ${String(positions.log.headPosition)})${parts.join('')} to ${folder}: ` +

@@ -11,8 +11,20 @@ const ManifestShape = Type.Object({
   checkpoints: Type.Union([Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()])), Type.Null()]),
   files: Type.Array(
     Type.Object({
-      name: Type.Union([Type.Literal('events.sqlite'), Type.Literal('readmodel.sqlite'), Type.Literal('write-token.key'), Type.Literal('log-signing.key')]),
-      role: Type.Union([Type.Literal('log'), Type.Literal('read models'), Type.Literal('write-token key'), Type.Literal('log signing key')]),
+      name: Type.Union([
+        Type.Literal('events.sqlite'),
+        Type.Literal('readmodel.sqlite'),
+        Type.Literal('webhooks.sqlite'),
+        Type.Literal('write-token.key'),
+        Type.Literal('log-signing.key'),
+      ]),
+      role: Type.Union([
+        Type.Literal('log'),
+        Type.Literal('read models'),
+        Type.Literal('webhooks'),
+        Type.Literal('write-token key'),
+        Type.Literal('log signing key'),
+      ]),
       bytes: Type.Integer(),
       sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     }),

@@ -11,7 +11,7 @@ import { emptyReadModels, existingReadModels, refuseReadModels } from './readMod
 import { reapplyErasures } from './reapplyErasures.js';
 import { checkBackup, readManifest, Refused } from './restoreChecks.js';
 import { discardStaged, putInPlace, type StagedFile, stageFile } from './restoreFiles.js';
-import { previousLogFile, undoneByRestore } from './rollbackReport.js';
+import { endpointsChanged, previousLogFile, undoneByRestore } from './rollbackReport.js';
 import { serviceConfig } from './stores.js';
 
 const USAGE =
@@ -70,9 +70,11 @@ async function restoreFiles(config: Config, folder: string, manifest: BackupMani
     const why =
       file.role === 'read models'
         ? 'READ_MODEL_URL is not SQLite: the projections rebuild them from the log'
-        : file.role === 'log signing key'
-          ? 'LOG_SIGNING_KEY is set: it must be the key of this backup'
-          : 'WRITE_TOKEN_KEY is set: it must be the key of this backup';
+        : file.role === 'webhooks'
+          ? "READ_MODEL_URL is MongoDB: the webhooks' state lives in its database (restore it with mongorestore)"
+          : file.role === 'log signing key'
+            ? 'LOG_SIGNING_KEY is set: it must be the key of this backup'
+            : 'WRITE_TOKEN_KEY is set: it must be the key of this backup';
     io.out(`${file.name}: not restored (${why})\n`);
   }
   return manifest.files.filter((file) => targets[file.role] !== null).map((file) => file.role);
@@ -91,7 +93,7 @@ async function restoredHead(logFile: string): Promise<{ head: number | null; id:
 }
 
 /** Says what the rollback undoes: listed from the replaced log when given, else in general. */
-async function reportUndone(manifest: BackupManifest, previous: string | null, headEventId: string | null, io: CliIo): Promise<void> {
+async function reportUndone(config: Config, manifest: BackupManifest, previous: string | null, headEventId: string | null, io: CliIo): Promise<void> {
   const since = `the backup's log head (position ${String(manifest.log.headPosition)}, taken ${manifest.createdAt})`;
   if (previous === null) {
     io.out(
@@ -104,6 +106,12 @@ async function reportUndone(manifest: BackupManifest, previous: string | null, h
   io.out(`the log is rolled back to ${since}; this undoes ${lines.length + others} event(s) of ${previous}:\n`);
   for (const line of lines) io.out(`  - ${line}\n`);
   io.out(`  - ${others} other event(s) (uploads, club changes)\n`);
+  const webhooks = servicePaths(config).webhooks;
+  if (webhooks === null || !manifest.files.some((file) => file.role === 'webhooks')) return;
+  const endpoints = endpointsChanged(join(dirname(previous), BACKUP_NAMES.webhooks), webhooks);
+  if (endpoints.length === 0) return;
+  io.out('and the webhook endpoints go back to what they were:\n');
+  for (const line of endpoints) io.out(`  - ${line}\n`);
 }
 
 /** The ledger to re-apply: the one named, else the configured one if it exists (e.g. ERASURE_LEDGER on another disk). */
@@ -187,7 +195,7 @@ async function restoreBackup(config: Config, parsed: Options & { folder: string 
   );
   let code = 0;
   try {
-    await reportUndone(manifest, previous, id, io);
+    await reportUndone(config, manifest, previous, id, io);
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     io.err(`matchlog restore: restored, but cannot list what the rollback undoes: ${error.message}\n`);

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { clubIdOfStream } from '../domain/clubIds.js';
 import { decodeClubEvent } from '../domain/clubEvents.js';
@@ -57,4 +58,43 @@ export async function undoneByRestore(previousLog: string, head: Position | null
   } finally {
     await log.close();
   }
+}
+
+interface EndpointRow {
+  endpoint_id: string;
+  club_id: string;
+  url: string;
+}
+
+/** A webhooks file's endpoints (src/webhooks/sqliteWebhookStore.ts), read only; none when there is no file. */
+function endpointsIn(file: string): Map<string, EndpointRow> {
+  if (!existsSync(file)) return new Map();
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return new Map(
+      db
+        .prepare<[], EndpointRow>('SELECT endpoint_id, club_id, url FROM endpoints')
+        .all()
+        .map((row) => [row.endpoint_id, row]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** One line per webhook endpoint the restore takes away (added since the backup) or brings back (removed since). */
+export function endpointsChanged(previousFile: string, restoredFile: string): string[] {
+  // An older DATA_DIR without the file says nothing of what changed since.
+  if (!existsSync(previousFile)) return [];
+  const before = endpointsIn(previousFile);
+  const after = endpointsIn(restoredFile);
+  const describeEndpoint = (row: EndpointRow) => `club ${row.club_id}'s webhook endpoint ${row.endpoint_id} (${row.url})`;
+  return [
+    ...[...before.values()]
+      .filter((row) => !after.has(row.endpoint_id))
+      .map((row) => `${describeEndpoint(row)}, added after the backup, is gone: add it again`),
+    ...[...after.values()]
+      .filter((row) => !before.has(row.endpoint_id))
+      .map((row) => `${describeEndpoint(row)}, removed after the backup, is back: remove it again`),
+  ];
 }

@@ -3,7 +3,7 @@ import { openSqliteWebhookStore } from './sqliteWebhookStore.js';
 import type { WebhookStore } from './webhookStore.js';
 
 /** The webhooks' file beside the embedded engine's, in DATA_DIR. */
-const WEBHOOKS_FILE = 'webhooks.sqlite';
+export const WEBHOOKS_FILE = 'webhooks.sqlite';
 
 /**
  * Where the webhooks' state lives is where the read models live (docs/decisions.md): with

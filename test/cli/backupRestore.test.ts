@@ -57,10 +57,13 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
   writing = false;
   await writer;
   t.equal(taken.code, 0, taken.stderr);
-  t.match(taken.stdout, /^backed up \d+ events \(log head \d+\), the read models, the write-token key, the log signing key to .*: \d+ bytes in [\d.]+ s$/m);
+  t.match(
+    taken.stdout,
+    /^backed up \d+ events \(log head \d+\), the read models, the webhooks, the write-token key, the log signing key to .*: \d+ bytes in [\d.]+ s$/m,
+  );
   t.ok(duringBackup > 3, `the writer was acknowledged ${duringBackup} times meanwhile`);
   const manifest = JSON.parse(readFileSync(join(backup, 'manifest.json'), 'utf8')) as { files: { name: string }[]; log: { headPosition: number } };
-  t.same(manifest.files.map((file) => file.name).sort(), ['events.sqlite', 'log-signing.key', 'readmodel.sqlite', 'write-token.key']);
+  t.same(manifest.files.map((file) => file.name).sort(), ['events.sqlite', 'log-signing.key', 'readmodel.sqlite', 'webhooks.sqlite', 'write-token.key']);
   await stop(live);
 
   // A restore never overwrites data.
@@ -71,7 +74,7 @@ t.test('restore drill: a backup taken during uploads restores every acknowledged
 
   const restored = await runMatchlog(['restore', backup], { ...env, DATA_DIR: restoredDir });
   t.equal(restored.code, 0, restored.stderr);
-  t.match(restored.stdout, /^restored read models, log, write-token key, log signing key from .* \(taken .*; \d+ events, log head \d+\) into /m);
+  t.match(restored.stdout, /^restored read models, webhooks, log, write-token key, log signing key from .* \(taken .*; \d+ events, log head \d+\) into /m);
   t.equal((await runMatchlog(['verify'], { ...env, DATA_DIR: restoredDir })).code, 0, 'verify is clean right after the restore');
 
   const server = await startServerProcess({ ...env, DATA_DIR: restoredDir });
