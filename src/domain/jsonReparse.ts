@@ -1,5 +1,6 @@
 import { poisonedKey } from './jsonPoisoning.js';
 import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE, skipSpace, stringEnd } from './jsonScan.js';
+import { isRecord } from '../platform/isRecord.js';
 
 /**
  * An incremental parse of a JSON text against an earlier text of the same document (issue 60):
@@ -65,6 +66,10 @@ const fullPath = (): never => {
 };
 
 type Json = Record<string, unknown> | unknown[];
+/** A parsed JSON value that is a container (JSON.parse makes no other objects). */
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+/** Member `key` of an object, or item `i` of an array. */
+const childOf = (container: Json, key: string, i: number): unknown => (Array.isArray(container) ? container[i] : container[key]);
 
 /**
  * The value of `text` as JSON.parse makes it, reusing `basis` (an earlier accepted text and its
@@ -74,11 +79,12 @@ export function reparse(basis: ReparseBasis, text: string, limits: ReparseLimits
   const oldText = basis.text;
   const first = text.charCodeAt(0);
   if ((first !== OPEN_OBJECT && first !== OPEN_ARRAY) || first !== oldText.charCodeAt(0)) return null;
-  if (typeof basis.value !== 'object' || basis.value === null) return null;
+  const oldValue = basis.value;
+  if (!isJson(oldValue)) return null;
   try {
-    basis.index ??= indexContainer(oldText, 0, basis.value as Json);
+    basis.index ??= indexContainer(oldText, 0, oldValue);
     const walk = new Reparse(oldText, text);
-    const root = walk.container(basis.index, 0, basis.value as Json, 0);
+    const root = walk.container(basis.index, 0, oldValue, 0);
     if (root.end !== text.length) return null;
     if (root.index.depth > limits.maxDepth || root.index.values > limits.maxValues) return null;
     return { value: root.value, basis: { text, value: root.value, index: root.index } };
@@ -146,8 +152,8 @@ class Reparse {
     const children = old.children.slice(0, lead);
     const reused = new Uint8Array(old.starts.length).fill(1, 0, lead);
     const object: Record<string, unknown> = {};
-    const items: unknown[] = isObject ? [] : (oldValue as unknown[]).slice(0, lead);
-    if (isObject) for (const key of keys!) object[key] = (oldValue as Record<string, unknown>)[key];
+    const items: unknown[] = Array.isArray(oldValue) ? oldValue.slice(0, lead) : [];
+    if (!Array.isArray(oldValue)) for (const key of keys ?? []) object[key] = oldValue[key];
     let added = 0;
     let depth = old.depth;
     const close = isObject ? CLOSE_OBJECT : CLOSE_ARRAY;
@@ -182,7 +188,7 @@ class Reparse {
       let child: ContainerIndex | undefined;
       if (match >= 0 && this.same(oldAt + old.starts[match]!, oldAt + old.ends[match]!, p)) {
         reused[match] = 1;
-        value = isObject ? (oldValue as Record<string, unknown>)[key] : (oldValue as unknown[])[match];
+        value = childOf(oldValue, key, match);
         child = old.children[match];
         p += old.ends[match]! - old.starts[match]!;
       } else {
@@ -221,7 +227,7 @@ class Reparse {
     depth: number,
     closeAt: number,
   ): WalkedContainer {
-    if (keys !== null && poisonedKey(value as Record<string, unknown>) !== null) fullPath();
+    if (!Array.isArray(value) && poisonedKey(value) !== null) fullPath();
     let values = old.values - old.starts.length + starts.length + added;
     for (let i = 0; i < reused.length; i += 1) if (reused[i] === 0) values -= valuesWithin(old, oldValue, i);
     const index: ContainerIndex = { keys, starts, ends, children, values, depth };
@@ -251,11 +257,11 @@ class Reparse {
     if (match >= 0) {
       const from = oldAt + old.starts[match]!;
       const to = oldAt + old.ends[match]!;
-      const earlier = old.keys !== null ? (oldValue as Record<string, unknown>)[key] : (oldValue as unknown[])[match];
-      if ((c === OPEN_OBJECT || c === OPEN_ARRAY) && this.oldText.charCodeAt(from) === c && to - from >= WALK_INTO_CHARS) {
-        old.children[match] ??= indexContainer(this.oldText, from, earlier as Json);
+      const earlier = childOf(oldValue, key, match);
+      if ((c === OPEN_OBJECT || c === OPEN_ARRAY) && this.oldText.charCodeAt(from) === c && to - from >= WALK_INTO_CHARS && isJson(earlier)) {
+        old.children[match] ??= indexContainer(this.oldText, from, earlier);
         const earlierIndex = old.children[match];
-        const walked = this.container(earlierIndex, from, earlier as Json, at);
+        const walked = this.container(earlierIndex, from, earlier, at);
         // Counted here as new: the earlier one is subtracted as not reused.
         return { value: walked.value, end: walked.end, index: walked.index, values: walked.index.values, depth: walked.index.depth };
       }
@@ -272,14 +278,14 @@ class Reparse {
 function valuesWithin(index: ContainerIndex, value: Json, i: number): number {
   const indexed = index.children[i];
   if (indexed !== undefined) return indexed.values;
-  return measure(index.keys !== null ? (value as Record<string, unknown>)[index.keys[i]!] : (value as unknown[])[i]).values;
+  return measure(childOf(value, index.keys?.[i] ?? '', i)).values;
 }
 
 /** A member name's decoded text: the quoted characters as they are when they hold no escape. */
 function decodeName(text: string, from: number, to: number): string {
   for (let i = from + 1; i < to - 1; i += 1) {
     const c = text.charCodeAt(i);
-    if (c === 92 || c < 32) return JSON.parse(text.slice(from, to)) as string;
+    if (c === 92 || c < 32) return String(JSON.parse(text.slice(from, to)));
   }
   return text.slice(from + 1, to - 1);
 }
@@ -377,7 +383,9 @@ function measure(value: unknown): { values: number; depth: number; poisoned: boo
       }
       continue;
     }
-    const object = current as Record<string, unknown>;
+    // Not an array: an object (isRecord narrows it without a cast).
+    if (!isRecord(current)) continue;
+    const object = current;
     if (poisonedKey(object) !== null) return { values, depth: deepest, poisoned: true };
     for (const key in object) {
       values += 1;
