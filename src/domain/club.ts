@@ -4,7 +4,7 @@ import { CLUB_NAME_MAX, nameProblem, TEAM_NAME_MAX } from './clubIds.js';
 import { normalTeamName } from './teamName.js';
 import { conflict, notFound, validationError } from './errors.js';
 import { DEFAULT_PUBLICITY, type TeamPublicity } from './teamPublicity.js';
-import { type Fixture, type FixtureDetails, MAX_TEAM_FIXTURES } from './fixtures.js';
+import { type Fixture, FIXTURE_DETAIL_KEYS, type FixtureDetails, MAX_TEAM_FIXTURES } from './fixtures.js';
 
 /**
  * The club decider: a club, its admin, its teams and its app keys, pure. `decide` applies the
@@ -218,7 +218,7 @@ export function decideClub(command: ClubCommand, state: ClubState): ClubEvent[] 
     case 'ChangeFixture': {
       const fixture = liveFixture(state, command.teamId, command.fixtureId);
       const { details } = command;
-      const same = (Object.keys(details) as (keyof FixtureDetails)[]).every((key) => fixture[key] === details[key]);
+      const same = FIXTURE_DETAIL_KEYS.every((key) => fixture[key] === details[key]);
       return same ? [] : [{ type: 'FixtureChanged', data: { fixtureId: fixture.fixtureId, ...details, at: command.at } }];
     }
     case 'CancelFixture': {

@@ -21,6 +21,9 @@ export interface FixtureDetails {
   matchId: string | null;
 }
 
+/** Every field of FixtureDetails, to compare two field by field (test/domain/fixtures.test.ts fails to compile when one is missing). */
+export const FIXTURE_DETAIL_KEYS = ['opponent', 'startsAt', 'timeZone', 'venue', 'homeAway', 'matchId'] as const satisfies readonly (keyof FixtureDetails)[];
+
 export interface Fixture extends FixtureDetails {
   fixtureId: string;
   teamId: string;

@@ -5,6 +5,7 @@ import { FINGERPRINT_CHARS } from './jsonFingerprint.js';
 import { type ActionsPart, actionEntry, actionsPart, basisWith, type DiffBasis, diffBasis, NO_ACTIONS_TEXT } from './matchDiff.js';
 import type { DecodedPayload } from './decodedPayloads.js';
 import { type MatchSummary, summarizeMatch } from './matchPayload.js';
+import { isRecord } from '../platform/isRecord.js';
 
 /** An `actions` member's part of a basis, and where its array's text ends. */
 interface ActionsOfText {
@@ -31,8 +32,8 @@ export function diffBasisOfText(text: string, previous: DiffBasis | null, digest
   // JSON.parse keeps the last member of a name: so does this. Each list is left out of the light text below.
   const actions: { last: ActionsOfText | null; lists: [start: number, end: number][] } = { last: null, lists: [] };
   // The parse's list is the last member's, the only one kept: an earlier one's entries made from it are let go.
-  const parsedBody = parsed?.body as { actions?: unknown } | null | undefined;
-  const parsedList = typeof parsedBody === 'object' && parsedBody !== null && Array.isArray(parsedBody.actions) ? parsedBody.actions : undefined;
+  const parsedBody = parsed?.body;
+  const parsedList = isRecord(parsedBody) && Array.isArray(parsedBody.actions) ? parsedBody.actions : undefined;
   const isObject = visitMembers(text, 'actions', (start) => {
     actions.last = text.charCodeAt(start) === OPEN_ARRAY ? actionsOfText(text, start, previous, digested, parsedList) : null;
     if (actions.last !== null) actions.lists.push([start, actions.last.end]);

@@ -6,6 +6,7 @@ import { DomainError, type DomainErrorCode, storageFull } from '../domain/errors
 import { AppendOutcomeUnknownError, AppendTooLargeError } from '../eventstore/eventStore.js';
 import { isStorageFull } from '../platform/storageFailure.js';
 import { PAGE_CSP } from './views/layout.js';
+import { isRecord } from '../platform/isRecord.js';
 
 /** The one status each domain error code maps to. */
 export const statusOf: Record<DomainErrorCode, number> = {
@@ -213,8 +214,9 @@ export function registerErrorHandling(app: FastifyInstance, pages: readonly Erro
 
   function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? '';
-    const found = paths.find('GET', path)?.store as { url: string } | undefined;
-    const allowed = ORDER.filter((method) => found && methodsOf.get(found.url)?.has(method));
+    const store: unknown = paths.find('GET', path)?.store;
+    const url = isRecord(store) && typeof store.url === 'string' ? store.url : undefined;
+    const allowed = ORDER.filter((method) => url !== undefined && methodsOf.get(url)?.has(method));
     const answered =
       allowed.length > 0
         ? answer(405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { allow: allowed.join(', ') })

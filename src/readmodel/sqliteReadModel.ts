@@ -12,6 +12,7 @@ import {
   type Query,
   type ReadModelStore,
 } from './readModel.js';
+import { isRecord } from '../platform/isRecord.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -179,8 +180,8 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     async dropDeletedBytes() {
       // Older WAL frames still hold what was deleted: copy the zeroed pages in and empty the WAL.
       for (let attempt = 0; attempt < 50; attempt += 1) {
-        const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-        if (result?.busy === 0) return;
+        const results: unknown = db.pragma('wal_checkpoint(TRUNCATE)');
+        if (Array.isArray(results) && isRecord(results[0]) && results[0].busy === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error("deleted documents may still be in the read model's -wal file: another process kept reading it; run the erasure again");

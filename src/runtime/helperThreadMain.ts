@@ -4,6 +4,7 @@ import { diffBasisOfText } from '../domain/matchDiffText.js';
 import { matchTeamNames, matchTeamNamesOfText, summarizeMatch } from '../domain/matchPayload.js';
 import { type BodyReadElsewhere, bodyStandIn, decodeBody, parseBody } from '../http/api/jsonBodyText.js';
 import type { HelperJob, HelperJobOf, HelperReply } from './helperThread.js';
+import { basisObject } from '../domain/storedBasis.js';
 
 /** How long a value made here is kept for the next job (below). */
 const KEPT_MS = 1000;
@@ -69,7 +70,7 @@ function keptText(basis: DiffBasis): string {
 const diffBasis = ({ text }: HelperJobOf<'diffBasis'>) => keptText(basisOfText(text, null));
 
 function versionDiff({ text, previous }: HelperJobOf<'versionDiff'>) {
-  const before = lastBasis.of(previous) ?? (JSON.parse(previous) as DiffBasis);
+  const before = lastBasis.of(previous) ?? basisObject(previous);
   const after = basisOfText(text, before);
   return { diff: diffBases(before, after), basis: keptText(after) };
 }

@@ -2,7 +2,7 @@ import t from 'tap';
 import { decideClub, evolveClub, initialClubState, teamFixtures } from '../../src/domain/club.js';
 import type { ClubEvent } from '../../src/domain/clubEvents.js';
 import { FIXTURE_CSV_MAX_ROWS, parseFixtureCsv } from '../../src/domain/fixtureCsv.js';
-import { type FixtureDetails, fixtureDetails, localDateTime } from '../../src/domain/fixtures.js';
+import { FIXTURE_DETAIL_KEYS, type FixtureDetails, fixtureDetails, localDateTime } from '../../src/domain/fixtures.js';
 import { deciderSpec } from '../helpers/givenWhenThen.js';
 
 const at = '2026-11-29T08:00:00.000Z';
@@ -55,6 +55,13 @@ t.test('the CSV: header in any order, both separators, quotes; the first bad row
     (_, i) => `2027-01-01,${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},X,home`,
   );
   t.equal(parseFixtureCsv(['date,time,opponent,home_away', ...rows].join('\n'), 'UTC').length, FIXTURE_CSV_MAX_ROWS, 'the cap itself is taken');
+});
+
+t.test('a change is compared field by field over every field of a fixture', async (t) => {
+  // Fails to compile when FixtureDetails has a field the list leaves out.
+  const everyField: [Exclude<keyof FixtureDetails, (typeof FIXTURE_DETAIL_KEYS)[number]>] extends [never] ? true : false = true;
+  t.ok(everyField);
+  t.equal(new Set(FIXTURE_DETAIL_KEYS).size, FIXTURE_DETAIL_KEYS.length);
 });
 
 t.test('fixtures are club events: announced all at once, changed (SEQUENCE grows), cancelled; a cancelled one is not changed', async (t) => {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ReparseBasis } from '../../domain/jsonReparse.js';
+import { isRecord } from '../../platform/isRecord.js';
 
 /**
  * The last accepted upload of each live match, its text and parsed value, for the next upload to
@@ -65,8 +66,8 @@ const LEADING_ID = /^\{\s*"id"\s*:\s*"([^"\\]{1,200})"/;
  */
 export function uploadKey(request: FastifyRequest, text: string): string | null {
   if (request.method === 'PUT' && request.routeOptions.url === '/api/matches/:id') {
-    const id = (request.params as { id?: unknown }).id;
-    return typeof id === 'string' ? id : null;
+    const { params } = request;
+    return isRecord(params) && typeof params.id === 'string' ? params.id : null;
   }
   if (request.method === 'POST' && request.routeOptions.url === '/api/matches') return LEADING_ID.exec(text.slice(0, 256))?.[1] ?? null;
   return null;

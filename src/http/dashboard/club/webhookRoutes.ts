@@ -34,7 +34,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async
     request: FastifyRequest,
     reply: FastifyReply,
     messages: Messages,
-    form = { url: '', events: [] as WebhookEventType[] },
+    form: { url: string; events: WebhookEventType[] } = { url: '', events: [] },
     status = 200,
   ) {
     const endpoints = await webhooks.endpoints(clubOf(request).clubId);
