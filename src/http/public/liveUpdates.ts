@@ -39,7 +39,7 @@ function slim(stream: ServerResponse): void {
   }
   // A write to a stream gone wrong ends in its 'close'; without a listener an 'error' would end the process.
   stream.on('error', () => {});
-  void (Number((stream as unknown as { _header?: unknown })._header) | 0);
+  if ('_header' in stream) void (Number(stream._header) | 0);
 }
 
 const revisionEvent = (revision: number) => `id: ${revision}\nevent: revision\ndata: {"revision":${revision}}\n\n`;
