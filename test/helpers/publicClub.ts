@@ -11,8 +11,8 @@ const TEAM_TOKEN = 'u14-girls-write-token-0123456789';
  * A club "Lakeside VC" with teams "U14 Girls" and "Seniors", over a listening server: its admin's
  * dashboard client, ids, and helpers to upload the team's matches and set what the public sees.
  */
-export async function publicClubWorld(t: Parameters<typeof startTestApp>[0]) {
-  const s = await startTestApp(t);
+export async function publicClubWorld(t: Parameters<typeof startTestApp>[0], env: Record<string, string> = {}) {
+  const s = await startTestApp(t, env);
   const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
   const admin = dashboardClient(base);
   await admin.get('/dashboard/signup');
@@ -27,14 +27,14 @@ export async function publicClubWorld(t: Parameters<typeof startTestApp>[0]) {
   const clubId = /data-testid="club-id">([0-9a-z]{16})</.exec((await admin.get('/dashboard/connect')).body)?.[1] ?? '';
   const u14 = teamIds['U14 Girls'] ?? '';
 
-  /** Uploads a match of the U14 team (its home side) with these fields over the fixture's. */
-  async function uploadMatch(id: string, fields: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST') {
+  /** Uploads a match of the U14 team (its home side) with these fields over the fixture's (with `headers` such as an app key). */
+  async function uploadMatch(id: string, fields: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST', headers: Record<string, string> = {}) {
     const fixture = u14Fixture();
     const homeTeam = { ...(fixture.homeTeam as Record<string, unknown>), teamId: u14 };
     const body = { ...fixture, id, clubId, teamId: u14, homeTeam, ...fields };
     const res = await fetch(method === 'POST' ? `${base}/api/matches` : `${base}/api/matches/${id}`, {
       method,
-      headers: { 'content-type': 'application/json', 'x-write-token': TEAM_TOKEN },
+      headers: { 'content-type': 'application/json', 'x-write-token': TEAM_TOKEN, ...headers },
       body: JSON.stringify(body),
     });
     await res.text();
