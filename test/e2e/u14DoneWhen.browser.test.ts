@@ -30,7 +30,7 @@ async function reloadUntil(page: Page, what: string, ready: () => Promise<boolea
 const phone = async (browser: Browser) => (await browser.newContext({ viewport: { width: 360, height: 800 } })).newPage();
 
 browserTest(
-  "issue 61's Done when: U14 public with initials only; a parent follows next Saturday's match on a phone, in the calendar, live and final; the club's site gets a signed webhook for each",
+  "issue 61, Done when: U14 public with initials; a parent follows next Saturday's match on a phone and calendar, live to final; a signed webhook for each",
   async (t) => {
     const w = await publicClubWorld(t, { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1', WEBHOOK_RETRY_SCALE: '0.001' });
     const receiver = await startWebhookReceiver(t);
