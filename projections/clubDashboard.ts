@@ -5,7 +5,8 @@ import { type ActionLine, type MatchSummary, type PlayerLine, summarizeMatch } f
 import { statValue } from '../src/domain/statRates.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { erasedContentBefore, type SyncSource, syncContentBefore, syncSourceBefore, trackedPlayers } from './clubSyncSource.js';
+import { erasedContentBefore, syncContentBefore, syncSourceBefore, trackedPlayers } from './clubSyncSource.js';
+import type { SyncSource } from './syncSource.js';
 import { clubIdOfStream } from '../src/domain/clubIds.js';
 import { type ClubEvent, decodeClubEvent } from '../src/domain/clubEvents.js';
 import { CLUB_SEASON_TOTALS, countCopy, countedPlayers, playerMergeKey } from './clubSeasonTotals.js';

@@ -1,28 +1,11 @@
 import { clubSyncTarget, mayNameClub } from '../src/domain/clubSync.js';
 import type { JsonText } from '../src/domain/jsonText.js';
 import { decodeMatchEvent } from '../src/domain/matchEvents.js';
-import type { MatchSummary, PlayerLine } from '../src/domain/matchPayload.js';
+import type { PlayerLine } from '../src/domain/matchPayload.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
-import { createLru } from '../src/platform/lru.js';
 import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { ProjectionView } from './projection.js';
-
-/**
- * What club sync copies out of a payload. The sync outcome is a separate event that follows
- * the match event in the same append, and the append is delivered whole, so projections take
- * the payload from the event before the outcome.
- */
-export interface SyncSource {
-  /**
-   * Plain data only. The summary's play-by-play is left out: its function closes over the
-   * parsed payload, which a source kept in the cache below would then keep alive.
-   */
-  summary: Omit<MatchSummary, 'actions'>;
-  /** The payload's players (at most MAX_COPIED_PLAYERS), their stats as the payload gives them. */
-  players: PlayerLine[];
-  /** The stats copied for each player: every stat any player of the payload has (absent means 0), in one order. */
-  tracked: string[];
-}
+import type { SyncSource } from './syncSource.js';
 
 /** More stat names than any sport's scouting app sends; the rest of an upload's are not copied. */
 export const MAX_TRACKED_STATS = 150;
@@ -48,9 +31,6 @@ export async function syncContentBefore(
   );
 }
 
-/** Sources recently decoded, by event id: the club projections each read the same append. */
-const decoded = createLru<{ source: SyncSource | null }>(8);
-
 /**
  * The club-sync content of the match event that a sync outcome follows (revision just before
  * it, same append: taken from `append`, else read from the log), or null when there is none or
@@ -59,16 +39,16 @@ const decoded = createLru<{ source: SyncSource | null }>(8);
 export async function syncSourceBefore(
   outcome: SyncOutcome,
   append: readonly RecordedEvent[],
-  view: Pick<ProjectionView, 'readEvent' | 'payloads'>,
+  view: Pick<ProjectionView, 'readEvent' | 'payloads' | 'memory'>,
 ): Promise<SyncSource | null> {
   const content = await syncContentBefore(outcome, append, view);
   // An erased version copies nothing (and is never taken from the cache of decoded sources).
   if (content === null || content.erased) return null;
-  const known = decoded.get(content.id);
+  const known = view.memory.syncSources.get(content.id);
   if (known !== undefined) return known.source;
   const match = decodeMatchEvent(content.type, content.data);
   const source = match === null ? null : syncSourceOf(view.payloads, content.id, match.data.payload);
-  decoded.set(content.id, { source });
+  view.memory.syncSources.set(content.id, { source });
   return source;
 }
 

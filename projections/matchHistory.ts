@@ -1,6 +1,6 @@
 import { DIFF_BASIS_FORMAT, type DiffBasis, diffBases, type MatchDiff } from '../src/domain/matchDiff.js';
 import type { DecodedPayload } from '../src/domain/decodedPayloads.js';
-import { diffBasisOfText, digestedTexts } from '../src/domain/matchDiffText.js';
+import { diffBasisOfText } from '../src/domain/matchDiffText.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { publicEvent } from '../src/domain/publicEvent.js';
@@ -94,23 +94,15 @@ async function evolveMatchHistory(
 }
 
 /**
- * The actions' texts of the latest versions' bases, so a rebuild or catch-up compares a version's
- * with its previous one's instead of digesting it (~20 µs of a live match's version). Up to this
- * many characters of payload text in memory, ~140 live matches of 60 KB; past them, the oldest
- * are digested again (the same result). One for the process: it is addressed by digest.
- */
-const DIGESTED_CHARS = 8_000_000;
-const digested = digestedTexts(DIGESTED_CHARS);
-
-/**
  * What a diff needs of one version, from its payload's text; the previous version's basis spares
  * parsing and fingerprinting the actions the two share (same result). Always from the text, the
  * write path's too: a basis made from the request's parse digests JSON.stringify's text of the
  * actions, not the bytes sent, and would differ from the one a rebuild makes (verify compares them);
  * the rest of the payload is taken from the request's parse when there is one (`parsed`: the same).
  */
-function versionBasis(payloadText: string, previous: DiffBasis | null = null, parsed?: DecodedPayload): DiffBasis {
-  return diffBasisOfText(payloadText, previous, digested, parsed);
+function versionBasis(view: Pick<ProjectionView, 'memory'>, payloadText: string, previous: DiffBasis | null, parsed?: DecodedPayload): DiffBasis {
+  // The texts of the latest versions' actions (the runner's memory): a rebuild or catch-up compares with them instead of digesting (~20 µs a version).
+  return diffBasisOfText(payloadText, previous, view.memory.digested, parsed);
 }
 
 /**
@@ -123,14 +115,14 @@ async function diffVersion(view: ProjectionView, payloadText: string, previous: 
   const offLoop = parsed === undefined ? await doneOffLoop(view, payloadText, (work) => work.versionDiff(payloadText, basisText(previous))) : undefined;
   if (offLoop !== undefined) return { diff: offLoop.diff, basis: storedBasis(payloadText.length, offLoop.basis) };
   const before = basisObject(previous);
-  const after = versionBasis(payloadText, before, parsed);
+  const after = versionBasis(view, payloadText, before, parsed);
   return { diff: diffBases(before, after), basis: storedBasis(payloadText.length, after) };
 }
 
 /** A first version's basis, made off the event loop as diffVersion's when the text is large, unless the request's parse is at hand. */
 async function firstBasis(view: ProjectionView, payloadText: string, parsed?: DecodedPayload): Promise<StoredBasis> {
   const offLoop = parsed === undefined ? await doneOffLoop(view, payloadText, (work) => work.diffBasis(payloadText)) : undefined;
-  return storedBasis(payloadText.length, offLoop ?? versionBasis(payloadText, null, parsed));
+  return storedBasis(payloadText.length, offLoop ?? versionBasis(view, payloadText, null, parsed));
 }
 
 const basisDoc = (matchId: string, revision: number, basis: StoredBasis): MadeBasis => ({ id: matchId, revision, format: DIFF_BASIS_FORMAT, basis });
@@ -170,7 +162,7 @@ export const matchHistoryProjection = defineProjection({
     const matchId = matchIdOfStream(recorded.streamId);
     if (matchId === null) return;
     // The texts kept for digests are slices of payloads: an erased match's may not stay (texts of other matches are digested again).
-    if (recorded.type === 'MatchErased') digested.clear();
+    if (recorded.type === 'MatchErased') view.memory.digested.clear();
     const stored = readsBasis(recorded) ? await view.get(DIFF_BASIS, matchId) : null;
     const basis = comparesWith(stored, recorded) ? await madeBasis(view, stored) : stored;
     const parsed = view.payloads.parsed(recorded.id);

@@ -5,6 +5,7 @@ import type { TeamNames } from '../src/domain/matchPayload.js';
 import type { LogEventType } from '../src/domain/logEventType.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import type { CollectionName, Document, Identified, IndexSpec } from '../src/readmodel/readModel.js';
+import type { ProjectionMemory } from './projectionMemory.js';
 
 /** What a projection may do to its read model while it handles one event. */
 export interface ProjectionView {
@@ -21,6 +22,8 @@ export interface ProjectionView {
   readonly payloads: Pick<DecodedPayloads, 'decoded' | 'parsed'>;
   /** Work done off the event loop (the engine's helper thread), or null: done in place. */
   readonly offLoop: OffLoopWork | null;
+  /** What projections keep between batches, owned by the runner or replay applying them (./projectionMemory.ts). */
+  readonly memory: ProjectionMemory;
 }
 
 /**

@@ -1,12 +1,10 @@
 import type { JsonText } from '../src/domain/jsonText.js';
 import { matchTeamNames, matchTeamNamesAfter, type TeamNames } from '../src/domain/matchPayload.js';
-import type { SkippedValues } from '../src/domain/jsonSelect.js';
 import { decodeMatchErased, decodeMatchEvent, type MatchEvent } from '../src/domain/matchEvents.js';
 import { matchIdOfStream, matchStreamId } from '../src/domain/matchId.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
 import { defineProjection, doneOffLoop, type ProjectionView } from './projection.js';
-import { createLru } from '../src/platform/lru.js';
 
 export const PUBLIC_VIEW = collectionOf<PublicViewDoc>('publicView');
 /** Erased matches (docs/auditing.md): their pages and API answer 410 Gone, saying when. */
@@ -52,28 +50,19 @@ export interface PublicViewDoc {
 }
 
 /**
- * Per match, what the scan of its latest payload text for team names skipped, so the next
- * version's scan compares the play-by-play the two share instead of scanning it again (a rebuild
- * over a live match: ~0.1 ms of its 60 KB versions). Up to this many characters of payload text
- * in memory, ~140 live matches of 60 KB; past them, the oldest are scanned whole again (the same
- * names). One for the process: what it holds is compared with the text, never trusted.
- */
-const TEAM_SCANS_CHARS = 8_000_000;
-const teamScans = createLru<SkippedValues>(TEAM_SCANS_CHARS, (skipped) => skipped.text.length);
-
-/**
  * The team names of a match event's payload: from the body the request that wrote it parsed,
  * else read from its text without parsing the rest (a rebuild reads every version), off the event
  * loop when the view has where and the text is large (a 290,000-key payload's scan takes ~35 ms).
  */
-async function teamsOf(event: MatchEvent, recorded: RecordedEvent, view: Pick<ProjectionView, 'payloads' | 'offLoop'>): Promise<TeamNames> {
+async function teamsOf(event: MatchEvent, recorded: RecordedEvent, view: Pick<ProjectionView, 'payloads' | 'offLoop' | 'memory'>): Promise<TeamNames> {
   const parsed = view.payloads.parsed(recorded.id);
   if (parsed !== undefined) return matchTeamNames(parsed.body);
   const { matchId, payload } = event.data;
   const offLoop = await doneOffLoop(view, payload, (work) => work.teamNames(payload));
   if (offLoop !== undefined) return offLoop;
-  const { names, skipped } = matchTeamNamesAfter(payload, teamScans.get(matchId) ?? null);
-  teamScans.set(matchId, skipped);
+  // What the scan of the match's latest text skipped (the runner's memory): a rebuild over a live match scans ~0.1 ms of its 60 KB versions.
+  const { names, skipped } = matchTeamNamesAfter(payload, view.memory.teamScans.get(matchId) ?? null);
+  view.memory.teamScans.set(matchId, skipped);
   return names;
 }
 
@@ -150,7 +139,7 @@ export const publicViewProjection = defineProjection({
     const erasure = decodeMatchErased(recorded.type, recorded.data);
     if (erasure !== null) {
       // The scans kept hold payload texts; an erased match's may not stay in memory (others are scanned again).
-      teamScans.deleteWhere(() => true);
+      view.memory.teamScans.deleteWhere(() => true);
       view.delete(PUBLIC_VIEW, erasure.data.matchId);
       view.put(ERASED_MATCHES, { id: erasure.data.matchId, erasedAt: recorded.recordedAt, revision: recorded.revision });
       return;

@@ -4,6 +4,7 @@ import { type CollectionName, collectionOf, type Identified, type ReadModelStore
 import type { Projection, ProjectionView } from './projection.js';
 import { holdLastAppend } from './appends.js';
 import { applyBatch } from './unitOfWork.js';
+import { createProjectionMemory } from './projectionMemory.js';
 
 export interface ReplayProgress {
   /** Events read from the log so far. */
@@ -31,6 +32,7 @@ export async function replayUntil(
   let events = 0;
   // One cache for the whole replay: a version compared with the one before may find it parsed.
   const payloads = createDecodedPayloads();
+  const memory = createProjectionMemory();
   while (until !== null && (checkpoint ?? 0) < until) {
     const batch = (read ?? 0) < until ? (await eventStore.readAll({ after: read, maxCount: batchSize })).filter((e) => e.position <= until) : [];
     read = batch.at(-1)?.position ?? read;
@@ -44,7 +46,7 @@ export async function replayUntil(
     }
     await readModel.commit(
       projection.name,
-      await applyBatch(projection, readModel.forUpdates, ready, undefined, eventStore, payloads),
+      await applyBatch(projection, readModel.forUpdates, ready, undefined, eventStore, payloads, null, memory),
       last.position,
       checkpoint,
     );
@@ -84,6 +86,7 @@ function renamed(view: ProjectionView): ProjectionView {
     delete: (collection, id) => view.delete(stagedName(collection), id),
     payloads: view.payloads,
     offLoop: view.offLoop,
+    memory: view.memory,
   };
 }
 

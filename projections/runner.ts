@@ -4,6 +4,7 @@ import { CheckpointMovedError, type ReadModelStore } from '../src/readmodel/read
 import { wakeableSleep } from '../src/platform/wakeableSleep.js';
 import type { OffLoopWork, Projection } from './projection.js';
 import { type CommitDeps, type Failure, MemberFailed } from './runnerCommit.js';
+import { createProjectionMemory } from './projectionMemory.js';
 import { createProgress } from './runnerProgress.js';
 import { type GroupMember, type PassContext, runPass } from './runnerPass.js';
 
@@ -70,7 +71,13 @@ export function runProjections(
 ): RunningProjection[] {
   const retryDelayMs = options.retryDelayMs ?? 200;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
-  const deps: CommitDeps = { readModel, eventStore, payloads: options.decodedPayloads ?? createDecodedPayloads(), offLoop: options.offLoop ?? null };
+  const deps: CommitDeps = {
+    readModel,
+    eventStore,
+    payloads: options.decodedPayloads ?? createDecodedPayloads(),
+    offLoop: options.offLoop ?? null,
+    memory: createProjectionMemory(),
+  };
   const members: GroupMember[] = projections.map((projection) => ({ projection, progress: createProgress(), caughtUp: false, failure: null }));
   const groups: { stop(): Promise<void> }[] = [];
   let stopped = false;

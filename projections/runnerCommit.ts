@@ -2,6 +2,7 @@ import type { DecodedPayloads } from '../src/domain/decodedPayloads.js';
 import type { EventStore, Position } from '../src/eventstore/eventStore.js';
 import { CheckpointMovedError, type ProjectionCommit, type ReadModelStore } from '../src/readmodel/readModel.js';
 import type { OffLoopWork, Projection } from './projection.js';
+import type { ProjectionMemory } from './projectionMemory.js';
 import type { Batch } from './runnerState.js';
 import { applyBatch } from './unitOfWork.js';
 import { nextTurn } from '../src/platform/nextTurn.js';
@@ -43,6 +44,8 @@ export interface CommitDeps {
   payloads: DecodedPayloads;
   /** Where projections may have work done off the event loop (the engine's helper thread). */
   offLoop: OffLoopWork | null;
+  /** What the runner's projections keep between batches (its own: never a rebuild's). */
+  memory: ProjectionMemory;
 }
 
 /**
@@ -56,7 +59,7 @@ export interface CommitDeps {
 export async function commitBatch<M extends CommitMember>(
   batch: Batch,
   members: ReadonlyMap<string, M>,
-  { readModel, eventStore, payloads, offLoop }: CommitDeps,
+  { readModel, eventStore, payloads, offLoop, memory }: CommitDeps,
 ): Promise<void> {
   const { last } = batch;
   const commits: ProjectionCommit[] = [];
@@ -68,7 +71,7 @@ export async function commitBatch<M extends CommitMember>(
       member.failure = { position: event.position, streamId: event.streamId, message: String(error) };
     };
     const started = performance.now();
-    const changes = await applyBatch(member.projection, readModel.forUpdates, [...share.events], onFailure, eventStore, payloads, offLoop).catch(
+    const changes = await applyBatch(member.projection, readModel.forUpdates, [...share.events], onFailure, eventStore, payloads, offLoop, memory).catch(
       (error: unknown) => {
         throw members.size > 1 ? new MemberFailed(member, error) : error;
       },

@@ -2,7 +2,8 @@ import { clubPlayers } from '../src/domain/clubSync.js';
 import { CLUB_SYNC_EVENT_TYPES, type ClubSyncEvent, decodeClubSyncEvent, decodeMatchErased } from '../src/domain/matchEvents.js';
 import type { RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type FieldValue, type ReadModelReader, collectionOf } from '../src/readmodel/readModel.js';
-import { type SyncSource, syncSourceBefore } from './clubSyncSource.js';
+import { syncSourceBefore } from './clubSyncSource.js';
+import type { SyncSource } from './syncSource.js';
 import { defineProjection } from './projection.js';
 
 /**

@@ -2,6 +2,7 @@ import { createDecodedPayloads, type DecodedPayloads } from '../src/domain/decod
 import type { Position, RecordedEvent } from '../src/eventstore/eventStore.js';
 import { type AnyDocument, type DocumentChange, documentOf, type ReadModelReader } from '../src/readmodel/readModel.js';
 import { appendsOf } from './appends.js';
+import { createProjectionMemory, type ProjectionMemory } from './projectionMemory.js';
 import { type DocumentRef, type EventLog, handles, type OffLoopWork, type Projection, type ProjectionView, readEventAt } from './projection.js';
 
 /**
@@ -9,7 +10,7 @@ import { type DocumentRef, type EventLog, handles, type OffLoopWork, type Projec
  * The runner commits `changes()` together with the checkpoint. Documents are values: a
  * projection builds a new one to change it rather than mutating what `get` returned.
  */
-function createUnitOfWork(reader: ReadModelReader, log: EventLog | null, payloads: DecodedPayloads, offLoop: OffLoopWork | null) {
+function createUnitOfWork(reader: ReadModelReader, log: EventLog | null, payloads: DecodedPayloads, offLoop: OffLoopWork | null, memory: ProjectionMemory) {
   const pending = new Map<string, DocumentChange>();
   /** Documents read ahead for the batch (null: known not to exist). */
   const loaded = new Map<string, AnyDocument | null>();
@@ -59,6 +60,7 @@ function createUnitOfWork(reader: ReadModelReader, log: EventLog | null, payload
       },
       payloads,
       offLoop,
+      memory,
     };
   }
 
@@ -73,6 +75,7 @@ function createUnitOfWork(reader: ReadModelReader, log: EventLog | null, payload
  * finishBatch) before the error propagates.
  * `payloads`: the caller's cache of parsed payloads (the runner's spans batches); a fresh one by default.
  * `offLoop`: where the projection may have work done off the event loop; none by default.
+ * `memory`: what projections keep between batches (the caller's: a runner's or a replay's); a fresh one by default.
  */
 export async function applyBatch(
   projection: Projection,
@@ -82,8 +85,9 @@ export async function applyBatch(
   log: EventLog | null = null,
   payloads: DecodedPayloads = createDecodedPayloads(),
   offLoop: OffLoopWork | null = null,
+  memory: ProjectionMemory = createProjectionMemory(),
 ): Promise<DocumentChange[]> {
-  const unitOfWork = createUnitOfWork(reader, log, payloads, offLoop);
+  const unitOfWork = createUnitOfWork(reader, log, payloads, offLoop, memory);
   if (projection.reads) await unitOfWork.prefetch(events.flatMap((event) => (handles(projection, event) ? (projection.reads?.(event) ?? []) : [])));
   let last: RecordedEvent | null = null;
   const attempt = async (event: RecordedEvent, run: () => Promise<void>) => {
