@@ -178,3 +178,49 @@ t.test('a process holding another write-token key cannot open the shared store: 
   await again.close();
   t.pass('the same key opens it');
 });
+
+t.test(
+  'the MongoDB store without transactions: a batch written again changes nothing, and what a match was known as is asked as of an event',
+  { skip },
+  async (t) => {
+    const url = testMongoUrl(t, 'matchlog_webhook_store') ?? '';
+    const store = await openMongoWebhookStore(url, randomBytes(32));
+    t.teardown(() => store.close());
+    const clubId = '0123456789abcdef';
+    const endpoint = await store.addEndpoint(clubId, 'https://hooks.example/', ALL, `whsec_${randomBytes(32).toString('base64')}`, 5);
+    const endpointId = endpoint?.endpointId ?? '';
+    const delivery = (eventId: string, body: string) => ({
+      endpointId,
+      eventId,
+      matchId: 'm1',
+      type: 'match.synced' as const,
+      body,
+      createdAt: '2026-11-28T10:00:00Z',
+    });
+    // Events at 10 (first sync), 20 (a change) and 30 (final), learnt in one batch.
+    const learnt = { clubId, matchId: 'm1', memory: { synced: true, final: true }, syncedAt: 10, finalAt: 30 };
+    await store.enqueue([delivery('e10', 'first')], [learnt], [], 30);
+    t.same(await store.memory(clubId, 'm1', 10), { synced: false, final: false }, 'before the first sync: unknown');
+    t.same(await store.memory(clubId, 'm1', 20), { synced: true, final: false }, 'before the change: synced');
+    t.same(await store.memory(clubId, 'm1', 31), { synced: true, final: true }, 'after the final: both');
+
+    // The same batch read again by a worker that crashed before moving the position.
+    await store.rewind(0);
+    await store.enqueue([delivery('e10', 'second')], [{ ...learnt, syncedAt: 10, finalAt: 30 }], [], 30);
+    const [only] = await store.deliveries(endpointId, 10);
+    t.equal(only?.body, 'first', 'the delivery already queued is left as it is');
+    t.same(await store.memory(clubId, 'm1', 20), { synced: true, final: false }, 'what was known before each event is unchanged');
+    await store.enqueue([delivery('e05', 'late')], [], [], 25);
+    t.equal(await store.position(), 30, 'the position never moves back through enqueue');
+    t.equal((await store.deliveries(endpointId, 10)).length, 1, 'and a batch behind it queues nothing');
+
+    await store.enqueue([], [], ['m1'], 40);
+    const [erased] = await store.deliveries(endpointId, 10);
+    t.same(
+      [erased?.state, erased?.body, erased?.lastError],
+      ['failed', '{"erased":true}', 'match erased'],
+      "an erased match's pending delivery fails, its body gone",
+    );
+    t.notOk(await store.redeliver(endpointId, 'e10'), 'and cannot be redelivered');
+  },
+);
