@@ -1,4 +1,4 @@
-import { createLru } from '../platform/lru.js';
+import { processMemo } from '../platform/processMemos.js';
 
 /** Trailing words that say age group, sex or level, not which club: "U18", "Girls", "2nd", "JV". */
 const AGE_OR_RANK = /^(u\d{1,2}|under\d{0,2}|\d{1,2}u|\d{1,2}(st|nd|rd|th))$/;
@@ -6,7 +6,7 @@ const SEX_OR_LEVEL = /^(girls?|boys?|women|womens|men|mens|ladies|youth|juniors?
 const isTeamSuffix = (word: string) => AGE_OR_RANK.test(word) || SEX_OR_LEVEL.test(word);
 
 /** Names normalised lately: a club's own names, and its opponents', come with every upload. */
-const normalised = createLru<string>(1000);
+const normalised = processMemo<string>('teamNames', 'team names of up to 200 characters and their normalTeamName, the latest 1,000', 1000);
 const MEMO_NAME_MAX = 200;
 
 /**

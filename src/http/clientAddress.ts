@@ -1,4 +1,5 @@
 import { BlockList, isIPv6 } from 'node:net';
+import { processMemo } from '../platform/processMemos.js';
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -32,14 +33,12 @@ function classify(ip: string): AddressClass {
 }
 
 /** Classes of recently seen addresses: a BlockList check costs ~0.1 ms, and writers come back. */
-const recentClasses = new Map<string, AddressClass>();
-const RECENT_CLASSES = 4096;
+const recentClasses = processMemo<AddressClass>('addressClasses', 'client addresses and their class (loopback, private, public), the latest 4,096', 4096);
 
 /** Events record where a write came from only as a class, never the address itself. */
 export function classifyClientAddress(ip: string): AddressClass {
   let known = recentClasses.get(ip);
   if (known === undefined) {
-    if (recentClasses.size >= RECENT_CLASSES) recentClasses.clear();
     known = classify(ip);
     recentClasses.set(ip, known);
   }

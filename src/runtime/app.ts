@@ -68,6 +68,7 @@ import { loadLogSigner } from './logSigningKey.js';
 import { startWitnessing } from './witnessing.js';
 import { startWebhooks } from './webhooks.js';
 import { dashboardErasure } from './dashboardErasure.js';
+import { clearProcessMemos } from '../platform/processMemos.js';
 
 export interface AppDeps {
   config: Config;
@@ -250,7 +251,7 @@ export async function buildApp({
   });
   // Pages, embeds, API answers and QR codes share one byte budget.
   // An erased match's payloads leave this process's memory, whichever process erased it (src/http/erasureSweep.ts).
-  const forgetErased = createErasureSweep([renderedCache.forgetMatch, bodies.forgetBodies, privacy.forgetMatch]);
+  const forgetErased = createErasureSweep([renderedCache.forgetMatch, bodies.forgetBodies, privacy.forgetMatch, clearProcessMemos]);
   const stopSweeping = [
     engine.commits === null ? () => {} : sweepCommittedErasures(engine.commits, forgetErased),
     sweepErasuresElsewhere(
