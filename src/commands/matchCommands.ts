@@ -16,7 +16,7 @@ import type { DecodedPayloads } from '../domain/decodedPayloads.js';
 import type { JsonText } from '../domain/jsonText.js';
 import { presentWriteToken, type WriteTokenHasher } from '../domain/writeToken.js';
 import { versionFacts } from '../domain/logFacts.js';
-import type { EventStore, Position } from '../eventstore/eventStore.js';
+import type { EventStore, Position, RecordedEvent } from '../eventstore/eventStore.js';
 import { createStateCache, createStreamQueue, type Decider, handleCommand } from './commandHandler.js';
 
 export const matchDecider: Decider<MatchState, MatchCommand, MatchStreamEvent> = {
@@ -107,6 +107,30 @@ export interface MatchCommandsDeps {
   decodedPayloads?: Pick<DecodedPayloads, 'remember'>;
 }
 
+/** What an erasure needs of a match's stream: its state, its versions' revisions, and its club syncs. */
+function erasureFacts(recorded: readonly RecordedEvent[]) {
+  let state = initialMatchState();
+  for (const event of recorded) {
+    const decoded = matchDecider.decode(event);
+    if (decoded !== null) state = evolveMatch(state, decoded);
+  }
+  const versions = recorded.filter((event) => isMatchEventType(event.type)).map((event) => event.revision);
+  const syncs = recorded.flatMap((event) => {
+    const sync = event.erased ? null : decodeClubSyncEvent(event.type, event.data);
+    return sync === null ? [] : [{ clubId: sync.data.clubId, revision: event.revision }];
+  });
+  return { state, versions, syncs };
+}
+
+/** The log entry commits who asked, and the reason only by a digest after a salt of its own (a guess cannot be confirmed). */
+const erasureMetadata = (input: EraseInput) => ({
+  requestId: input.requestId,
+  clientAddressClass: input.clientAddressClass,
+  schemaVersion: 1,
+  logFacts: { via: input.operator ? ('operator' as const) : ('DELETE' as const) },
+  dataSalt: randomBase64(DATA_SALT_BYTES),
+});
+
 /** The write side of matches: uploads become events, durable before the caller hears back. */
 export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders, onReadersLagging, checkClubSync, decodedPayloads }: MatchCommandsDeps) {
   // A live match is re-uploaded after every rally; without the cache each upload would re-read every version.
@@ -133,22 +157,13 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
       const streamId = matchStreamId(input.matchId);
       return queue.run(streamId, async () => {
         const recorded = await eventStore.readStream(streamId);
-        let state = initialMatchState();
-        for (const event of recorded) {
-          const decoded = matchDecider.decode(event);
-          if (decoded !== null) state = evolveMatch(state, decoded);
-        }
-        const versions = recorded.filter((event) => isMatchEventType(event.type)).map((event) => event.revision);
+        const { state, versions, syncs } = erasureFacts(recorded);
         const last = recorded.at(-1);
         if (state.exists && state.erased && last !== undefined && input.operator) {
           // Already erased: finish what a crash may have left (the store's erasure is idempotent).
           await eventStore.erasePayloads(streamId, versions);
           return { revision: last.revision, position: last.position, versions };
         }
-        const syncs = recorded.flatMap((event) => {
-          const sync = event.erased ? null : decodeClubSyncEvent(event.type, event.data);
-          return sync === null ? [] : [{ clubId: sync.data.clubId, revision: event.revision }];
-        });
         const writeToken = input.writeToken === null ? null : presentWriteToken(hashWriteToken, input.matchId, input.writeToken);
         const events = decideErasure(
           {
@@ -161,14 +176,7 @@ export function createMatchCommands({ eventStore, hashWriteToken, waitForReaders
           },
           state,
         );
-        // The log entry commits who asked, and the reason only by a digest after a salt of its own (a guess cannot be confirmed).
-        const metadata = {
-          requestId: input.requestId,
-          clientAddressClass: input.clientAddressClass,
-          schemaVersion: 1,
-          logFacts: { via: input.operator ? ('operator' as const) : ('DELETE' as const) },
-          dataSalt: randomBase64(DATA_SALT_BYTES),
-        };
+        const metadata = erasureMetadata(input);
         const toAppend = events.map((event) => ({ ...matchDecider.encode(event, state), id: randomUUID(), metadata }));
         let appended;
         try {

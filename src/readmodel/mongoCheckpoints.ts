@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, MongoServerError, ReadPreference } from 'mongodb';
+import { type Collection, type Db, MongoServerError, ReadPreference } from 'mongodb';
 import type { Position } from '../domain/logPosition.js';
 import { CheckpointMovedError, movesBack } from './readModel.js';
 
@@ -60,6 +60,19 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 const claimId = (projection: string, generation: string, from: Position | null) => `${projection}|${generation}|${from ?? 'start'}`;
 const progressId = (projection: string, generation: string) => `${projection}|${generation}`;
 
+/** Notes how far a generation's checkpoint is: only further than noted (a duplicate key: it is already further). */
+async function noteProgress(progress: Collection<CheckpointProgress>, projection: string, generation: string, position: Position) {
+  try {
+    await progress.updateOne(
+      { _id: progressId(projection, generation), position: { $lt: position } },
+      { $set: { projection, generation, position } },
+      { upsert: true },
+    );
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
+
 /**
  * Projection checkpoints that only one worker can move from a given position, on MongoDB and
  * on FerretDB 1.x alike. A conditional update would not do: FerretDB reads, then writes, so two
@@ -118,19 +131,6 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
     await progress.deleteMany({ projection, generation: { $ne: hint.generation } });
   }
 
-  /** Notes how far a generation's checkpoint is: only further than noted (a duplicate key: it is already further). */
-  async function noteProgress(projection: string, generation: string, position: Position) {
-    try {
-      await progress.updateOne(
-        { _id: progressId(projection, generation), position: { $lt: position } },
-        { $set: { projection, generation, position } },
-        { upsert: true },
-      );
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-  }
-
   return {
     async get(projection: string): Promise<Position | null> {
       return (await current(projection)).position;
@@ -186,7 +186,7 @@ export function createMongoCheckpoints(db: Db, now: () => number = Date.now, onP
         throw new CheckpointMovedError(projection, expected, (await current(projection)).position);
       }
       // Never the pointer itself: a switch made meanwhile stands (see CheckpointHint).
-      await noteProgress(projection, before.generation, checkpoint);
+      await noteProgress(progress, projection, before.generation, checkpoint);
       await prune(projection, before.generation, checkpoint);
     },
 
