@@ -32,6 +32,53 @@ const MAX_PREPARED_QUERIES = 256;
 /** A delete leaves a tombstone (doc 'null') so an older put replayed later cannot revive it. */
 const LIVE = "doc <> 'null'";
 
+const checkpointStatements = (db: Database.Database) => ({
+  get: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
+  set: db.prepare(
+    `INSERT INTO checkpoints (projection, position) VALUES (?, ?)
+     ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
+  ),
+  delete: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
+});
+
+/** Queries prepared once by their text: the code asks a handful of shapes, each with its values bound. */
+function preparedQueries(db: Database.Database) {
+  const queries = new Map<string, Database.Statement<unknown[], unknown>>();
+  return function query<Row>(sql: string): Database.Statement<unknown[], Row> {
+    let statement = queries.get(sql);
+    if (statement === undefined) {
+      if (queries.size >= MAX_PREPARED_QUERIES) queries.clear();
+      statement = db.prepare<unknown[], unknown>(sql);
+      queries.set(sql, statement);
+    }
+    return statement as Database.Statement<unknown[], Row>;
+  };
+}
+
+/** The live documents matching `where` (field equality; null matches a missing field too), as SQL and its values. */
+function whereClause(where: Record<string, FieldValue> = {}) {
+  const clauses = [LIVE];
+  const values: FieldValue[] = [];
+  for (const [field, value] of Object.entries(where)) {
+    if (value === null) clauses.push(`${jsonPath(field)} IS NULL`);
+    else {
+      clauses.push(`${jsonPath(field)} = ?`);
+      values.push(typeof value === 'boolean' ? Number(value) : value);
+    }
+  }
+  return { sql: clauses.join(' AND '), values };
+}
+
+/** Older WAL frames still hold what was deleted: copies the zeroed pages in and empties the WAL. */
+async function dropDeletedBytes(db: Database.Database): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const results: unknown = db.pragma('wal_checkpoint(TRUNCATE)');
+    if (Array.isArray(results) && isRecord(results[0]) && results[0].busy === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("deleted documents may still be in the read model's -wal file: another process kept reading it; run the erasure again");
+}
+
 /**
  * Read models in one SQLite file, a table per collection. Documents and checkpoints change in
  * one transaction, so a projection's effects are applied exactly once; a rebuild's switch drops
@@ -53,14 +100,8 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     db.exec(SCHEMA);
   }).immediate();
 
-  const checkpoints = {
-    get: db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE projection = ?'),
-    set: db.prepare(
-      `INSERT INTO checkpoints (projection, position) VALUES (?, ?)
-       ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
-    ),
-    delete: db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
-  };
+  const checkpoints = checkpointStatements(db);
+  const query = preparedQueries(db);
   const getCheckpoint = (projection: string) => checkpoints.get.get(projection)?.position ?? null;
 
   const tables = collectionTables(db);
@@ -93,31 +134,6 @@ export function openSqliteReadModel(file: string): ReadModelStore {
     for (const name of names) collection(name).clear.run();
     checkpoints.delete.run(projection);
   });
-
-  /** Queries prepared once by their text: the code asks a handful of shapes, each with its values bound. */
-  const queries = new Map<string, Database.Statement<unknown[], unknown>>();
-  function query<Row>(sql: string): Database.Statement<unknown[], Row> {
-    let statement = queries.get(sql);
-    if (statement === undefined) {
-      if (queries.size >= MAX_PREPARED_QUERIES) queries.clear();
-      statement = db.prepare<unknown[], unknown>(sql);
-      queries.set(sql, statement);
-    }
-    return statement as Database.Statement<unknown[], Row>;
-  }
-
-  function whereClause(where: Record<string, FieldValue> = {}) {
-    const clauses = [LIVE];
-    const values: FieldValue[] = [];
-    for (const [field, value] of Object.entries(where)) {
-      if (value === null) clauses.push(`${jsonPath(field)} IS NULL`);
-      else {
-        clauses.push(`${jsonPath(field)} = ?`);
-        values.push(typeof value === 'boolean' ? Number(value) : value);
-      }
-    }
-    return { sql: clauses.join(' AND '), values };
-  }
 
   const store: ReadModelStore = {
     get forUpdates() {
@@ -177,15 +193,7 @@ export function openSqliteReadModel(file: string): ReadModelStore {
       reset.immediate(projection, names);
     },
 
-    async dropDeletedBytes() {
-      // Older WAL frames still hold what was deleted: copy the zeroed pages in and empty the WAL.
-      for (let attempt = 0; attempt < 50; attempt += 1) {
-        const results: unknown = db.pragma('wal_checkpoint(TRUNCATE)');
-        if (Array.isArray(results) && isRecord(results[0]) && results[0].busy === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error("deleted documents may still be in the read model's -wal file: another process kept reading it; run the erasure again");
-    },
+    dropDeletedBytes: () => dropDeletedBytes(db),
 
     async close() {
       db.close();
