@@ -1,15 +1,3 @@
-import {
-  type AdminEmailClaimed,
-  type AdminEmailState,
-  type ClaimAdminEmail,
-  decideAdminEmail,
-  decodeAdminEmailEvent,
-  EMAIL_TAKEN,
-  encodeAdminEmailEvent,
-  evolveAdminEmail,
-  initialAdminEmailState,
-} from '../domain/adminEmail.js';
-import { hashPassword, passwordProblem, UNUSED_PASSWORD_HASH, verifyPassword } from '../domain/adminPassword.js';
 import { generateAppKey, type IssuedAppKey } from '../domain/appKey.js';
 import {
   type ClubCommand,
@@ -24,12 +12,13 @@ import {
   verifyAppKey,
 } from '../domain/club.js';
 import { type ClubEvent, decodeClubEvent, encodeClubEvent } from '../domain/clubEvents.js';
-import { adminEmailStreamId, clubStreamId, EMAIL_RULE, isClubId, isEmail, newClubId, newFixtureId, newTeamId, normalizeEmail } from '../domain/clubIds.js';
+import { clubStreamId, isClubId, newFixtureId, newTeamId } from '../domain/clubIds.js';
 import { type ClubSyncCheck, type ClubSyncTarget, clubSide, type SyncEnforcement } from '../domain/clubSync.js';
-import { conflict, DomainError, validationError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { FixtureDetails } from '../domain/fixtures.js';
 import type { TeamPublicity } from '../domain/teamPublicity.js';
 import type { EventMetadata, EventStore, Position } from '../eventstore/eventStore.js';
+import { createClubAccounts } from './clubAccounts.js';
 import { createStateCache, type Decider, handleCommand, loadState } from './commandHandler.js';
 
 const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
@@ -40,26 +29,10 @@ const clubDecider: Decider<ClubState, ClubCommand, ClubEvent> = {
   decode: (recorded) => decodeClubEvent(recorded.type, recorded.data),
 };
 
-const adminEmailDecider: Decider<AdminEmailState, ClaimAdminEmail, AdminEmailClaimed> = {
-  initialState: initialAdminEmailState,
-  decide: decideAdminEmail,
-  evolve: evolveAdminEmail,
-  encode: (event) => ({ type: event.type, data: encodeAdminEmailEvent(event) }),
-  decode: (recorded) => decodeAdminEmailEvent(recorded.type, recorded.data),
-};
-
 /** Who asked, for the events' metadata. */
 export interface RequestContext {
   requestId: string;
   clientAddressClass: string;
-}
-
-export interface SignUp {
-  clubName: string;
-  email: string;
-  password: string;
-  /** Names of teams to create with the club (the dashboard adds more later). */
-  teams: string[];
 }
 
 export interface ClubCommandsDeps {
@@ -71,6 +44,65 @@ export interface ClubCommandsDeps {
 
 /** A club's events are its dashboard's private actions: kept out of the public transparency log (issue 59, F8). */
 const metadataOf = (context: RequestContext): EventMetadata => ({ ...context, schemaVersion: 1, publicLog: false });
+
+/** Runs `attempt`, which makes up a fresh id, again while the id is taken (astronomically rare). */
+async function withFreshId<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'conflict') || tries >= 5) throw error;
+    }
+  }
+}
+
+type ClubCommandRunner = (clubId: string, command: ClubCommand, context: RequestContext) => Promise<unknown>;
+
+/** A team's fixtures, announced, changed and cancelled from the dashboard. */
+const fixtureCommands = (clubCommand: ClubCommandRunner, now: () => Date) => ({
+  /** Fixtures announced from the dashboard (the form: one; a CSV import: many, all or none). */
+  async announceFixtures(clubId: string, teamId: string, fixtures: FixtureDetails[], context: RequestContext): Promise<void> {
+    await withFreshId(async () => {
+      const withIds = fixtures.map((details) => ({ fixtureId: newFixtureId(), details }));
+      await clubCommand(clubId, { type: 'AnnounceFixtures', teamId, fixtures: withIds, at: now().toISOString() }, context);
+    });
+  },
+
+  async changeFixture(clubId: string, teamId: string, fixtureId: string, details: FixtureDetails, context: RequestContext): Promise<void> {
+    await clubCommand(clubId, { type: 'ChangeFixture', teamId, fixtureId, details, at: now().toISOString() }, context);
+  },
+
+  async cancelFixture(clubId: string, teamId: string, fixtureId: string, context: RequestContext): Promise<void> {
+    await clubCommand(clubId, { type: 'CancelFixture', teamId, fixtureId, at: now().toISOString() }, context);
+  },
+});
+
+/**
+ * What the match decider needs to know about an attempted sync, from the club as its stream says
+ * now (null: no such club): does the club (and team) exist, is the key one of its valid keys, is a
+ * key required (globally or by the club), which side of the match is the club's.
+ */
+function syncCheckOf(
+  club: ExistingClub | null,
+  target: ClubSyncTarget,
+  matchId: string,
+  appKey: string | null,
+  globalEnforcement: SyncEnforcement,
+  payload: unknown,
+): ClubSyncCheck {
+  if (club === null) {
+    return { ...target, enforcement: globalEnforcement, found: 'no_such_club', key: { valid: false, problem: 'unknown_key', keyId: null }, side: null };
+  }
+  const team = club.teams.find((t) => t.teamId === target.teamId) ?? null;
+  const settled = Object.hasOwn(club.settledSides, matchId) ? (club.settledSides[matchId] ?? null) : null;
+  return {
+    ...target,
+    enforcement: club.appKeyRequiredSince !== null ? 'enforce' : globalEnforcement,
+    found: team === null ? 'no_such_team' : 'club_and_team',
+    key: verifyAppKey(club, appKey),
+    side: clubSide(payload, { teamId: target.teamId, names: team === null ? [] : namesOfTeam(club, team), settled }),
+  };
+}
 
 /**
  * The write side of clubs: sign-up, login checks, teams, app keys, and the app-key check of a
@@ -88,8 +120,6 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
     return state.exists ? state : null;
   }
 
-  const emailClaim = async (email: string) => (await loadState(eventStore, adminEmailStreamId(email), adminEmailDecider)).state.claim;
-
   async function clubCommand(clubId: string, command: ClubCommand, context: RequestContext): Promise<ClubEvent[]> {
     const { events } = await handleCommand(eventStore, clubStreamId(clubId), clubDecider, command, metadataOf(context), { cache: clubCache });
     return events;
@@ -100,60 +130,9 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
     if (append !== null) await waitForReaders(append.position);
   }
 
-  /** Runs `attempt`, which makes up a fresh id, again while the id is taken (astronomically rare). */
-  async function withFreshId<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let tries = 1; ; tries += 1) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (!(error instanceof DomainError && error.code === 'conflict') || tries >= 5) throw error;
-      }
-    }
-  }
-
   return {
     loadClub,
-
-    /**
-     * Creates a club with its admin. The email is claimed first (unique across clubs), then
-     * the club is registered. Rejects with a validation error naming the first bad field.
-     */
-    async signUp(input: SignUp, context: RequestContext): Promise<{ clubId: string; teams: Team[] }> {
-      const email = normalizeEmail(input.email);
-      if (!isEmail(email)) throw validationError(EMAIL_RULE);
-      const problem = passwordProblem(input.password);
-      if (problem !== null) throw validationError(problem);
-      const passwordHash = await hashPassword(input.password);
-      const at = now().toISOString();
-      const teams = input.teams.map((name) => ({ teamId: newTeamId(), name }));
-      const clubId = newClubId();
-      const register: ClubCommand = { type: 'RegisterClub', clubId, name: input.clubName, adminEmail: email, passwordHash, teams, at };
-      // Checked before the email is claimed, so a bad club or team name does not hold the address.
-      decideClub(register, initialClubState());
-
-      const current = await emailClaim(email);
-      const unregisteredClubId = current !== null && (await loadClub(current.clubId)) === null ? current.clubId : null;
-      const claim: ClaimAdminEmail = { type: 'ClaimAdminEmail', email, clubId, at, unregisteredClubId };
-      try {
-        await handleCommand(eventStore, adminEmailStreamId(email), adminEmailDecider, claim, metadataOf(context));
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'unavailable') throw conflict(EMAIL_TAKEN);
-        throw error;
-      }
-      const events = await clubCommand(clubId, register, context);
-      const added = events.flatMap((event) => (event.type === 'TeamAdded' ? [{ ...event.data, aliases: [] }] : []));
-      return { clubId, teams: added };
-    },
-
-    /** The admin's club when email and password match; null otherwise (always after a full hash). */
-    async verifyLogin(emailInput: string, password: string): Promise<ExistingClub | null> {
-      const email = normalizeEmail(emailInput);
-      const claim = isEmail(email) ? await emailClaim(email) : null;
-      const club = claim === null ? null : await loadClub(claim.clubId);
-      const account = club !== null && club.adminEmail === email ? club : null;
-      const matches = await verifyPassword(account?.passwordHash ?? UNUSED_PASSWORD_HASH, password);
-      return matches ? account : null;
-    },
+    ...createClubAccounts({ eventStore, now, loadClub, clubCommand, metadataOf }),
 
     async addTeam(clubId: string, name: string, context: RequestContext): Promise<Team> {
       return withFreshId(async () => {
@@ -206,21 +185,7 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
       await clubCommand(clubId, { type: 'SetTeamPublicity', teamId, ...publicity, at: now().toISOString() }, context);
     },
 
-    /** Fixtures announced from the dashboard (the form: one; a CSV import: many, all or none). */
-    async announceFixtures(clubId: string, teamId: string, fixtures: FixtureDetails[], context: RequestContext): Promise<void> {
-      await withFreshId(async () => {
-        const withIds = fixtures.map((details) => ({ fixtureId: newFixtureId(), details }));
-        await clubCommand(clubId, { type: 'AnnounceFixtures', teamId, fixtures: withIds, at: now().toISOString() }, context);
-      });
-    },
-
-    async changeFixture(clubId: string, teamId: string, fixtureId: string, details: FixtureDetails, context: RequestContext): Promise<void> {
-      await clubCommand(clubId, { type: 'ChangeFixture', teamId, fixtureId, details, at: now().toISOString() }, context);
-    },
-
-    async cancelFixture(clubId: string, teamId: string, fixtureId: string, context: RequestContext): Promise<void> {
-      await clubCommand(clubId, { type: 'CancelFixture', teamId, fixtureId, at: now().toISOString() }, context);
-    },
+    ...fixtureCommands(clubCommand, now),
 
     /** The admin's decisions change the club's numbers: they return once the dashboard shows them. */
     async settleMatchSide(
@@ -238,31 +203,9 @@ export function createClubCommands({ eventStore, now = () => new Date(), waitFor
       await decisionCommand(clubId, counted ? { type: 'IncludeMatch', matchId, at } : { type: 'ExcludeMatch', matchId, at }, context);
     },
 
-    /**
-     * What the match decider needs to know about an attempted sync, read from the club's
-     * stream at this moment: does the club (and team) exist, is the key one of its valid keys,
-     * is a key required (globally or by the club), which side of the match is the club's.
-     */
-    async checkClubSync(
-      target: ClubSyncTarget,
-      matchId: string,
-      appKey: string | null,
-      globalEnforcement: SyncEnforcement,
-      payload: unknown,
-    ): Promise<ClubSyncCheck> {
-      const club = await loadClub(target.clubId);
-      if (club === null) {
-        return { ...target, enforcement: globalEnforcement, found: 'no_such_club', key: { valid: false, problem: 'unknown_key', keyId: null }, side: null };
-      }
-      const team = club.teams.find((t) => t.teamId === target.teamId) ?? null;
-      const settled = Object.hasOwn(club.settledSides, matchId) ? (club.settledSides[matchId] ?? null) : null;
-      return {
-        ...target,
-        enforcement: club.appKeyRequiredSince !== null ? 'enforce' : globalEnforcement,
-        found: team === null ? 'no_such_team' : 'club_and_team',
-        key: verifyAppKey(club, appKey),
-        side: clubSide(payload, { teamId: target.teamId, names: team === null ? [] : namesOfTeam(club, team), settled }),
-      };
+    /** What the match decider needs to know about an attempted sync, read from the club's stream at this moment (syncCheckOf). */
+    async checkClubSync(target: ClubSyncTarget, matchId: string, appKey: string | null, globalEnforcement: SyncEnforcement, payload: unknown) {
+      return syncCheckOf(await loadClub(target.clubId), target, matchId, appKey, globalEnforcement, payload);
     },
   };
 }
