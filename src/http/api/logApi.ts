@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { erasedNotice, forbidden, gone, notFound, unavailable, validationError } from '../../domain/errors.js';
-import { readErasure, readPublicPayload, readPublicView } from '../../../projections/publicView.js';
-import type { MatchPrivacyReader } from '../matchPrivacy.js';
-import { decodeMatchEvent } from '../../domain/matchEvents.js';
-import { matchStreamId } from '../../domain/matchId.js';
+import { notFound } from '../../domain/errors.js';
 import type { EventStore } from '../../eventstore/eventStore.js';
 import type { CheckpointSigner } from '../../history/checkpointSigner.js';
 import type { CosignedCheckpoint } from '../../history/cosignedCheckpoints.js';
 import { type LogProofs, readLeaf, readTreeHead } from '../../history/logProofs.js';
 import type { ReadModelReader } from '../../readmodel/readModel.js';
-import { ConsistencyQuery, EntryParams, EntryProofResponse, InclusionQuery, PayloadQuery, ProofResponse } from './logSchemas.js';
-import { MatchParams, errorResponses } from './schemas.js';
+import type { MatchPrivacyReader } from '../matchPrivacy.js';
+import { JSON_TYPE, logProofApi, newestCosigned } from './logProofApi.js';
+import { EntryParams } from './logSchemas.js';
+import { payloadBytesApi } from './payloadBytesApi.js';
+import { errorResponses } from './schemas.js';
 
 export interface LogApiDeps {
   readModel: ReadModelReader;
@@ -26,12 +25,7 @@ export interface LogApiDeps {
   privacy: MatchPrivacyReader;
 }
 
-/** Seconds a client waits before asking again for a cosigned checkpoint the witnesses have not given yet. */
-const COSIGNING_RETRY_AFTER = 2;
-
 const TEXT = 'text/plain; charset=utf-8';
-const JSON_TYPE = 'application/json; charset=utf-8';
-const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toString('base64')) });
 
 /**
  * The transparency log (docs/auditing.md): signed checkpoints, entries byte for byte, RFC 6962
@@ -39,37 +33,7 @@ const base64 = (hashes: Buffer[]) => ({ hashes: hashes.map((hash) => hash.toStri
  * log holds without trusting this server. Public, like the matches.
  */
 export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readModel, proofs, eventStore, checkpoints, verifierKey, witnessed, privacy }) => {
-  /**
-   * Refuses an anonymous read of the exact bytes of a match whose team names its players by a
-   * privacy level: the team its current version syncs into. When the log lost that version (an
-   * auditor is then told which entry is missing, not that every entry fails), the version asked
-   * for decides.
-   */
-  async function refusePrivateBytes(id: string, presentedToken: string | string[] | undefined, asked: { revision: number; text: string }) {
-    const doc = await readPublicView(readModel, id);
-    const byAsked = () => privacy.privacyOf(id, asked.revision, () => asked.text);
-    const level = doc === null ? null : await privacy.privacyOf(id, doc.revision, () => readPublicPayload(eventStore, doc)).catch(byAsked);
-    if (level === null || (await privacy.holdsWriteToken(id, presentedToken))) return;
-    throw forbidden(
-      `the team of match "${id}" shows its players by a privacy level: its exact payload bytes are for the holder of its write token ` +
-        '(send it in X-Write-Token); GET /api/matches/:id gives the payload as the public sees it',
-    );
-  }
-
   const config = { rateLimit: false };
-
-  /** The newest checkpoint the witnesses' quorum cosigned; 503 before the first. */
-  function newestCosigned(): CosignedCheckpoint {
-    const newest = witnessed?.newest() ?? null;
-    if (newest === null) throw unavailable("no checkpoint has been cosigned by the log's witnesses yet", COSIGNING_RETRY_AFTER);
-    return newest;
-  }
-
-  async function headOfAtLeast(size: number, what: string) {
-    const head = await readTreeHead(readModel);
-    if (size > head.size) throw validationError(`${what} ${size} is beyond the log's ${head.size} entries`);
-    return head;
-  }
 
   app.get(
     '/api/log/checkpoint',
@@ -89,7 +53,7 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
     },
     async (_request, reply) => {
       // While the tree is behind a larger one signed (a start-over), that one is answered: never a smaller tree.
-      const note = witnessed === null ? checkpoints.latest(await readTreeHead(readModel)) : newestCosigned().note;
+      const note = witnessed === null ? checkpoints.latest(await readTreeHead(readModel)) : newestCosigned(witnessed).note;
       return reply.type(TEXT).header('cache-control', 'no-cache').send(note);
     },
   );
@@ -133,107 +97,6 @@ export const logApi: FastifyPluginAsyncTypebox<LogApiDeps> = async (app, { readM
     },
   );
 
-  app.get(
-    '/api/log/entries/:index/proof',
-    {
-      config,
-      schema: {
-        operationId: 'getLogEntryProof',
-        tags: ['log'],
-        summary: "An entry's proof in the newest checkpoint",
-        description:
-          "The newest checkpoint (with witnesses: the newest their quorum cosigned) and the entry's inclusion proof in it: " +
-          "what a receipt's proofUrl names. 503 with Retry-After while no cosigned checkpoint includes the entry yet.",
-        params: EntryParams,
-        response: { 200: EntryProofResponse, ...errorResponses(400, 404, 503) },
-      },
-    },
-    async (request) => {
-      const { index } = request.params;
-      const head = await readTreeHead(readModel);
-      if (index >= head.size) throw notFound(`the log has no entry ${index} (it has ${head.size})`);
-      if (witnessed === null) return { checkpoint: checkpoints.latest(head), inclusionProof: base64(await proofs.inclusionProof(index, head.size)).hashes };
-      const cosigned = newestCosigned();
-      if (index >= cosigned.size)
-        throw unavailable(`entry ${index} is not in a cosigned checkpoint yet (the newest has ${cosigned.size} entries)`, COSIGNING_RETRY_AFTER);
-      return { checkpoint: cosigned.note, inclusionProof: base64(await proofs.inclusionProof(index, cosigned.size)).hashes };
-    },
-  );
-
-  app.get(
-    '/api/log/proof/inclusion',
-    {
-      config,
-      schema: {
-        operationId: 'getInclusionProof',
-        tags: ['log'],
-        summary: 'Inclusion proof of a leaf in the tree of a size',
-        querystring: InclusionQuery,
-        response: { 200: ProofResponse, ...errorResponses(400) },
-      },
-    },
-    async (request) => {
-      const { index, size } = request.query;
-      await headOfAtLeast(size, 'size');
-      if (index >= size) throw validationError(`index ${index} is not in a tree of ${size} entries`);
-      return base64(await proofs.inclusionProof(index, size));
-    },
-  );
-
-  app.get(
-    '/api/log/proof/consistency',
-    {
-      config,
-      schema: {
-        operationId: 'getConsistencyProof',
-        tags: ['log'],
-        summary: 'Consistency proof between two tree sizes',
-        querystring: ConsistencyQuery,
-        response: { 200: ProofResponse, ...errorResponses(400) },
-      },
-    },
-    async (request) => {
-      const { from, to } = request.query;
-      if (from > to) throw validationError(`from (${from}) must not be beyond to (${to})`);
-      await headOfAtLeast(to, 'to');
-      return base64(await proofs.consistencyProof(from, to));
-    },
-  );
-
-  app.get(
-    '/api/matches/:id/payload',
-    {
-      config,
-      compress: false,
-      schema: {
-        operationId: 'getMatchPayload',
-        tags: ['log'],
-        summary: "A version's exact payload bytes and salt",
-        description:
-          'The payload exactly as stored, with its salt (base64) in Matchlog-Payload-Salt: ' +
-          "SHA-256(salt ‖ these bytes) is the payloadSha256 of the version's log entry. " +
-          'An empty salt for versions stored before salts. 410 once the match is erased. 403 when the team the match syncs into shows its players ' +
-          "by a privacy level (docs/public-pages.md), unless the request carries the match's X-Write-Token.",
-        params: MatchParams,
-        querystring: PayloadQuery,
-        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(400, 403, 404, 410) },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const { revision } = request.query;
-      const [event] = await eventStore.readStream(matchStreamId(id), { fromRevision: revision, maxCount: 1 });
-      if (event?.revision !== revision || (event.type !== 'MatchCreated' && event.type !== 'MatchReplaced'))
-        throw notFound(`match "${id}" has no version at revision ${revision}`);
-      const erasure = await readErasure(readModel, id);
-      if (event.erased || erasure !== null) throw gone(erasedNotice(id, erasure?.erasedAt ?? event.recordedAt));
-      const version = decodeMatchEvent(event.type, event.data)!;
-      await refusePrivateBytes(id, request.headers['x-write-token'], { revision, text: version.data.payload });
-      return reply
-        .type(JSON_TYPE)
-        .header('matchlog-payload-salt', version.data.payloadSalt ?? '')
-        .header('cache-control', 'no-cache')
-        .send(version.data.payload);
-    },
-  );
+  await app.register(logProofApi, { readModel, proofs, checkpoints, witnessed });
+  await app.register(payloadBytesApi, { readModel, eventStore, privacy });
 };
