@@ -33,7 +33,12 @@ function classify(ip: string): AddressClass {
 }
 
 /** Classes of recently seen addresses: a BlockList check costs ~0.1 ms, and writers come back. */
-const recentClasses = processMemo<AddressClass>('addressClasses', 'client addresses and their class (loopback, private, public), the latest 4,096', 4096);
+const RECENT_CLASSES = 4096;
+const recentClasses = processMemo<AddressClass>(
+  'addressClasses',
+  'client addresses and their class (loopback, private, public), the latest 4,096',
+  RECENT_CLASSES,
+);
 
 /** Events record where a write came from only as a class, never the address itself. */
 export function classifyClientAddress(ip: string): AddressClass {
