@@ -23,10 +23,10 @@ function readKeyFile(file: string): string {
     return readFileSync(file, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') throw error;
-    throw new StartupError(
-      `the write-token key file ${file} cannot be read (${String(errorCode(error))}); ` + 'make it a readable file holding the key, or set WRITE_TOKEN_KEY',
-      { cause: error },
-    );
+    const why = errorCode(error) ?? String(error);
+    throw new StartupError(`the write-token key file ${file} cannot be read (${why}); make it a readable file holding the key, or set WRITE_TOKEN_KEY`, {
+      cause: error,
+    });
   }
 }
 
