@@ -93,6 +93,7 @@ export async function runPass(group: readonly GroupMember[], context: PassContex
     throw error;
   } finally {
     clearInterval(watch);
+    await feed({ type: 'passEnded' });
   }
 }
 

@@ -40,7 +40,9 @@ export type RunnerInput =
   /** Time to look whether another process moved a stored checkpoint (`matchlog rebuild --start-over` on a quiet log). */
   | { type: 'watchTick' }
   /** The stored checkpoints the look read, by name (one whose read failed is left out: no news). */
-  | { type: 'checkpointsRead'; checkpoints: ReadonlyMap<string, Position | null> };
+  | { type: 'checkpointsRead'; checkpoints: ReadonlyMap<string, Position | null> }
+  /** The pass is over (its subscription ended, or failed): a look still under way tells nothing. */
+  | { type: 'passEnded' };
 
 export type RunnerEffect =
   /** Apply the batch to each projection of its shares and commit them together; then input `committed`. */
@@ -119,6 +121,7 @@ function watched(state: RunnerState, input: Extract<RunnerInput, { type: 'watchT
 /** Pure: the state after `input`, and what the driver does, in order. */
 export function nextRunnerState(state: RunnerState, input: RunnerInput): Next {
   if (input.type === 'watchTick' || input.type === 'checkpointsRead') return watched(state, input);
+  if (input.type === 'passEnded') return { state: { ...state, watch: { status: 'ended' } }, effects: [] };
   const fed = { ...state, fed: state.fed + 1 };
   switch (input.type) {
     case 'delivered': {

@@ -135,6 +135,12 @@ t.test('a look that overlaps a batch tells nothing: one under way is not started
   t.same(after(committed.state, tick, read({ a: null })).effects.at(-1), { type: 'checkpointMoved', projection: 'a', checkpoint: null }, 'the next look tells');
 });
 
+t.test('once the pass is over, a look still under way tells nothing and no other starts', async (t) => {
+  const { state, effects } = after(start({ a: 5 }), tick, { type: 'passEnded' }, read({ a: null }), tick);
+  t.same(effects, [{ type: 'readCheckpoints', projections: ['a'] }], 'only the look asked before the end');
+  t.same(state.watch, { status: 'ended' });
+});
+
 t.test('the reducer is pure: the state it was given is unchanged', async (t) => {
   const state = start({ a: null });
   const before = { stored: [...state.stored], held: [...state.held] };
