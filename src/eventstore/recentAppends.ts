@@ -46,3 +46,5 @@ export function createRecentAppends(maxChars: number) {
     },
   };
 }
+
+export type RecentAppends = ReturnType<typeof createRecentAppends>;

@@ -5,9 +5,9 @@ import { invalidAppend } from './eventChecks.js';
 import type { AppendResult, EventStore, Position, RecordedEvent } from './eventStore.js';
 import { createGroupCommit, type Outcome } from './groupCommit.js';
 import { pollingSubscription } from './pollingSubscription.js';
-import { createRecentAppends } from './recentAppends.js';
-import { openEventTable, type StreamAppend } from './sqliteEventTable.js';
-import { createStreamEnds } from './streamEnds.js';
+import { createRecentAppends, type RecentAppends } from './recentAppends.js';
+import { type EventTable, openEventTable, type StreamAppend } from './sqliteEventTable.js';
+import { createStreamEnds, type StreamEnds } from './streamEnds.js';
 import { DEFAULT_DELTA_OPTIONS, type DeltaOptions } from './storedVersions.js';
 
 /** Data kept of this process's last commits for its subscriptions: some 18 payloads of 85 KB. */
@@ -50,6 +50,83 @@ export interface SqliteEventStoreOptions {
  */
 const COLLECT_TURNS = 10;
 
+/** Throws storage_full when `file` is no longer the file opened (removed or replaced): a write would go into an inode nobody opens again. */
+function fileGuard(file: string): () => void {
+  if (file === ':memory:') return () => {};
+  const stillOpened = sameFileCheck(file);
+  return () => {
+    if (!stillOpened()) throw storageFull('unwritable', new Error(`the event store file ${file} was removed or replaced since the server opened it`));
+  };
+}
+
+/**
+ * The write side: a group of appends committed in one transaction, each append in a savepoint of
+ * its own; what committed is kept for this process's subscriptions (`recent`) and tells `ends`
+ * where streams and the log now end.
+ */
+function groupCommitter(
+  db: ReturnType<typeof openSqliteFile>,
+  table: EventTable,
+  {
+    recent,
+    ends,
+    guard,
+    onGroupCommit,
+  }: { recent: RecentAppends; ends: StreamEnds; guard: () => void; onGroupCommit: SqliteEventStoreOptions['onGroupCommit'] },
+) {
+  const appendInSavepoint = db.transaction(table.append);
+  /** When the group's statements ended: what the transaction takes after it is its COMMIT. */
+  let statementsDone = 0;
+  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) => {
+    const outcomes = group.map((append): Outcome<AppendResult> => {
+      const recorded: RecordedEvent[] = [];
+      try {
+        const result = appendInSavepoint(append, recordedAt, recorded);
+        committed.push(...recorded);
+        return { ok: true, result };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    });
+    statementsDone = performance.now();
+    return outcomes;
+  });
+  /** Commits a group; its events are kept for this process's subscriptions only once committed. */
+  return function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
+    const committed: RecordedEvent[] = [];
+    guard();
+    let outcomes: Outcome<AppendResult>[];
+    try {
+      outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
+    } catch (error) {
+      table.dropPending();
+      throw error;
+    }
+    table.keepPending();
+    onGroupCommit?.(group.length, (performance.now() - statementsDone) / 1000);
+    recent.add(committed);
+    // Only events inserted now: an append retried with the same ids inserts none, and its stream may have gone on since.
+    for (const event of committed) ends.endsAt(event.streamId, event.revision + 1);
+    const last = committed.at(-1);
+    if (last !== undefined) ends.logEndsAt(last.position);
+    return outcomes;
+  };
+}
+
+/**
+ * The log after `position`, from the file unless it surely ends there: a subscription asks after
+ * each delivery, to learn it is caught up, and that read cost ~70 µs of a write group under load.
+ */
+function logAfter(table: EventTable, ends: StreamEnds) {
+  return (position: Position | null, maxCount: number): RecordedEvent[] => {
+    if (position !== null && ends.logEndsBefore(position)) return [];
+    const events = table.readAll({ after: position, maxCount });
+    // Only a read that found nothing tells the end: one that stopped short may have stopped before an unreadable event.
+    if (events.length === 0 && position !== null) ends.logEndsAt(position);
+    return events;
+  };
+}
+
 /**
  * The embedded event store: one SQLite file, WAL, synchronous=FULL. The SQL is in
  * sqliteEventTable.ts, the grouping in groupCommit.ts, subscriptions in pollingSubscription.ts;
@@ -77,59 +154,11 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
   // little is ever freed outside an erasure.
   db.pragma('secure_delete = ON');
   const table = openEventTable(db, options.deltas ?? DEFAULT_DELTA_OPTIONS);
-  const stillOpened = file === ':memory:' ? () => true : sameFileCheck(file);
-  const removed = () => storageFull('unwritable', new Error(`the event store file ${file} was removed or replaced since the server opened it`));
-
+  const guard = fileGuard(file);
   const recent = createRecentAppends(RECENT_APPENDS_CHARS);
   const ends = createStreamEnds(table.dataVersion);
-  const appendInSavepoint = db.transaction(table.append);
-  /** When the group's statements ended: what the transaction takes after it is its COMMIT. */
-  let statementsDone = 0;
-  const commitGroup = db.transaction((group: StreamAppend[], recordedAt: string, committed: RecordedEvent[]) => {
-    const outcomes = group.map((append): Outcome<AppendResult> => {
-      const recorded: RecordedEvent[] = [];
-      try {
-        const result = appendInSavepoint(append, recordedAt, recorded);
-        committed.push(...recorded);
-        return { ok: true, result };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    });
-    statementsDone = performance.now();
-    return outcomes;
-  });
-  /** Commits a group; its events are kept for this process's subscriptions only once committed. */
-  function commit(group: StreamAppend[]): Outcome<AppendResult>[] {
-    const committed: RecordedEvent[] = [];
-    if (!stillOpened()) throw removed();
-    let outcomes: Outcome<AppendResult>[];
-    try {
-      outcomes = commitGroup.immediate(group, new Date().toISOString(), committed);
-    } catch (error) {
-      table.dropPending();
-      throw error;
-    }
-    table.keepPending();
-    options.onGroupCommit?.(group.length, (performance.now() - statementsDone) / 1000);
-    recent.add(committed);
-    // Only events inserted now: an append retried with the same ids inserts none, and its stream may have gone on since.
-    for (const event of committed) ends.endsAt(event.streamId, event.revision + 1);
-    const last = committed.at(-1);
-    if (last !== undefined) ends.logEndsAt(last.position);
-    return outcomes;
-  }
-  /**
-   * The log after `position`, from the file unless it surely ends there: a subscription asks after
-   * each delivery, to learn it is caught up, and that read cost ~70 µs of a write group under load.
-   */
-  function readAfter(position: Position | null, maxCount: number): RecordedEvent[] {
-    if (position !== null && ends.logEndsBefore(position)) return [];
-    const events = table.readAll({ after: position, maxCount });
-    // Only a read that found nothing tells the end: one that stopped short may have stopped before an unreadable event.
-    if (events.length === 0 && position !== null) ends.logEndsAt(position);
-    return events;
-  }
+  const commit = groupCommitter(db, table, { recent, ends, guard, onGroupCommit: options.onGroupCommit });
+  const readAfter = logAfter(table, ends);
   const wakers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of wakers) wake();
@@ -187,7 +216,7 @@ export function openSqliteEventStore(file: string, options: SqliteEventStoreOpti
       // secure_delete (on since open) zeroes what the update frees (the old rows' cells and overflow
       // pages); the checkpoint then moves the zeroed pages into the file and truncates the WAL,
       // whose older frames still held the bytes.
-      if (!stillOpened()) throw removed();
+      guard();
       try {
         db.transaction(() => table.erase(streamId, revisions)).immediate();
       } catch (error) {

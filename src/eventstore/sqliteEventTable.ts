@@ -23,7 +23,7 @@ import {
   type VersionTip,
   wholeData,
 } from './storedVersions.js';
-import { createVersionCache, keepTip } from './versionCache.js';
+import { createVersionCache, keepTip, type VersionCache } from './versionCache.js';
 import { unsaltedPayloadSha256 } from './unsaltedDigest.js';
 
 /**
@@ -81,8 +81,8 @@ interface StreamTip {
   version: { revision: Revision; depth: number } | null;
 }
 
-/** Every SQL statement of the SQLite event store: the revision check, inserts and reads. */
-export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
+/** The table, made or brought up to date, and every SQL statement of the log. */
+function prepareStatements(db: Database.Database) {
   db.exec(SCHEMA);
   const columns = new Set(
     db
@@ -119,18 +119,13 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
     ),
     erase: db.prepare<[string, string, number]>("UPDATE events SET data = ?, encoding = 'erased', base_revision = NULL, metadata = ? WHERE position = ?"),
   };
+  return statements;
+}
 
-  const versions = createVersionCache(deltas.cacheBytes);
-  const tips = new Map<string, StreamTip>();
-  /**
-   * Tips of the transaction under way: kept once it commits, dropped if it does not. A new Map
-   * each time, not `clear()`: V8 gives a cleared Map of the old generation its next table there
-   * too, and the table let go still points at the tips it held, each with a created match's
-   * whole text, keeping them alive through young collections into a promotion
-   * (docs/performance/steps.md, step 56).
-   */
-  let pending = new Map<string, { head: Revision; version: VersionTip | null }>();
+type Statements = ReturnType<typeof prepareStatements>;
 
+/** Whole versions and events from stored rows: a version rebuilt along its delta chain, from `versions` where they hold it. */
+function versionReader(statements: Statements, versions: VersionCache) {
   const storedOf = (row: ChainRow, streamId: string) => ({
     data: row.data,
     encoding: storedEncoding(row.encoding, streamId, row.revision),
@@ -160,38 +155,6 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
     return bytes;
   }
 
-  /** The stream's newest version at or before `head`, found in the last rows of the stream. */
-  function findTip(streamId: string, head: Revision): VersionTip | null {
-    const known = tips.get(streamId);
-    if (known?.head === head) return known.version && { ...known.version, bytes: versionBytes(streamId, known.version.revision) };
-    const last = statements.lastRows
-      .all(streamId, head, TIP_SEARCH_ROWS)
-      .find((row) => row.encoding !== 'erased' && (row.encoding !== null || row.bytes >= MIN_VERSION_BYTES));
-    if (!last) return null;
-    let depth = 0;
-    for (
-      let at = last.revision, step = statements.chainStep.get(streamId, at);
-      step?.encoding === 'delta' && step.base_revision !== null && step.base_revision < at;
-    ) {
-      depth += 1;
-      at = step.base_revision;
-      step = statements.chainStep.get(streamId, at);
-    }
-    return { revision: last.revision, depth, bytes: versionBytes(streamId, last.revision) };
-  }
-
-  /** A retried append (same event ids, same stream, same order) returns the first result. */
-  function alreadyAppended(streamId: string, events: NewEvent[]): AppendResult | null {
-    const rows = events.map((event) => statements.byEventId.get(event.id));
-    if (rows.every((row) => row === undefined)) return null;
-    const firstRow = rows[0];
-    const lastRow = rows[rows.length - 1];
-    const sameAppend =
-      firstRow !== undefined && lastRow !== undefined && rows.every((row, i) => row?.stream_id === streamId && row.revision === firstRow.revision + i);
-    if (!sameAppend) throw new Error(`event ids already used elsewhere in the log (stream ${streamId})`);
-    return { nextExpectedRevision: lastRow.revision, position: lastRow.position };
-  }
-
   /** The whole events of rows read in ascending revision per stream. */
   function toRecorded(rows: EventRow[]): RecordedEvent[] {
     const stored: StoredEvent[] = rows.map((row) => ({ streamId: row.stream_id, revision: row.revision, stored: storedOf(row, row.stream_id) }));
@@ -215,6 +178,61 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       ...(row.encoding === 'erased' ? { erased: true as const } : {}),
     }));
   }
+  return { versionBytes, toRecorded };
+}
+
+/** A retried append (same event ids, same stream, same order) returns the first result. */
+function alreadyAppended(statements: Statements, streamId: string, events: NewEvent[]): AppendResult | null {
+  const rows = events.map((event) => statements.byEventId.get(event.id));
+  if (rows.every((row) => row === undefined)) return null;
+  const firstRow = rows[0];
+  const lastRow = rows[rows.length - 1];
+  const sameAppend =
+    firstRow !== undefined && lastRow !== undefined && rows.every((row, i) => row?.stream_id === streamId && row.revision === firstRow.revision + i);
+  if (!sameAppend) throw new Error(`event ids already used elsewhere in the log (stream ${streamId})`);
+  return { nextExpectedRevision: lastRow.revision, position: lastRow.position };
+}
+
+/**
+ * The write side: appends checked against the stream's revision and inserted, each version stored
+ * against the stream's newest (its tip, known here or found in the stream's last rows); tips of a
+ * transaction under way are pending until it commits.
+ */
+function streamWriter(
+  statements: Statements,
+  versions: VersionCache,
+  versionBytes: (streamId: string, revision: Revision) => Buffer,
+  keyframeInterval: number,
+) {
+  const tips = new Map<string, StreamTip>();
+  /**
+   * Tips of the transaction under way: kept once it commits, dropped if it does not. A new Map
+   * each time, not `clear()`: V8 gives a cleared Map of the old generation its next table there
+   * too, and the table let go still points at the tips it held, each with a created match's
+   * whole text, keeping them alive through young collections into a promotion
+   * (docs/performance/steps.md, step 56).
+   */
+  let pending = new Map<string, { head: Revision; version: VersionTip | null }>();
+
+  /** The stream's newest version at or before `head`, found in the last rows of the stream. */
+  function findTip(streamId: string, head: Revision): VersionTip | null {
+    const known = tips.get(streamId);
+    if (known?.head === head) return known.version && { ...known.version, bytes: versionBytes(streamId, known.version.revision) };
+    const last = statements.lastRows
+      .all(streamId, head, TIP_SEARCH_ROWS)
+      .find((row) => row.encoding !== 'erased' && (row.encoding !== null || row.bytes >= MIN_VERSION_BYTES));
+    if (!last) return null;
+    let depth = 0;
+    for (
+      let at = last.revision, step = statements.chainStep.get(streamId, at);
+      step?.encoding === 'delta' && step.base_revision !== null && step.base_revision < at;
+    ) {
+      depth += 1;
+      at = step.base_revision;
+      step = statements.chainStep.get(streamId, at);
+    }
+    return { revision: last.revision, depth, bytes: versionBytes(streamId, last.revision) };
+  }
 
   return {
     /**
@@ -224,7 +242,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
      * added to `recorded` as a read would return them.
      */
     append({ streamId, events, expectedRevision }: StreamAppend, recordedAt: string, recorded: RecordedEvent[]): AppendResult {
-      const already = alreadyAppended(streamId, events);
+      const already = alreadyAppended(statements, streamId, events);
       if (already) return already;
       const current = statements.head.get(streamId)?.revision ?? null;
       const matches = expectedRevision === 'any' || (expectedRevision === 'no_stream' ? current === null : current === expectedRevision);
@@ -236,7 +254,7 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       let tip = !hasVersion || current === null ? null : inTransaction?.head === current ? inTransaction.version : findTip(streamId, current);
       for (const event of events) {
         revision += 1;
-        const encoded = encodeVersion(event.data, revision, tip, deltas.keyframeInterval);
+        const encoded = encodeVersion(event.data, revision, tip, keyframeInterval);
         tip = encoded.tip;
         const info = statements.insert.run({
           streamId,
@@ -258,6 +276,44 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
       return { nextExpectedRevision: revision, position };
     },
 
+    /** The transaction holding the appends committed: their streams' newest versions are known. */
+    keepPending() {
+      for (const [streamId, { head, version }] of pending) {
+        const before = tips.get(streamId)?.version ?? null;
+        if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
+        tips.set(streamId, { head, version: version && { revision: version.revision, depth: version.depth } });
+        keepTip(versions, streamId, before, version);
+      }
+      pending = new Map();
+    },
+
+    dropPending() {
+      pending = new Map();
+    },
+
+    /** Forgets every stream's tip (an erasure, or the store closing). */
+    clear() {
+      tips.clear();
+    },
+    /** Forgets one stream's tip (its data was erased). */
+    forget(streamId: string) {
+      tips.delete(streamId);
+    },
+  };
+}
+
+/** Every SQL statement of the SQLite event store: the revision check, inserts and reads. */
+export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
+  const statements = prepareStatements(db);
+  const versions = createVersionCache(deltas.cacheBytes);
+  const { versionBytes, toRecorded } = versionReader(statements, versions);
+  const writer = streamWriter(statements, versions, versionBytes, deltas.keyframeInterval);
+
+  return {
+    append: writer.append,
+    keepPending: writer.keepPending,
+    dropPending: writer.dropPending,
+
     /**
      * Overwrites the data of the stream's events at `revisions`, and of every delta built on
      * them, with ERASED_DATA (call inside a transaction, with secure_delete on). A version stored
@@ -277,23 +333,8 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
         statements.erase.run(ERASED_DATA, JSON.stringify(metadata), row.position);
       }
       versions.clear();
-      tips.delete(streamId);
+      writer.forget(streamId);
       return targets.length;
-    },
-
-    /** The transaction holding the appends committed: their streams' newest versions are known. */
-    keepPending() {
-      for (const [streamId, { head, version }] of pending) {
-        const before = tips.get(streamId)?.version ?? null;
-        if (tips.size >= MAX_TIPS && !tips.has(streamId)) tips.clear();
-        tips.set(streamId, { head, version: version && { revision: version.revision, depth: version.depth } });
-        keepTip(versions, streamId, before, version);
-      }
-      pending = new Map();
-    },
-
-    dropPending() {
-      pending = new Map();
     },
 
     readStream(streamId: string, { fromRevision, direction = 'forwards', maxCount }: ReadStreamOptions = {}): RecordedEvent[] {
@@ -328,7 +369,9 @@ export function openEventTable(db: Database.Database, deltas: DeltaOptions) {
 
     clearCaches() {
       versions.clear();
-      tips.clear();
+      writer.clear();
     },
   };
 }
+
+export type EventTable = ReturnType<typeof openEventTable>;

@@ -53,3 +53,5 @@ export function createStreamEnds(dataVersion: () => number, maxStreams = 10_000)
     },
   };
 }
+
+export type StreamEnds = ReturnType<typeof createStreamEnds>;

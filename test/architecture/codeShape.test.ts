@@ -16,9 +16,7 @@ const MAX_CASTS = 30;
 const BEING_SPLIT = new Set([
   'src/eventstore/esdbEventStore.ts createEsdbEventStore',
   'src/eventstore/esdbSubscription.ts subscribeToEsdbAll',
-  'src/eventstore/sqliteEventStore.ts openSqliteEventStore',
   'src/eventstore/esdbVersions.ts createEsdbVersions',
-  'src/eventstore/sqliteEventTable.ts openEventTable',
   'src/webhooks/sqliteWebhookStore.ts openSqliteWebhookStore',
   'src/webhooks/mongoWebhookStore.ts mongoWebhookStore',
 ]);
