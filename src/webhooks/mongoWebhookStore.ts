@@ -160,13 +160,32 @@ interface Parts {
   secrets: ReturnType<typeof secretSealer>;
 }
 
-function mongoWebhookStore({ client, endpointsOf, deliveriesOf, memories, state, secrets }: Parts): WebhookStore {
-  const endpoints = async (clubId: string) => (await endpointsOf.find({ clubId }).sort({ createdAt: 1, _id: 1 }).toArray()).map(endpointOf);
-  const disabledIds = async () => (await endpointsOf.find({ disabledAt: { $ne: null } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+/** A club's endpoints, oldest first. */
+const clubEndpoints = async (endpointsOf: Collection<EndpointDoc>, clubId: string) =>
+  (await endpointsOf.find({ clubId }).sort({ createdAt: 1, _id: 1 }).toArray()).map(endpointOf);
+/** The ids of the endpoints disabled: their deliveries wait. */
+const disabledIds = async (endpointsOf: Collection<EndpointDoc>) =>
+  (await endpointsOf.find({ disabledAt: { $ne: null } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
 
+type DashboardOperations = Pick<
+  WebhookStore,
+  'addEndpoint' | 'endpoints' | 'endpoint' | 'rotateSecret' | 'setEnabled' | 'removeEndpoint' | 'deliveries' | 'redeliver'
+>;
+type QueueOperations = Pick<WebhookStore, 'position' | 'rewind' | 'memory' | 'subscribers' | 'enqueue'>;
+type SenderOperations = Pick<WebhookStore, 'claimDue' | 'recordAttempt' | 'prune' | 'nextDueAt'>;
+
+function mongoWebhookStore(parts: Parts): WebhookStore {
   return {
-    close: () => client.close(),
+    close: () => parts.client.close(),
+    ...dashboardOperations(parts),
+    ...queueOperations(parts),
+    ...senderOperations(parts),
+  };
+}
 
+/** The endpoints and their deliveries, as the club dashboard manages them. */
+function dashboardOperations({ endpointsOf, deliveriesOf, secrets }: Parts): DashboardOperations {
+  return {
     async addEndpoint(clubId, url, eventTypes, secret, maxPerClub) {
       // Counted, then inserted: two admins of one club adding at the same instant could pass the limit by one.
       if ((await endpointsOf.countDocuments({ clubId })) >= maxPerClub) return null;
@@ -186,7 +205,7 @@ function mongoWebhookStore({ client, endpointsOf, deliveriesOf, memories, state,
       await endpointsOf.insertOne(doc);
       return endpointOf(doc);
     },
-    endpoints,
+    endpoints: (clubId) => clubEndpoints(endpointsOf, clubId),
     async endpoint(clubId, endpointId) {
       const doc = await endpointsOf.findOne({ _id: endpointId, clubId });
       return doc === null ? null : endpointOf(doc);
@@ -215,7 +234,12 @@ function mongoWebhookStore({ client, endpointsOf, deliveriesOf, memories, state,
       const filter = { _id: deliveryKey(endpointId, eventId), body: { $ne: ERASED_BODY } };
       return (await deliveriesOf.updateOne(filter, { $set: { state: 'pending', nextAttemptAt: Date.now(), leaseUntil: 0 } })).matchedCount === 1;
     },
+  };
+}
 
+/** The queue's side: the log position, what is known of each club's match, and the deliveries it queues. */
+function queueOperations({ endpointsOf, deliveriesOf, memories, state }: Parts): QueueOperations {
+  return {
     position: async () => (await state.findOne({ _id: 'position' }))?.position ?? null,
     async rewind(position) {
       await state.updateOne({ _id: 'position' }, { $set: { position } }, { upsert: true });
@@ -225,7 +249,9 @@ function mongoWebhookStore({ client, endpointsOf, deliveriesOf, memories, state,
       return { synced: doc?.syncedAt !== undefined && doc.syncedAt < before, final: doc?.finalAt !== undefined && doc.finalAt < before };
     },
     subscribers: async (clubId: string, type: WebhookEventType, recordedAt: string) =>
-      (await endpoints(clubId)).filter((endpoint) => endpoint.disabledAt === null && endpoint.createdAt <= recordedAt && endpoint.eventTypes.includes(type)),
+      (await clubEndpoints(endpointsOf, clubId)).filter(
+        (endpoint) => endpoint.disabledAt === null && endpoint.createdAt <= recordedAt && endpoint.eventTypes.includes(type),
+      ),
     /** Deliveries, then memories, then erasures, then the position: each step idempotent, so a crash anywhere is repaired by reading the batch again. */
     async enqueue(deliveries, learnt, erasedMatches, position) {
       const reached = (await state.findOne({ _id: 'position' }))?.position ?? null;
@@ -265,11 +291,16 @@ function mongoWebhookStore({ client, endpointsOf, deliveriesOf, memories, state,
       }
       await state.updateOne({ _id: 'position' }, { $max: { position } }, { upsert: true });
     },
+  };
+}
 
+/** The sender's side: the deliveries due, leased before they are sent, and what each attempt came to. */
+function senderOperations({ endpointsOf, deliveriesOf, secrets }: Parts): SenderOperations {
+  return {
     async claimDue(limit, leaseUntil) {
       const now = Date.now();
       const candidates = await deliveriesOf
-        .find({ state: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lt: now }, endpointId: { $nin: await disabledIds() } })
+        .find({ state: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lt: now }, endpointId: { $nin: await disabledIds(endpointsOf) } })
         .sort({ nextAttemptAt: 1 })
         .limit(limit)
         .toArray();
@@ -316,7 +347,7 @@ function mongoWebhookStore({ client, endpointsOf, deliveriesOf, memories, state,
     prune: async (before) => (await deliveriesOf.deleteMany({ state: { $ne: 'pending' }, createdAt: { $lt: before } })).deletedCount,
     async nextDueAt() {
       const now = Date.now();
-      const enabled = { state: 'pending' as const, endpointId: { $nin: await disabledIds() } };
+      const enabled = { state: 'pending' as const, endpointId: { $nin: await disabledIds(endpointsOf) } };
       const [free] = await deliveriesOf
         .find({ ...enabled, leaseUntil: { $lt: now } })
         .sort({ nextAttemptAt: 1 })

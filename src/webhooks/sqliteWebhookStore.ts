@@ -88,18 +88,9 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   lastError: row.last_error,
 });
 
-/**
- * The webhooks' store in DATA_DIR/webhooks.sqlite (the embedded engine's): the deliveries (one
- * per endpoint and log event: the primary key is what keeps an event from being queued twice)
- * and the log position the queue has read to are moved in one transaction with what the batch
- * learnt. Several processes may open it; a delivery is leased before it is sent.
- */
-export function openSqliteWebhookStore(file: string, writeTokenKey: Buffer): WebhookStore {
-  const db: Database.Database = openSqliteFile(file, 'FULL');
-  db.exec(SCHEMA);
-  const secrets = secretSealer(writeTokenKey);
-
-  const statements = {
+/** The statements every group of the store's operations shares, prepared once. */
+function prepareStatements(db: Database.Database) {
+  return {
     endpoint: db.prepare<[string, string], EndpointRow>('SELECT * FROM endpoints WHERE club_id = ? AND endpoint_id = ?'),
     endpointById: db.prepare<[string], EndpointRow>('SELECT * FROM endpoints WHERE endpoint_id = ?'),
     endpoints: db.prepare<[string], EndpointRow>('SELECT * FROM endpoints WHERE club_id = ? ORDER BY created_at, endpoint_id'),
@@ -117,12 +108,45 @@ export function openSqliteWebhookStore(file: string, writeTokenKey: Buffer): Web
        WHERE d.state = 'pending' AND e.disabled_at IS NULL`,
     ),
   };
+}
 
+/** What the store's groups of operations share: the open file, its prepared statements and the secrets' sealer. */
+interface Handles {
+  db: Database.Database;
+  statements: ReturnType<typeof prepareStatements>;
+  secrets: ReturnType<typeof secretSealer>;
+}
+
+type DashboardOperations = Pick<
+  WebhookStore,
+  'addEndpoint' | 'endpoints' | 'endpoint' | 'rotateSecret' | 'setEnabled' | 'removeEndpoint' | 'deliveries' | 'redeliver'
+>;
+type QueueOperations = Pick<WebhookStore, 'position' | 'rewind' | 'memory' | 'subscribers' | 'enqueue'>;
+type SenderOperations = Pick<WebhookStore, 'claimDue' | 'recordAttempt' | 'prune' | 'nextDueAt'>;
+
+/**
+ * The webhooks' store in DATA_DIR/webhooks.sqlite (the embedded engine's): the deliveries (one
+ * per endpoint and log event: the primary key is what keeps an event from being queued twice)
+ * and the log position the queue has read to are moved in one transaction with what the batch
+ * learnt. Several processes may open it; a delivery is leased before it is sent.
+ */
+export function openSqliteWebhookStore(file: string, writeTokenKey: Buffer): WebhookStore {
+  const db: Database.Database = openSqliteFile(file, 'FULL');
+  db.exec(SCHEMA);
+  const handles: Handles = { db, statements: prepareStatements(db), secrets: secretSealer(writeTokenKey) };
   return {
     close: async () => {
       db.close();
     },
+    ...dashboardOperations(handles),
+    ...queueOperations(handles),
+    ...senderOperations(handles),
+  };
+}
 
+/** The endpoints and their deliveries, as the club dashboard manages them. */
+function dashboardOperations({ db, statements, secrets }: Handles): DashboardOperations {
+  return {
     async addEndpoint(clubId, url, eventTypes, secret, maxPerClub) {
       const endpointId = newEndpointId(randomBytes(9));
       return db.transaction(() => {
@@ -181,7 +205,12 @@ export function openSqliteWebhookStore(file: string, writeTokenKey: Buffer): Web
           .run(Date.now(), endpointId, eventId, ERASED_BODY).changes === 1
       );
     },
+  };
+}
 
+/** The queue's side: the log position, what is known of each club's match, and the deliveries it queues. */
+function queueOperations({ db, statements }: Handles): QueueOperations {
+  return {
     position: async (): Promise<Position | null> => statements.position.get()?.position ?? null,
     async rewind(position) {
       db.prepare('UPDATE log_position SET position = ? WHERE id = 1').run(position);
@@ -220,6 +249,12 @@ export function openSqliteWebhookStore(file: string, writeTokenKey: Buffer): Web
         ).run(position);
       })();
     },
+  };
+}
+
+/** The sender's side: the deliveries due, leased before they are sent, and what each attempt came to. */
+function senderOperations({ db, statements, secrets }: Handles): SenderOperations {
+  return {
     async claimDue(limit, leaseUntil) {
       return db.transaction(() => {
         const now = Date.now();
