@@ -1,18 +1,16 @@
-import { type AllStreamResolvedEvent, START, streamNameFilter } from '@eventstore/db-client';
 import { wakeableSleep } from '../platform/wakeableSleep.js';
-import type { EsdbClient, EsdbServerSubscription } from './esdbClient.js';
-import { esdbPosition, type EsdbStoredEvent, toStoredEvent } from './esdbRecords.js';
+import type { EsdbClient } from './esdbClient.js';
+import type { EsdbStoredEvent } from './esdbRecords.js';
+import { createEsdbServerStream } from './esdbServerStream.js';
 import {
   initialSubscriptionState,
-  isNewEvent,
   nextSubscriptionState,
   type RetryDelays,
   type SubscriptionInput,
   type SubscriptionState,
   whenIdle,
 } from './esdbSubscriptionState.js';
-import { type AllSubscription, type Position, type RecordedEvent, type SubscriptionItem, UnreadableEventError } from './eventStore.js';
-import { namedWithPrefix } from './streamPrefixes.js';
+import type { AllSubscription, Position, RecordedEvent, SubscriptionItem, UnreadableEventError } from './eventStore.js';
 
 interface EsdbSubscriptionLogger {
   error(obj: object, msg: string): void;
@@ -38,13 +36,11 @@ export interface EsdbSubscriptionDeps {
  * once each time it reaches the head, with the last position delivered. Breaking out of the
  * iteration closes it. An event it cannot read ends it with UnreadableEventError, after the
  * events before it are delivered; a failed connection, or a server that ends it, never does.
+ * This drives the state machine (./esdbSubscriptionState.ts); the gRPC side is ./esdbServerStream.ts.
  */
 export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSize }: { after: Position | null; batchSize: number }): AllSubscription {
   const { client, prefixes, retry } = deps;
-  const ours = namedWithPrefix(prefixes);
   let state: SubscriptionState = initialSubscriptionState(after, retry);
-  /** The server subscription now open, null while connecting or closed. */
-  let server: EsdbServerSubscription | null = null;
   const { sleep, wake } = wakeableSleep();
   // Read through a call: the state changes while the reader awaits, which narrowing cannot see.
   const current = () => state;
@@ -54,81 +50,46 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
     wake();
   }
 
-  function open(position: Position | null): EsdbServerSubscription {
-    const subscription = client.subscribeToAll({ fromPosition: position === null ? START : esdbPosition(position), filter: streamNameFilter({ prefixes }) });
-    // A dropped subscription may still report its end: only the one open moves the state.
-    const fromOpen = (input: SubscriptionInput) => (server === subscription ? dispatch(input) : undefined);
-    subscription.on('caughtUp', () => fromOpen({ type: 'reachedHead' }));
-    subscription.on('fellBehind', () => fromOpen({ type: 'fellBehind' }));
-    subscription.on('readable', () => (server === subscription ? wake() : undefined));
-    subscription.on('error', (error: Error) => fromOpen({ type: 'dropped', cause: error }));
-    subscription.on('end', () => fromOpen({ type: 'dropped', cause: new Error('EventStoreDB ended the subscription') }));
-    return subscription;
-  }
-
-  async function release() {
-    const open = server;
-    server = null;
-    // A subscription whose connection never opened (no node discovered) rejects its unsubscribe
-    // with the failure it already reported as an error, which made it a drop: nothing to end.
-    await open?.unsubscribe().catch(() => {});
-  }
-
-  /**
-   * Up to `batchSize` of the service's events the server has buffered, as stored, leaving out
-   * repeats; reading stops at an event that cannot be read, given as `unreadable`.
-   */
-  function readBatch(subscription: EsdbServerSubscription): { batch: EsdbStoredEvent[]; unreadable: UnreadableEventError | null } {
-    const batch: EsdbStoredEvent[] = [];
-    while (batch.length < batchSize) {
-      const resolved: AllStreamResolvedEvent | null = subscription.read();
-      if (resolved === null) break;
-      if (!resolved.event || !ours(resolved.event.streamId)) continue;
-      let stored: EsdbStoredEvent;
-      try {
-        stored = toStoredEvent(resolved.event);
-      } catch (error) {
-        if (error instanceof UnreadableEventError) return { batch, unreadable: error };
-        throw error;
-      }
-      if (isNewEvent(state, stored.event.position)) batch.push(stored);
-    }
-    return { batch, unreadable: null };
-  }
+  const stream = createEsdbServerStream({ client, prefixes, batchSize, driver: { current, dispatch, wake } });
 
   /** The batch whole, up to its first event that cannot be read (then `unreadable`). */
   async function decodeBatch({
     batch,
     unreadable,
-  }: ReturnType<typeof readBatch>): Promise<{ batch: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
+  }: ReturnType<typeof stream.readBatch>): Promise<{ batch: RecordedEvent[]; unreadable: UnreadableEventError | null }> {
     const decoded = await deps.decode(batch);
     return { batch: decoded.events, unreadable: decoded.unreadable ?? unreadable };
+  }
+
+  /** The connecting state's step: the old server subscription let go, the backoff waited, a new one opened. */
+  async function resubscribe(now: Extract<SubscriptionState, { kind: 'connecting' }>) {
+    await stream.release();
+    // Closed (or dropped again) while the old call was ended: a wake then found nobody asleep.
+    if (current() !== now) return;
+    if (now.cause !== null)
+      deps.logger?.error({ err: now.cause, position: now.position, retryInMs: now.waitMs }, 'EventStoreDB subscription dropped; resubscribing');
+    if (now.waitMs > 0) await sleep(now.waitMs);
+    if (current() !== now) return;
+    try {
+      stream.connect(now.position);
+      dispatch({ type: 'opened' });
+    } catch (error) {
+      dispatch({ type: 'dropped', cause: error });
+    }
   }
 
   async function* items(): AsyncGenerator<SubscriptionItem> {
     try {
       for (let now = current(); now.kind !== 'closed'; now = current()) {
         if (now.kind === 'connecting') {
-          await release();
-          // Closed (or dropped again) while the old call was ended: a wake then found nobody asleep.
-          if (current() !== now) continue;
-          if (now.cause !== null)
-            deps.logger?.error({ err: now.cause, position: now.position, retryInMs: now.waitMs }, 'EventStoreDB subscription dropped; resubscribing');
-          if (now.waitMs > 0) await sleep(now.waitMs);
-          if (current() !== now) continue;
-          try {
-            server = open(now.position);
-            dispatch({ type: 'opened' });
-          } catch (error) {
-            dispatch({ type: 'dropped', cause: error });
-          }
+          await resubscribe(now);
           continue;
         }
-        const subscription = server;
+        const subscription = stream.opened();
         if (subscription === null) throw new Error('EventStoreDB subscription has no server subscription open');
         let read: Awaited<ReturnType<typeof decodeBatch>>;
         try {
-          const stored = readBatch(subscription);
+          const stored = stream.readBatch(subscription);
           // Decoding may read the log (a delta's base back to its keyframe, a stream's key): a
           // failure there resubscribes from the last event delivered, which reads the batch again.
           read = stored.batch.length === 0 ? { batch: [], unreadable: stored.unreadable } : await decodeBatch(stored);
@@ -166,7 +127,7 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
     } finally {
       dispatch({ type: 'closed' });
       deps.onClose();
-      await release();
+      await stream.release();
     }
   }
 
@@ -175,7 +136,7 @@ export function subscribeToEsdbAll(deps: EsdbSubscriptionDeps, { after, batchSiz
     async close() {
       dispatch({ type: 'closed' });
       deps.onClose();
-      await release();
+      await stream.release();
     },
   };
 }

@@ -13,8 +13,7 @@ const MAX_CASTS = 30;
  * chain's decisions move to a pure module, issue 63).
  * An entry that no longer exceeds the bound is simply not needed any more: remove it.
  */
-const BEING_SPLIT = new Set<string>([
-]);
+const BEING_SPLIT = new Set<string>([]);
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sources = (folder: string): string[] =>
