@@ -36,6 +36,7 @@ const STARTS_PROCESSES = new Set([
   'test/platform/sqliteFile.test.ts',
   'test/runtime/nodeFlags.test.ts',
   'test/runtime/publicAddressCheck.test.ts',
+  'test/suite/brokenProperty.test.ts',
   'test/webhooks/webhookRestart.test.ts',
 ]);
 

@@ -5,9 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import { serverNodeFlags } from '../../src/bin/node-flags.mjs';
 
-/** The TypeScript loader flags this process runs with, passed on to the processes it starts. */
-export const loaderArgs = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript') || arg === '--enable-source-maps');
-export const fromSource = loaderArgs.some((arg) => arg.includes('@tapjs/typescript'));
+/** The tests' TypeScript loader by its full path: .taprc's `--import=./test/tsx.mjs` is resolved from where a process starts. */
+const loader = `--import=${new URL('../tsx.mjs', import.meta.url).href}`;
+
+/** The TypeScript loader flags this process runs with (test/tsx.mjs), passed on to the processes it starts. */
+export const loaderArgs = process.execArgv.flatMap((arg) =>
+  arg === '--import=./test/tsx.mjs' || arg === loader ? [loader] : arg === '--enable-source-maps' ? [arg] : [],
+);
+export const fromSource = loaderArgs.includes(loader);
 
 /** The file of a module given as its build path without `dist/` (e.g. `src/runtime/engine.js`). */
 export function modulePath(path) {

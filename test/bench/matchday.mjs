@@ -215,7 +215,7 @@ async function matchDay(M, seconds) {
     const opened = [];
     for (let k = 0; k < processes; k += 1) {
       const child = fork(fileURLToPath(new URL('matchdayViewers.mjs', import.meta.url)), [], {
-        execArgv: loaderArgs.filter((a) => !a.includes('typescript')),
+        execArgv: loaderArgs.filter((a) => !a.startsWith('--import=')),
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       child.on('message', (message) => {

@@ -4,9 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 const mainTs = fileURLToPath(new URL('../../src/bin/server.ts', import.meta.url));
 
-/** Node flags that let a child process run our TypeScript the way tap runs the tests. */
+/** The tests' TypeScript loader by its full path: .taprc's `--import=./test/tsx.mjs` is resolved from where a process starts. */
+const loader = `--import=${new URL('../tsx.mjs', import.meta.url).href}`;
+
+/** Node flags that let a child process run our TypeScript the way tap runs the tests (test/tsx.mjs). */
 export function typescriptExecArgv(): string[] {
-  return process.execArgv.filter((arg) => arg.includes('@tapjs/typescript') || arg === '--enable-source-maps');
+  return process.execArgv.flatMap((arg) => (arg === '--import=./test/tsx.mjs' || arg === loader ? [loader] : arg === '--enable-source-maps' ? [arg] : []));
 }
 
 export interface ServerProcess {
