@@ -8,12 +8,6 @@ import ts from 'typescript';
 const MAX_FUNCTION_LINES = 120;
 /** Casts other than `as const`, in src/ and projections/: a type guard, a generic or a typed helper says it better. */
 const MAX_CASTS = 30;
-/**
- * Functions still over the bound, each being split in its own issue: the event stores (the delta
- * chain's decisions move to a pure module, issue 63).
- * An entry that no longer exceeds the bound is simply not needed any more: remove it.
- */
-const BEING_SPLIT = new Set<string>([]);
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sources = (folder: string): string[] =>
@@ -52,9 +46,8 @@ t.test(`no function over ${MAX_FUNCTION_LINES} lines outside views`, async (t) =
         return lines > MAX_FUNCTION_LINES ? [{ where: `${file} ${nameOf(node, source)}`, lines }] : [];
       }),
     );
-  for (const { where, lines } of long.filter(({ where }) => BEING_SPLIT.has(where))) t.comment(`still being split: ${where} (${lines} lines)`);
   t.same(
-    long.filter(({ where }) => !BEING_SPLIT.has(where)).map(({ where, lines }) => `${where}: ${lines} lines`),
+    long.map(({ where, lines }) => `${where}: ${lines} lines`),
     [],
   );
 });
