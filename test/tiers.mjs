@@ -6,8 +6,7 @@
 //               port, real SQLite files, FerretDB when MONGODB_URL is set
 //   contract    the event store and read model contracts over each engine (test/contract)
 //   e2e         tests that start other processes: the server, the worker, the `matchlog`
-//               commands, a crash, the Go verifier, schemathesis; and the adversarial corpus
-//               read through every route
+//               commands, a crash, the Go verifier, schemathesis; and the heavy ones (HEAVY)
 //   browser     pages in Chromium (test/e2e/*.browser.test.ts)
 //   bench-smoke every benchmark in its smoke mode (test/bench/smoke.test.ts)
 import { spawn } from 'node:child_process';
@@ -40,8 +39,20 @@ const STARTS_PROCESSES = new Set([
   'test/webhooks/webhookRestart.test.ts',
 ]);
 
-/** In tap's process, but minutes of CPU: every adversarial payload through every route (10 minutes on a loaded machine). */
-const HEAVY = new Set(['test/http/adversarialCorpus.test.ts']);
+/**
+ * In tap's process, but heavy, so in e2e: every adversarial payload through every route (minutes of
+ * CPU), and the files of over 7 s of CPU each with PROPERTY_RUNS=quick, three times and more the
+ * median file's 2 s (measured under tsx, README "Tests"): a commit race on both read-model engines,
+ * the helper thread's jobs and bodies, 1,500 diffed sequences, every old revision rendered.
+ */
+const HEAVY = new Set([
+  'test/http/adversarialCorpus.test.ts',
+  'test/readmodel/pointerSwitch.test.ts',
+  'test/runtime/helperThread.test.ts',
+  'test/http/helperThreadBodies.test.ts',
+  'test/domain/matchDiffText.test.ts',
+  'test/http/oldRevisions.test.ts',
+]);
 
 /** The tier of a test file: every file has one. */
 function tierOf(file) {
@@ -70,10 +81,14 @@ const chosen = files.filter((file) => tiers.includes(tierOf(file)));
 if (tapArgs.includes('--list')) {
   console.log(chosen.join('\n'));
 } else {
+  // Many unit and contract files wait part of their time (on FerretDB, sockets, timers): four at
+  // a time keep two cores busy where tap's default, one per core, leaves them idle (README, "Tests").
+  const quick = tiers.every((tier) => tier === 'unit' || tier === 'contract');
+  const jobs = quick && !tapArgs.some((arg) => /^(?:-j|--jobs)/.test(arg)) ? ['--jobs=4'] : [];
   const env = {
     ...process.env,
-    PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? (tiers.every((tier) => tier === 'unit' || tier === 'contract') ? 'quick' : 'full'),
+    PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? (quick ? 'quick' : 'full'),
   };
-  const tap = spawn(process.execPath, [`${root}/node_modules/tap/dist/esm/run.mjs`, ...tapArgs, ...chosen], { cwd: root, env, stdio: 'inherit' });
+  const tap = spawn(process.execPath, [`${root}/node_modules/tap/dist/esm/run.mjs`, ...jobs, ...tapArgs, ...chosen], { cwd: root, env, stdio: 'inherit' });
   tap.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));
 }
