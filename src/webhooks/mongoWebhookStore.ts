@@ -13,6 +13,9 @@ import {
   signingSecrets,
   type WebhookEndpoint,
   type WebhookStore,
+  type DashboardOperations,
+  type QueueOperations,
+  type SenderOperations,
 } from './webhookStore.js';
 
 interface EndpointDoc {
@@ -28,22 +31,12 @@ interface EndpointDoc {
   disabledReason: string | null;
 }
 
-interface DeliveryDoc {
+/** A delivery as stored: its type as written (checked when read), and its lease. */
+interface DeliveryDoc extends Omit<Delivery, 'type'> {
   /** `<endpoint id>:<event id>` (endpoint ids have one length): one delivery per endpoint and log event. */
   _id: string;
-  endpointId: string;
-  eventId: string;
-  matchId: string;
   type: string;
-  body: string;
-  createdAt: string;
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: number;
   leaseUntil: number;
-  lastAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
 }
 
 /** What is known of a club's match: the positions of the events that first made it synced and final. */
@@ -166,13 +159,6 @@ const clubEndpoints = async (endpointsOf: Collection<EndpointDoc>, clubId: strin
 /** The ids of the endpoints disabled: their deliveries wait. */
 const disabledIds = async (endpointsOf: Collection<EndpointDoc>) =>
   (await endpointsOf.find({ disabledAt: { $ne: null } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
-
-type DashboardOperations = Pick<
-  WebhookStore,
-  'addEndpoint' | 'endpoints' | 'endpoint' | 'rotateSecret' | 'setEnabled' | 'removeEndpoint' | 'deliveries' | 'redeliver'
->;
-type QueueOperations = Pick<WebhookStore, 'position' | 'rewind' | 'memory' | 'subscribers' | 'enqueue'>;
-type SenderOperations = Pick<WebhookStore, 'claimDue' | 'recordAttempt' | 'prune' | 'nextDueAt'>;
 
 function mongoWebhookStore(parts: Parts): WebhookStore {
   return {

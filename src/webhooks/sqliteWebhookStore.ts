@@ -16,6 +16,9 @@ import {
   signingSecrets,
   type WebhookEndpoint,
   type WebhookStore,
+  type DashboardOperations,
+  type QueueOperations,
+  type SenderOperations,
 } from './webhookStore.js';
 
 const SCHEMA = `
@@ -116,13 +119,6 @@ interface Handles {
   statements: ReturnType<typeof prepareStatements>;
   secrets: ReturnType<typeof secretSealer>;
 }
-
-type DashboardOperations = Pick<
-  WebhookStore,
-  'addEndpoint' | 'endpoints' | 'endpoint' | 'rotateSecret' | 'setEnabled' | 'removeEndpoint' | 'deliveries' | 'redeliver'
->;
-type QueueOperations = Pick<WebhookStore, 'position' | 'rewind' | 'memory' | 'subscribers' | 'enqueue'>;
-type SenderOperations = Pick<WebhookStore, 'claimDue' | 'recordAttempt' | 'prune' | 'nextDueAt'>;
 
 /**
  * The webhooks' store in DATA_DIR/webhooks.sqlite (the embedded engine's): the deliveries (one

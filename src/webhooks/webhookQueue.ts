@@ -89,8 +89,9 @@ export function startWebhookQueue(deps: WebhookQueueDeps) {
   // A holder, not a variable: the loop and close() both reach the subscription of the moment.
   const current: { subscription: AllSubscription | null } = { subscription: null };
   const pause = wakeableSleep();
-  /** The position of the last batch read, when it is not saved yet, and when one last was. */
-  const saving: { unsaved: Position | null; savedAt: number } = { unsaved: null, savedAt: Date.now() };
+  /** The position of the last batch read, when it is not saved yet, and when a position last was. */
+  let unsaved: Position | null = null;
+  let savedAt = Date.now();
 
   async function follow() {
     let after: Position | null = await deps.store.position();
@@ -111,13 +112,13 @@ export function startWebhookQueue(deps: WebhookQueueDeps) {
       const last = item.events.at(-1);
       if (last === undefined) continue;
       const { deliveries, memories, erased } = await queueBatch(deps, item.events);
-      if (deliveries.length + memories.length + erased.length === 0 && Date.now() - saving.savedAt < POSITION_SAVE_MS) {
-        saving.unsaved = last.position;
+      if (deliveries.length + memories.length + erased.length === 0 && Date.now() - savedAt < POSITION_SAVE_MS) {
+        unsaved = last.position;
         continue;
       }
       await deps.store.enqueue(deliveries, memories, erased, last.position);
-      saving.unsaved = null;
-      saving.savedAt = Date.now();
+      unsaved = null;
+      savedAt = Date.now();
       if (deliveries.length > 0) deps.onQueued();
     }
   }
@@ -140,7 +141,7 @@ export function startWebhookQueue(deps: WebhookQueueDeps) {
       pause.wake();
       await current.subscription?.close();
       await running;
-      if (saving.unsaved !== null) await deps.store.enqueue([], [], [], saving.unsaved);
+      if (unsaved !== null) await deps.store.enqueue([], [], [], unsaved);
     },
   };
 }

@@ -110,6 +110,14 @@ export interface WebhookStore {
   nextDueAt(): Promise<number | null>;
 }
 
+/** A store's operations by who uses them, each built by a factory of its own in both stores. */
+export type DashboardOperations = Pick<
+  WebhookStore,
+  'addEndpoint' | 'endpoints' | 'endpoint' | 'rotateSecret' | 'setEnabled' | 'removeEndpoint' | 'deliveries' | 'redeliver'
+>;
+export type QueueOperations = Pick<WebhookStore, 'position' | 'rewind' | 'memory' | 'subscribers' | 'enqueue'>;
+export type SenderOperations = Pick<WebhookStore, 'claimDue' | 'recordAttempt' | 'prune' | 'nextDueAt'>;
+
 /**
  * Seals and opens endpoint secrets with a key derived from the write-token key (Standard
  * Webhooks needs the secret itself to sign, so it cannot be hashed), bound to the endpoint.
